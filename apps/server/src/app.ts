@@ -1,0 +1,100 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { AppContext } from './lib/context';
+import { registerErrorHandler } from './plugins/error-handler';
+import { registerAuth } from './plugins/auth';
+import { registerModules } from './modules';
+
+export type BuildOptions = { logger?: boolean | object };
+
+/** Builds the whole app (tests import this); server.ts listens and runs workers. */
+export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    trustProxy: true,
+    bodyLimit: 256 * 1024,
+    disableRequestLogging: false,
+    // Route ids are ours; rewriting keeps raw bodies available for signature checks.
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  await app.register(cookie);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    // the payment form opens merchant URLs; keep referrers from leaking form ids
+    referrerPolicy: { policy: 'no-referrer' },
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Paydesk API', version: '1.0.0', description: 'Back-office, merchant, payment-form and provider APIs' },
+      components: {
+        securitySchemes: {
+          cookieAuth: { type: 'apiKey', in: 'cookie', name: 'jwt' },
+          merchantSignature: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Signature',
+            description:
+              'base64 Ed25519 signature of `${X-Timestamp}.${METHOD}.${path}.${rawBody}` with headers X-Merchant-Id and X-Timestamp',
+          },
+          providerToken: { type: 'http', scheme: 'bearer' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  await registerAuth(app, ctx);
+  await registerModules(app, ctx);
+
+  app.get('/api/health', { schema: { hide: true } }, async () => ({ ok: true }));
+
+  registerWeb(app, ctx);
+  return app;
+}
+
+function registerWeb(app: FastifyInstance, ctx: AppContext) {
+  const dist = ctx.config.webDist;
+  const hasWeb = fs.existsSync(path.join(dist, 'index.html'));
+  if (!hasWeb) return;
+  // hashed build assets: cached for a year
+  app.register(fastifyStatic, { root: path.join(dist, 'assets'), prefix: '/assets/', maxAge: '1y', immutable: true, index: false });
+  const sendPage = (file: string) => (_req: unknown, reply: import('fastify').FastifyReply) =>
+    reply.header('cache-control', 'no-cache').sendFile(file, dist);
+  app.get('/payment/:formId', { schema: { hide: true } }, sendPage('payment.html'));
+  app.setNotFoundHandler((req, reply) => {
+    if (req.method === 'GET' && !req.url.startsWith('/api/') && !path.extname(req.url.split('?')[0]!)) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', dist);
+    }
+    return reply.status(404).send({ error: { code: 'NOT_FOUND', message: `Route ${req.method} ${req.url.split('?')[0]} not found` } });
+  });
+  for (const f of fs.readdirSync(dist)) {
+    if (/\.(svg|png|ico|txt|webmanifest)$/.test(f)) app.get(`/${f}`, { schema: { hide: true } }, sendPage(f));
+  }
+}

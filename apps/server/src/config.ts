@@ -1,0 +1,81 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z.string().optional(),
+  DATA_DIR: z.string().default(path.join(repoRoot, 'data')),
+  PUBLIC_URL: z.string().optional(),
+  JWT_SECRET: z.string().min(32).optional(),
+  SESSION_TTL_HOURS: z.coerce.number().positive().default(12),
+  COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
+  SUPPORT_URL: z.string().default('https://support.example.com'),
+  PROVIDER_TOKENS: z.string().optional(),
+  SANDBOX_DELAY_MS: z.coerce.number().int().min(0).default(3000),
+  WORKERS: z.enum(['true', 'false']).default('true'),
+  SEED_DEMO: z.enum(['auto', 'true', 'false']).default('auto'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().default(path.join(repoRoot, 'apps/web/dist')),
+  PG_POOL_MAX: z.coerce.number().int().positive().default(20),
+});
+
+export type Config = {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  publicUrl: string | undefined;
+  jwtSecret: string | undefined;
+  sessionTtlHours: number;
+  cookieSecure: 'auto' | 'true' | 'false';
+  supportUrl: string;
+  /** "token:providerCode,token2:providerCode2" */
+  providerTokens: Map<string, string>;
+  sandboxDelayMs: number;
+  workers: boolean;
+  seedDemo: 'auto' | 'true' | 'false';
+  logLevel: string;
+  webDist: string;
+  pgPoolMax: number;
+  repoRoot: string;
+};
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const msg = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${msg}`);
+  }
+  const e = parsed.data;
+  const providerTokens = new Map<string, string>();
+  for (const pair of (e.PROVIDER_TOKENS ?? '').split(',').filter(Boolean)) {
+    const [token, code] = pair.split(':');
+    if (token && code) providerTokens.set(token, code);
+  }
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL || undefined,
+    dataDir: path.resolve(e.DATA_DIR),
+    publicUrl: e.PUBLIC_URL,
+    jwtSecret: e.JWT_SECRET,
+    sessionTtlHours: e.SESSION_TTL_HOURS,
+    cookieSecure: e.COOKIE_SECURE,
+    supportUrl: e.SUPPORT_URL,
+    providerTokens,
+    sandboxDelayMs: e.SANDBOX_DELAY_MS,
+    workers: e.WORKERS === 'true',
+    seedDemo: e.SEED_DEMO,
+    logLevel: e.LOG_LEVEL,
+    webDist: e.WEB_DIST,
+    pgPoolMax: e.PG_POOL_MAX,
+    repoRoot,
+    ...overrides,
+  };
+}

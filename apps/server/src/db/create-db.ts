@@ -1,0 +1,155 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import type { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import * as schema from './schema';
+
+// int8 → number: amounts are minor units well inside 2^53; counts too.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export type Db = NodePgDatabase<typeof schema>;
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type DbOrTx = Db | Tx;
+
+export type DbHandle = {
+  db: Db;
+  pool: pg.Pool;
+  kind: 'postgres' | 'pglite';
+  close(): Promise<void>;
+};
+
+export type DbConfig =
+  | { databaseUrl: string; poolMax?: number }
+  | { dataDir: string; poolMax?: number }
+  /** Tests: an already-open PGlite, served in-process over a socket. */
+  | { pglite: PGlite; poolMax?: number };
+
+export const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
+
+export class DataDirLockedError extends Error {}
+
+function acquireLock(dataDir: string): () => void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const lockPath = path.join(dataDir, 'server.lock');
+  for (let i = 0; i < 2; i++) {
+    try {
+      const fd = fs.openSync(lockPath, 'wx');
+      fs.writeSync(fd, String(process.pid));
+      fs.closeSync(fd);
+      return () => {
+        try {
+          if (fs.readFileSync(lockPath, 'utf8') === String(process.pid)) fs.unlinkSync(lockPath);
+        } catch {
+          /* already gone */
+        }
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const pid = Number(fs.readFileSync(lockPath, 'utf8'));
+      let alive = false;
+      try {
+        if (pid > 0) {
+          process.kill(pid, 0);
+          alive = true;
+        }
+      } catch {
+        alive = false;
+      }
+      if (alive) {
+        throw new DataDirLockedError(
+          `The embedded database in ${dataDir} is already in use by another server process (pid ${pid}). ` +
+            `Stop that process first, or give this one its own DATA_DIR, or use DATABASE_URL for a shared PostgreSQL server.`,
+        );
+      }
+      fs.unlinkSync(lockPath); // stale lock of a process that is gone
+    }
+  }
+  throw new DataDirLockedError(`Could not lock ${lockPath}`);
+}
+
+function socketDir() {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'pgl-'));
+}
+
+function poolFor(dir: string, max: number) {
+  // pg connects to `${host}/.s.PGSQL.${port}` when host is a directory.
+  return new pg.Pool({ host: dir, port: 5432, user: 'postgres', database: 'postgres', max });
+}
+
+async function startChild(dataDir: string): Promise<{ child: ChildProcess; dir: string }> {
+  const dir = socketDir();
+  const child = fork(path.join(import.meta.dirname, 'pglite-process.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    env: {
+      ...process.env,
+      PGLITE_DATA_DIR: path.join(dataDir, 'pgdata'),
+      PGLITE_SOCKET_PATH: path.join(dir, '.s.PGSQL.5432'),
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', (m) => (m === 'ready' ? resolve() : reject(new Error(String(m)))));
+    child.once('exit', (code) => reject(new Error(`embedded database process exited with code ${code}`)));
+    child.once('error', reject);
+  });
+  return { child, dir };
+}
+
+export async function createDb(config: DbConfig): Promise<DbHandle> {
+  if ('databaseUrl' in config) {
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.poolMax ?? 20 });
+    return { db: drizzle(pool, { schema }), pool, kind: 'postgres', close: () => pool.end() };
+  }
+  if ('pglite' in config) {
+    const dir = socketDir();
+    const server = new PGLiteSocketServer({
+      db: config.pglite,
+      path: path.join(dir, '.s.PGSQL.5432'),
+      maxConnections: 64,
+    });
+    await server.start();
+    const pool = poolFor(dir, config.poolMax ?? 8);
+    return {
+      db: drizzle(pool, { schema }),
+      pool,
+      kind: 'pglite',
+      async close() {
+        await pool.end();
+        await server.stop();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const release = acquireLock(config.dataDir);
+  try {
+    const { child, dir } = await startChild(config.dataDir);
+    const pool = poolFor(dir, config.poolMax ?? 8);
+    return {
+      db: drizzle(pool, { schema }),
+      pool,
+      kind: 'pglite',
+      async close() {
+        await pool.end();
+        await new Promise<void>((resolve) => {
+          if (child.exitCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.send('stop');
+        });
+        fs.rmSync(dir, { recursive: true, force: true });
+        release();
+      },
+    };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+export async function runMigrations(handle: DbHandle) {
+  await migrate(handle.db, { migrationsFolder: MIGRATIONS_DIR });
+}

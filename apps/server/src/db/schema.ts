@@ -1,0 +1,514 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  char,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const money = (name: string) => bigint(name, { mode: 'number' });
+
+export const merchants = pgTable('merchants', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull(),
+  clientPublicKey: text('client_public_key'),
+  webhookSecret: text('webhook_secret').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const roles = pgTable('roles', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull().unique(),
+  permissions: text('permissions').array().notNull().default(sql`'{}'::text[]`),
+});
+
+export const users = pgTable('users', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  username: text('username').notNull().unique(),
+  passwordHash: text('password_hash').notNull(),
+  firstName: text('first_name').notNull(),
+  lastName: text('last_name').notNull(),
+  merchantId: uuid('merchant_id').references(() => merchants.id),
+  roleId: integer('role_id')
+    .notNull()
+    .references(() => roles.id),
+  failedLogins: integer('failed_logins').notNull().default(0),
+  lockedUntil: ts('locked_until'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    ip: text('ip').notNull(),
+    username: text('username').notNull(),
+    at: ts('at').notNull().defaultNow(),
+  },
+  (t) => [index('login_failures_ip_at_idx').on(t.ip, t.at)],
+);
+
+export const currencies = pgTable('currencies', {
+  id: serial('id').primaryKey(),
+  code: text('code').notNull().unique(),
+  name: text('name').notNull(),
+  dimension: integer('dimension').notNull(),
+});
+
+/** Reference lists by header id (SPEC §3): 99 gender … 205 bank name. */
+export const references = pgTable(
+  'references',
+  {
+    id: serial('id').primaryKey(),
+    headerId: integer('header_id').notNull(),
+    code: text('code').notNull(),
+    value: text('value').notNull(),
+    /** For header 105 (terminal attribute type): the value type I, S, C, B or N. */
+    paramType: char('param_type', { length: 1 }),
+    sort: integer('sort').notNull().default(0),
+  },
+  (t) => [uniqueIndex('references_header_code_uq').on(t.headerId, t.code)],
+);
+
+export const providers = pgTable('providers', {
+  id: serial('id').primaryKey(),
+  code: text('code').notNull().unique(),
+  name: text('name').notNull(),
+  /** Sandbox providers are answered by the built-in simulator. */
+  isSandbox: boolean('is_sandbox').notNull().default(false),
+});
+
+export const paymentMethods = pgTable('payment_methods', {
+  id: serial('id').primaryKey(),
+  code: text('code').notNull().unique(),
+  name: text('name').notNull(),
+  /** 'card' or 'phone' requisites. */
+  requisiteType: text('requisite_type').notNull(),
+  /** SBP-like bank transfers by phone need a bank choice on withdrawal. */
+  isBankTransfer: boolean('is_bank_transfer').notNull().default(false),
+  currencyId: integer('currency_id')
+    .notNull()
+    .references(() => currencies.id),
+  countryCode: text('country_code').notNull(),
+  minAmount: money('min_amount').notNull(),
+  maxAmount: money('max_amount').notNull(),
+});
+
+export const terminals = pgTable(
+  'terminals',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    name: text('name').notNull(),
+    flowType: text('flow_type').notNull(),
+    currencyId: integer('currency_id')
+      .notNull()
+      .references(() => currencies.id),
+    isTest: boolean('is_test').notNull().default(false),
+    enabled: boolean('enabled').notNull().default(true),
+    callbackUrl: text('callback_url'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('terminals_merchant_idx').on(t.merchantId)],
+);
+
+export const terminalAttributes = pgTable(
+  'terminal_attributes',
+  {
+    id: serial('id').primaryKey(),
+    terminalId: uuid('terminal_id')
+      .notNull()
+      .references(() => terminals.id, { onDelete: 'cascade' }),
+    /** references.id of header 105 */
+    attrTypeId: integer('attr_type_id')
+      .notNull()
+      .references(() => references.id),
+    value: text('value').notNull(),
+  },
+  (t) => [uniqueIndex('terminal_attributes_uq').on(t.terminalId, t.attrTypeId)],
+);
+
+/** Which payment methods a terminal offers. */
+export const terminalMethods = pgTable(
+  'terminal_methods',
+  {
+    terminalId: uuid('terminal_id')
+      .notNull()
+      .references(() => terminals.id, { onDelete: 'cascade' }),
+    paymentMethodId: integer('payment_method_id')
+      .notNull()
+      .references(() => paymentMethods.id),
+  },
+  (t) => [primaryKey({ columns: [t.terminalId, t.paymentMethodId] })],
+);
+
+export const terminalPools = pgTable('terminal_pools', {
+  id: serial('id').primaryKey(),
+  merchantId: uuid('merchant_id')
+    .notNull()
+    .references(() => merchants.id),
+  name: text('name').notNull(),
+  statusCode: text('status_code').notNull().default('ACTIVE'),
+  typeCode: text('type_code').notNull().default('STANDARD'),
+});
+
+export const terminalPoolMembers = pgTable(
+  'terminal_pool_members',
+  {
+    poolId: integer('pool_id')
+      .notNull()
+      .references(() => terminalPools.id, { onDelete: 'cascade' }),
+    terminalId: uuid('terminal_id')
+      .notNull()
+      .references(() => terminals.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.poolId, t.terminalId] })],
+);
+
+/** Provider accounts ("people accounts" in SPEC): where customers send money / payouts come from. */
+export const providerAccounts = pgTable('provider_accounts', {
+  id: serial('id').primaryKey(),
+  providerId: integer('provider_id')
+    .notNull()
+    .references(() => providers.id),
+  paymentMethodId: integer('payment_method_id')
+    .notNull()
+    .references(() => paymentMethods.id),
+  bankName: text('bank_name'),
+  ownerName: text('owner_name'),
+  enabled: boolean('enabled').notNull().default(true),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const accountCredentials = pgTable(
+  'account_credentials',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => providerAccounts.id, { onDelete: 'cascade' }),
+    /** CARD or PHONE (reference header 103 requisite type). */
+    credentialType: text('credential_type').notNull(),
+    /** I, S, C, B or N (reference header 102 parameter type). */
+    paramType: text('param_type').notNull().default('S'),
+    value: text('value').notNull(),
+  },
+  (t) => [index('account_credentials_account_idx').on(t.accountId)],
+);
+
+export const accountLimits = pgTable('account_limits', {
+  accountId: integer('account_id')
+    .primaryKey()
+    .references(() => providerAccounts.id, { onDelete: 'cascade' }),
+  limit: money('limit').notNull(),
+  priority: integer('priority').notNull().default(0),
+  checkUniqueAmount: boolean('check_unique_amount').notNull().default(false),
+});
+
+export const customers = pgTable(
+  'customers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    externalId: text('external_id').notNull(),
+    firstName: text('first_name').notNull().default(''),
+    lastName: text('last_name').notNull().default(''),
+  },
+  (t) => [uniqueIndex('customers_merchant_external_uq').on(t.merchantId, t.externalId)],
+);
+
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    terminalId: uuid('terminal_id')
+      .notNull()
+      .references(() => terminals.id),
+    merchantInvoiceId: text('merchant_invoice_id').notNull(),
+    providerInvoiceId: text('provider_invoice_id'),
+    formId: text('form_id').notNull().unique(),
+    flowType: text('flow_type').notNull(),
+    status: text('status').notNull(),
+    amount: money('amount').notNull(),
+    fee: money('fee').notNull().default(0),
+    currencyId: integer('currency_id')
+      .notNull()
+      .references(() => currencies.id),
+    customerId: uuid('customer_id').references(() => customers.id),
+    paymentMethodId: integer('payment_method_id').references(() => paymentMethods.id),
+    /** The provider account whose requisites were given (deposit) or that pays out (withdrawal). */
+    accountId: integer('account_id').references(() => providerAccounts.id),
+    /** Customer's card or phone for withdrawals; the account's requisite value for deposits. */
+    credentialValue: text('credential_value'),
+    bankCode: integer('bank_code'),
+    canChangeAmount: boolean('can_change_amount').notNull().default(false),
+    isTest: boolean('is_test').notNull().default(false),
+    successUrl: text('success_url'),
+    cancelUrl: text('cancel_url'),
+    errorUrl: text('error_url'),
+    callbackUrl: text('callback_url'),
+    supportCode: text('support_code'),
+    expiresAt: ts('expires_at').notNull(),
+    statusDate: ts('status_date').notNull().defaultNow(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('invoices_merchant_mid_uq').on(t.merchantId, t.merchantInvoiceId),
+    index('invoices_merchant_created_idx').on(t.merchantId, t.createdAt.desc(), t.id),
+    index('invoices_merchant_status_created_idx').on(t.merchantId, t.status, t.createdAt.desc()),
+    index('invoices_terminal_created_idx').on(t.terminalId, t.createdAt.desc()),
+    index('invoices_account_status_idx').on(t.accountId, t.status),
+    index('invoices_status_expires_idx').on(t.status, t.expiresAt),
+    index('invoices_provider_invoice_idx').on(t.providerInvoiceId),
+    index('invoices_customer_idx').on(t.customerId),
+  ],
+);
+
+export const invoiceStatusEvents = pgTable(
+  'invoice_status_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    invoiceId: uuid('invoice_id')
+      .notNull()
+      .references(() => invoices.id),
+    status: text('status').notNull(),
+    statusDate: ts('status_date').notNull().defaultNow(),
+    userId: uuid('user_id'),
+  },
+  (t) => [index('invoice_status_events_invoice_idx').on(t.invoiceId)],
+);
+
+export const invoiceErrors = pgTable(
+  'invoice_errors',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    invoiceId: uuid('invoice_id')
+      .notNull()
+      .references(() => invoices.id),
+    description: text('description').notNull(),
+    eventTime: ts('event_time').notNull().defaultNow(),
+  },
+  (t) => [index('invoice_errors_invoice_idx').on(t.invoiceId)],
+);
+
+export const eventLog = pgTable(
+  'event_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    merchantId: uuid('merchant_id').references(() => merchants.id),
+    invoiceId: uuid('invoice_id').references(() => invoices.id),
+    code: text('code').notNull(),
+    description: text('description').notNull(),
+    data: jsonb('data'),
+    eventTime: ts('event_time').notNull().defaultNow(),
+    userId: uuid('user_id'),
+  },
+  (t) => [index('event_log_invoice_idx').on(t.invoiceId)],
+);
+
+export const providerTransactions = pgTable(
+  'provider_transactions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    invoiceId: uuid('invoice_id')
+      .notNull()
+      .references(() => invoices.id),
+    accountId: integer('account_id').references(() => providerAccounts.id),
+    type: text('type').notNull(),
+    status: text('status').notNull(),
+    attempt: integer('attempt').notNull().default(1),
+    externalRef: text('external_ref'),
+    /** When the sandbox simulator should answer this transaction. */
+    sandboxDueAt: ts('sandbox_due_at'),
+    createDate: ts('create_date').notNull().defaultNow(),
+    statusDate: ts('status_date').notNull().defaultNow(),
+  },
+  (t) => [
+    index('provider_transactions_invoice_idx').on(t.invoiceId),
+    index('provider_transactions_sandbox_idx').on(t.status, t.sandboxDueAt),
+  ],
+);
+
+/** Money a provider reported as arrived; unmatched rows stay for staff, never dropped. */
+export const incomingPayments = pgTable(
+  'incoming_payments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => providers.id),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => providerAccounts.id),
+    amount: money('amount').notNull(),
+    occurredAt: ts('occurred_at').notNull(),
+    reference: text('reference').notNull(),
+    matchedInvoiceId: uuid('matched_invoice_id').references(() => invoices.id),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('incoming_payments_provider_ref_uq').on(t.providerId, t.reference)],
+);
+
+/** Transactional outbox of merchant callbacks. id is the webhook-id. */
+export const callbacks = pgTable(
+  'callbacks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    invoiceId: uuid('invoice_id')
+      .notNull()
+      .references(() => invoices.id),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    url: text('url'),
+    payload: jsonb('payload').notNull(),
+    invoiceStatus: text('invoice_status').notNull(),
+    /** PENDING, DELIVERED, FAILED (gave up), NO_URL */
+    status: text('status').notNull().default('PENDING'),
+    attempts: integer('attempts').notNull().default(0),
+    manual: boolean('manual').notNull().default(false),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    createDate: ts('create_date').notNull().defaultNow(),
+    executionDate: ts('execution_date'),
+  },
+  (t) => [
+    index('callbacks_invoice_idx').on(t.invoiceId),
+    index('callbacks_due_idx').on(t.status, t.nextAttemptAt),
+  ],
+);
+
+export const callbackAttempts = pgTable(
+  'callback_attempts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    callbackId: uuid('callback_id')
+      .notNull()
+      .references(() => callbacks.id),
+    attemptedAt: ts('attempted_at').notNull().defaultNow(),
+    responseCode: integer('response_code'),
+    latencyMs: integer('latency_ms'),
+    error: text('error'),
+  },
+  (t) => [index('callback_attempts_callback_idx').on(t.callbackId)],
+);
+
+export const supportTickets = pgTable(
+  'support_tickets',
+  {
+    id: serial('id').primaryKey(),
+    invoiceId: uuid('invoice_id')
+      .notNull()
+      .references(() => invoices.id),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    description: text('description').notNull(),
+    supportCode: text('support_code'),
+    status: text('status').notNull().default('NEW'),
+    createDate: ts('create_date').notNull().defaultNow(),
+    decidedBy: uuid('decided_by'),
+    decidedAt: ts('decided_at'),
+  },
+  (t) => [index('support_tickets_invoice_idx').on(t.invoiceId)],
+);
+
+/**
+ * Append-only double-entry ledger. Every posting (txId) sums to zero per currency.
+ * account: 'merchant', 'merchant_hold', 'provider_account', 'fees', 'settlement', 'payout_clearing', 'customer_funds'.
+ */
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    txId: uuid('tx_id').notNull(),
+    account: text('account').notNull(),
+    merchantId: uuid('merchant_id').references(() => merchants.id),
+    terminalId: uuid('terminal_id').references(() => terminals.id),
+    providerAccountId: integer('provider_account_id').references(() => providerAccounts.id),
+    invoiceId: uuid('invoice_id').references(() => invoices.id),
+    settlementId: integer('settlement_id'),
+    currencyId: integer('currency_id')
+      .notNull()
+      .references(() => currencies.id),
+    amount: money('amount').notNull(),
+    kind: text('kind').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('ledger_merchant_account_idx').on(t.merchantId, t.account, t.currencyId),
+    index('ledger_provider_account_idx').on(t.providerAccountId, t.account),
+    index('ledger_invoice_idx').on(t.invoiceId),
+    index('ledger_created_idx').on(t.createdAt),
+  ],
+);
+
+export const settlements = pgTable('settlements', {
+  id: serial('id').primaryKey(),
+  merchantId: uuid('merchant_id')
+    .notNull()
+    .references(() => merchants.id),
+  terminalId: uuid('terminal_id')
+    .notNull()
+    .references(() => terminals.id),
+  currencyId: integer('currency_id')
+    .notNull()
+    .references(() => currencies.id),
+  baseAmount: money('base_amount').notNull(),
+  /** USDT in micro-units (6 decimals). */
+  settlementAmount: money('settlement_amount').notNull(),
+  createdBy: uuid('created_by'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    statusCode: integer('status_code'),
+    responseBody: jsonb('response_body'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.merchantId, t.key] })],
+);

@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SignJWT, jwtVerify } from 'jose';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Permission } from '@paydesk/contracts';
+import { roles, sessions, settings, users } from '../db/schema';
+import { AppError } from '../lib/errors';
+import type { AppContext } from '../lib/context';
+
+export type SessionUser = {
+  id: string;
+  sessionId: string;
+  username: string;
+  firstName: string;
+  lastName: string;
+  merchantId: string | null;
+  permissions: string[];
+};
+
+/**
+ * Every route under a staff prefix declares its access rule, checked before the handler:
+ * 'public' (login), 'session' (any signed-in user) or the permissions it needs (all of them).
+ */
+export type RouteAuth = 'public' | 'session' | { all: Permission[] };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: RouteAuth;
+  }
+  interface FastifyRequest {
+    user?: SessionUser;
+  }
+}
+
+export const STAFF_PREFIXES = ['/api/v1/', '/api/data/', '/api/router/'];
+export const COOKIE_NAME = 'jwt';
+const SECRET_KEY = 'internal.jwt_secret';
+
+export const perm = (...all: Permission[]): { auth: RouteAuth } => ({ auth: { all } });
+
+export async function loadJwtSecret(ctx: AppContext): Promise<Uint8Array> {
+  if (ctx.config.jwtSecret) return new TextEncoder().encode(ctx.config.jwtSecret);
+  // One secret for every process on this database, made once.
+  await ctx.db
+    .insert(settings)
+    .values({ key: SECRET_KEY, value: randomBytes(48).toString('base64url') })
+    .onConflictDoNothing();
+  const [row] = await ctx.db.select().from(settings).where(eq(settings.key, SECRET_KEY));
+  return new TextEncoder().encode(row!.value);
+}
+
+export async function issueSessionToken(ctx: AppContext, secret: Uint8Array, userId: string) {
+  const expiresAt = new Date(ctx.now().getTime() + ctx.config.sessionTtlHours * 3600_000);
+  const [s] = await ctx.db.insert(sessions).values({ userId, expiresAt }).returning({ id: sessions.id });
+  const token = await new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(userId)
+    .setJti(s!.id)
+    .setIssuedAt()
+    .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+    .sign(secret);
+  return { token, expiresAt };
+}
+
+async function userFromToken(ctx: AppContext, secret: Uint8Array, token: string): Promise<SessionUser | null> {
+  let jti: string | undefined;
+  try {
+    const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'] });
+    jti = payload.jti;
+  } catch {
+    return null;
+  }
+  if (!jti || !/^[0-9a-f-]{36}$/i.test(jti)) return null;
+  const [row] = await ctx.db
+    .select({
+      id: users.id,
+      username: users.username,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      merchantId: users.merchantId,
+      permissions: roles.permissions,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .innerJoin(roles, eq(roles.id, users.roleId))
+    .where(and(eq(sessions.id, jti), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql`now()`)));
+  return row ? { ...row, sessionId: jti } : null;
+}
+
+function sameOrigin(req: FastifyRequest, publicUrl: string | undefined) {
+  const origin = req.headers.origin;
+  if (!origin) return true; // same-origin navigations and non-browser clients send none; the cookie is SameSite=Strict
+  try {
+    const o = new URL(origin);
+    if (publicUrl && o.origin === new URL(publicUrl).origin) return true;
+    return o.host === req.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+export async function registerAuth(app: FastifyInstance, ctx: AppContext) {
+  const secret = await loadJwtSecret(ctx);
+  app.decorate('jwtSecret', secret);
+
+  app.addHook('onRoute', (route) => {
+    const url = route.url;
+    if (STAFF_PREFIXES.some((p) => url.startsWith(p)) && !route.config?.auth) {
+      throw new Error(`Route ${route.method} ${url} must declare config.auth`);
+    }
+  });
+
+  app.addHook('onRequest', async (req: FastifyRequest, _reply: FastifyReply) => {
+    const auth = req.routeOptions.config?.auth;
+    if (!auth || auth === 'public') return;
+    const token = req.cookies[COOKIE_NAME];
+    const user = token ? await userFromToken(ctx, secret, token) : null;
+    if (!user) throw new AppError('UNAUTHORIZED', 'Sign in to continue');
+    if (req.method !== 'GET' && req.method !== 'HEAD' && !sameOrigin(req, ctx.config.publicUrl)) {
+      throw new AppError('CSRF_REJECTED', 'Request refused: it came from another origin');
+    }
+    req.user = user;
+    if (typeof auth === 'object') {
+      const missing = auth.all.filter((p) => !user.permissions.includes(p));
+      if (missing.length) throw new AppError('FORBIDDEN', `Permission required: ${missing.join(', ')}`);
+    }
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    jwtSecret: Uint8Array;
+  }
+}
+
+/** The signed-in user; only valid on routes whose auth is not 'public'. */
+export function currentUser(req: FastifyRequest): SessionUser {
+  if (!req.user) throw new AppError('UNAUTHORIZED', 'Sign in to continue');
+  return req.user;
+}

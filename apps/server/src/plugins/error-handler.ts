@@ -1,0 +1,64 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { AppError } from '../lib/errors';
+
+type Issue = { instancePath?: string; message?: string; params?: Record<string, unknown> };
+
+function fieldsOf(issues: Issue[]) {
+  const fields: Record<string, string> = {};
+  for (const i of issues) {
+    let key = (i.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+    const p = i.params as { issue?: { code?: string; keys?: string[] } } | undefined;
+    if (p?.issue?.code === 'unrecognized_keys' && p.issue.keys?.length) {
+      for (const k of p.issue.keys) fields[key ? `${key}.${k}` : k] = `Unknown field '${k}'`;
+      continue;
+    }
+    key ||= '_';
+    fields[key] ??= i.message ?? 'Invalid value';
+  }
+  return fields;
+}
+
+export function registerErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err instanceof AppError) {
+      if (err.headers) reply.headers(err.headers);
+      return reply.status(err.statusCode).send({
+        error: { code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) },
+      });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const fields = fieldsOf(err.validation as Issue[]);
+      const where = err.validationContext ?? 'request';
+      const first = Object.entries(fields)[0];
+      return reply.status(400).send({
+        error: {
+          code: 'VALIDATION_ERROR',
+          message: first ? `Invalid ${where}: ${first[0] === '_' ? '' : `${first[0]}: `}${first[1]}` : `Invalid ${where}`,
+          fields,
+        },
+      });
+    }
+    if (isResponseSerializationError(err)) {
+      req.log.error({ err, issues: err.cause }, 'response does not match its schema');
+      return reply.status(500).send({ error: { code: 'INTERNAL', message: 'Internal server error' } });
+    }
+    const status = err.statusCode ?? 500;
+    if (status === 413) {
+      return reply.status(413).send({ error: { code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' } });
+    }
+    if (status === 429) {
+      return reply.status(429).send({ error: { code: 'TOO_MANY_REQUESTS', message: err.message } });
+    }
+    if (status >= 400 && status < 500) {
+      // Fastify's own client errors: malformed JSON, wrong content type, empty body…
+      return reply.status(status).send({ error: { code: 'VALIDATION_ERROR', message: err.message } });
+    }
+    req.log.error({ err }, 'unhandled error');
+    return reply.status(500).send({ error: { code: 'INTERNAL', message: 'Internal server error' } });
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    reply.status(404).send({ error: { code: 'NOT_FOUND', message: `Route ${req.method} ${req.url.split('?')[0]} not found` } });
+  });
+}

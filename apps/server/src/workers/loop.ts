@@ -1,0 +1,42 @@
+import type { FastifyBaseLogger } from 'fastify';
+
+export type Loop = { stop(): Promise<void>; kick(): void };
+
+/**
+ * Runs `tick` every `intervalMs` (and at once when kicked), never two ticks at a time.
+ * A tick returning true means "there may be more": the next one runs straight away.
+ */
+export function startLoop(
+  name: string,
+  intervalMs: number,
+  log: FastifyBaseLogger,
+  tick: () => Promise<boolean | void>,
+): Loop {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let stopped = false;
+  const run = () => {
+    if (stopped || running) return;
+    clearTimeout(timer);
+    running = (async () => {
+      let more = false;
+      try {
+        more = (await tick()) === true;
+      } catch (err) {
+        log.error({ err, worker: name }, 'worker tick failed');
+      } finally {
+        running = undefined;
+        if (!stopped) timer = setTimeout(run, more ? 0 : intervalMs);
+      }
+    })();
+  };
+  timer = setTimeout(run, Math.min(intervalMs, 1000));
+  return {
+    kick: run,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

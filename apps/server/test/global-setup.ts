@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import type { TestProject } from 'vitest/node';
+import { createDb, runMigrations } from '../src/db/create-db';
+import { loadConfig } from '../src/config';
+import { seedDemoIfEmpty } from '../src/db/seed';
+import { TMP_DIR, TEMPLATE_FILE, DEMO_FILE } from './paths';
+
+/**
+ * Migrates and seeds ONE template database per run; every test file clones it
+ * (PGlite: a data-dir dump loaded in memory; PostgreSQL: CREATE DATABASE … TEMPLATE).
+ */
+export default async function setup(project: TestProject) {
+  fs.mkdirSync(TMP_DIR, { recursive: true });
+  const url = process.env.DATABASE_URL;
+  const config = loadConfig({ NODE_ENV: 'test' }, { workers: false, dataDir: TMP_DIR });
+  if (url) {
+    const name = `paydesk_tpl_${process.pid}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+    await admin.query(`CREATE DATABASE ${name}`);
+    const tplUrl = withDatabase(url, name);
+    const dbh = await createDb({ databaseUrl: tplUrl });
+    await runMigrations(dbh);
+    await seedDemoIfEmpty({ dbh, db: dbh.db, config, now: () => new Date() }, { writeFile: DEMO_FILE });
+    await dbh.close();
+    project.provide('pgTemplate', name);
+    return async () => {
+      await admin.query(`DROP DATABASE IF EXISTS ${name}`).catch(() => undefined);
+      await admin.end();
+    };
+  }
+  const pglite = await PGlite.create();
+  const dbh = await createDb({ pglite });
+  await runMigrations(dbh);
+  await seedDemoIfEmpty({ dbh, db: dbh.db, config, now: () => new Date() }, { writeFile: DEMO_FILE });
+  await dbh.close();
+  const dump = await pglite.dumpDataDir('none');
+  fs.writeFileSync(TEMPLATE_FILE, Buffer.from(await dump.arrayBuffer()));
+  await pglite.close();
+  project.provide('pgTemplate', '');
+}
+
+export function withDatabase(url: string, db: string) {
+  const u = new URL(url);
+  u.pathname = `/${db}`;
+  return u.toString();
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgTemplate: string;
+  }
+}
+
+export { path };

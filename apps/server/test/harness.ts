@@ -1,0 +1,119 @@
+import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { inject } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app';
+import { loadConfig, type Config } from '../src/config';
+import { createDb, type DbHandle } from '../src/db/create-db';
+import type { DemoMerchantFile } from '../src/db/seed';
+import type { AppContext } from '../src/lib/context';
+import { DEMO_FILE, TEMPLATE_FILE, TMP_DIR } from './paths';
+import { withDatabase } from './global-setup';
+
+export type TestClock = { now(): Date; set(d: Date): void; advance(ms: number): void; reset(): void };
+
+export function makeClock(): TestClock {
+  let offset = 0;
+  return {
+    now: () => new Date(Date.now() + offset),
+    set: (d) => {
+      offset = d.getTime() - Date.now();
+    },
+    advance: (ms) => {
+      offset += ms;
+    },
+    reset: () => {
+      offset = 0;
+    },
+  };
+}
+
+/** A fresh database cloned from the run's migrated + seeded template. */
+export async function createTestDb(): Promise<DbHandle> {
+  const url = process.env.DATABASE_URL;
+  const template = inject('pgTemplate');
+  if (url && template) {
+    const name = `paydesk_t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    // CREATE DATABASE … TEMPLATE needs the template idle; retry briefly if another file is cloning
+    for (let i = 0; ; i++) {
+      try {
+        await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+        break;
+      } catch (err) {
+        if (i > 50) throw err;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    await admin.end();
+    const dbh = await createDb({ databaseUrl: withDatabase(url, name), poolMax: 20 });
+    return {
+      ...dbh,
+      async close() {
+        await dbh.close();
+        const a = new pg.Client({ connectionString: url });
+        await a.connect();
+        await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+        await a.end();
+      },
+    };
+  }
+  const dump = fs.readFileSync(TEMPLATE_FILE);
+  const pglite = await PGlite.create({ loadDataDir: new Blob([dump]) });
+  const dbh = await createDb({ pglite });
+  return {
+    ...dbh,
+    async close() {
+      await dbh.close();
+      await pglite.close();
+    },
+  };
+}
+
+export type TestApp = {
+  app: FastifyInstance;
+  ctx: AppContext;
+  clock: TestClock;
+  demo: DemoMerchantFile;
+  close(): Promise<void>;
+};
+
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const dbh = await createTestDb();
+  const clock = makeClock();
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }, {
+    workers: false,
+    sandboxDelayMs: 0,
+    dataDir: TMP_DIR,
+    publicUrl: 'http://localhost:3000',
+    ...overrides,
+  });
+  const ctx: AppContext = { dbh, db: dbh.db, config, now: clock.now };
+  const app = await buildApp(ctx);
+  await app.ready();
+  const demo = JSON.parse(fs.readFileSync(DEMO_FILE, 'utf8')) as DemoMerchantFile;
+  return {
+    app,
+    ctx,
+    clock,
+    demo,
+    async close() {
+      await app.close();
+      await dbh.close();
+    },
+  };
+}
+
+export const DEMO_PASSWORD = 'demo-2026';
+
+/** Signs in over HTTP and returns the Cookie header value for later requests. */
+export async function loginAs(app: FastifyInstance, username: string, password = DEMO_PASSWORD): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: '/api/v1/login', payload: { username, password } });
+  if (res.statusCode !== 200) throw new Error(`login ${username} failed: ${res.statusCode} ${res.body}`);
+  const c = res.cookies.find((k) => k.name === 'jwt');
+  if (!c) throw new Error('no jwt cookie');
+  return `jwt=${c.value}`;
+}

@@ -1,0 +1,121 @@
+import type { ErrorCode } from '@paydesk/contracts/errors';
+import { getScopedMerchantId } from './merchant-scope';
+
+/** Codes of the server's error catalogue plus the transport failures the HTTP layer raises itself. */
+export type ApiErrorCode = ErrorCode | 'NETWORK_ERROR' | 'TIMEOUT' | 'HTTP_ERROR';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly fields?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
+
+type QueryScalar = string | number | boolean | null | undefined;
+export type QueryParams = Record<string, QueryScalar | readonly QueryScalar[]>;
+
+export type RequestOptions = {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  query?: QueryParams;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Add the picked merchant as ?merchantId= (DESIGN §1). Off only for calls that are not merchant-scoped. */
+  scoped?: boolean;
+  /** A 401 signs the user out; off for the calls that decide the session themselves (login, /me, logout). */
+  signOutOn401?: boolean;
+  timeoutMs?: number;
+};
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+let onUnauthorized: () => void = () => {};
+/** The app registers what "signed out" means (clear the cache, go to Login). */
+export function setUnauthorizedHandler(handler: () => void) {
+  onUnauthorized = handler;
+}
+
+/**
+ * Builds a same-origin URL. Empty values are dropped and arrays become repeated keys without index (SPEC §5).
+ */
+export function apiUrl(path: string, query: QueryParams = {}, scoped = true): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    const values = Array.isArray(value) ? value : [value];
+    for (const v of values) {
+      if (v === undefined || v === null || v === '' || (typeof v === 'number' && Number.isNaN(v))) continue;
+      params.append(key, String(v));
+    }
+  }
+  const merchantId = scoped ? getScopedMerchantId() : null;
+  if (merchantId && !params.has('merchantId')) params.set('merchantId', merchantId);
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+function parseErrorBody(body: unknown): { code: ErrorCode; message: string; fields?: Record<string, string> } | null {
+  if (typeof body !== 'object' || body === null || !('error' in body)) return null;
+  const err = (body as { error: unknown }).error;
+  if (typeof err !== 'object' || err === null) return null;
+  const { code, message, fields } = err as { code?: unknown; message?: unknown; fields?: unknown };
+  if (typeof code !== 'string' || typeof message !== 'string') return null;
+  return {
+    code: code as ErrorCode,
+    message,
+    fields: typeof fields === 'object' && fields !== null ? (fields as Record<string, string>) : undefined,
+  };
+}
+
+/** One fetch for every back-office call: scope, timeout, typed errors and the 401 sign-out. Returns the raw response (e.g. for CSV). */
+export async function apiFetch(path: string, opts: RequestOptions = {}): Promise<Response> {
+  const { method = 'GET', query, body, signal, scoped = true, signOutOn401 = true, timeoutMs = DEFAULT_TIMEOUT_MS } = opts;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+
+  let res: Response;
+  try {
+    res = await fetch(apiUrl(path, query, scoped), {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    });
+  } catch (e) {
+    if (signal?.aborted) throw e; // cancelled by the caller (e.g. TanStack Query): not an error to show
+    if (timeout.aborted) throw new ApiError(0, 'TIMEOUT', 'The server did not answer in time. Try again.');
+    throw new ApiError(0, 'NETWORK_ERROR', 'Network error: check your connection and try again.');
+  }
+
+  if (res.ok) return res;
+
+  const parsed = parseErrorBody(await res.json().catch(() => null));
+  const error = parsed
+    ? new ApiError(res.status, parsed.code, parsed.message, parsed.fields)
+    : new ApiError(res.status, 'HTTP_ERROR', `Request failed (${res.status}${res.statusText ? ` ${res.statusText}` : ''})`);
+  if (res.status === 401 && signOutOn401) onUnauthorized();
+  throw error;
+}
+
+/** A JSON call; an empty body resolves to undefined. */
+export async function apiRequest<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  const res = await apiFetch(path, opts);
+  const text = await res.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+type BodylessOptions = Omit<RequestOptions, 'method' | 'body'>;
+export const api = {
+  get: <T>(path: string, opts?: BodylessOptions) => apiRequest<T>(path, { ...opts, method: 'GET' }),
+  post: <T>(path: string, body?: unknown, opts?: BodylessOptions) => apiRequest<T>(path, { ...opts, method: 'POST', body }),
+  put: <T>(path: string, body?: unknown, opts?: BodylessOptions) => apiRequest<T>(path, { ...opts, method: 'PUT', body }),
+  patch: <T>(path: string, body?: unknown, opts?: BodylessOptions) => apiRequest<T>(path, { ...opts, method: 'PATCH', body }),
+  delete: <T>(path: string, opts?: BodylessOptions) => apiRequest<T>(path, { ...opts, method: 'DELETE' }),
+};

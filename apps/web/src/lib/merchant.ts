@@ -1,0 +1,37 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { Merchant } from '@paydesk/contracts/merchants';
+import { api } from './api';
+import { scopedMerchantStore } from './merchant-scope';
+import { useStore } from './persisted-store';
+import { useCurrentUser } from './session';
+
+export const MERCHANT_LIST_SIZE = 50;
+
+/** All merchants (first 50), for merchant.rw.all users (SPEC §6). Not itself merchant-scoped. */
+export const merchantsQuery = queryOptions({
+  queryKey: ['merchants', 'list'] as const,
+  queryFn: ({ signal }) =>
+    api.get<{ data: Merchant[]; total: number }>('/api/v1/merchant', {
+      signal,
+      scoped: false,
+      query: { page: 0, size: MERCHANT_LIST_SIZE },
+    }),
+  staleTime: Infinity,
+  refetchOnWindowFocus: false,
+});
+
+/** The merchant the user works on (merchant.read), keyed by the picked merchant. */
+export const currentMerchantQuery = (merchantId: string | null) =>
+  queryOptions({
+    queryKey: ['merchant', 'me', merchantId ?? 'own'] as const,
+    queryFn: ({ signal }) => api.get<{ data: Merchant }>('/api/v1/merchant/me', { signal }).then((r) => r.data),
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+  });
+
+/** The merchant back-office calls work on: the picked one for merchant.rw.all users, otherwise the user's own. */
+export function useCurrentMerchantId(): string | null {
+  const scoped = useStore(scopedMerchantStore);
+  const me = useCurrentUser();
+  return scoped ?? me.merchantId;
+}

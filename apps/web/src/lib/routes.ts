@@ -1,0 +1,18 @@
+/** Route names and paths of SPEC §2: features link to each other through these, never by importing each other. */
+export const ROUTES = {
+  Login: '/login',
+  Invoices: '/invoices',
+  InvoiceDetails: (id: string) => `/invoices/${encodeURIComponent(id)}`,
+  Reports: '/reports',
+  Merchant: '/merchant',
+  Settings: '/settings',
+  ChangePassword: '/settings/change-password',
+  Terminals: '/terminals',
+  Monitoring: '/monitoring',
+  Notifications: '/notifications',
+  Accounts: '/accounts',
+  AccountDetails: (id: string) => `/accounts/${encodeURIComponent(id)}`,
+  Payment: (formId: string) => `/payment/${encodeURIComponent(formId)}`,
+} as const;
+
+export const SUPPORT_URL: string = import.meta.env.VITE_SUPPORT_URL || 'https://support.example.com';

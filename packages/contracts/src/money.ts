@@ -1,0 +1,65 @@
+/**
+ * Money is integer minor units with the currency's dimension (decimal places).
+ * Conversions are string-based; never multiply floats.
+ */
+
+/** Minor units → decimal string with exactly `dimension` fraction digits, e.g. (150000, 2) → "1500.00". */
+export function minorToMajorString(minor: number | bigint, dimension: number): string {
+  const v = BigInt(minor);
+  const neg = v < 0n;
+  const abs = (neg ? -v : v).toString().padStart(dimension + 1, '0');
+  const int = abs.slice(0, abs.length - dimension);
+  const frac = abs.slice(abs.length - dimension);
+  return `${neg ? '-' : ''}${int}${dimension > 0 ? `.${frac}` : ''}`;
+}
+
+/** Decimal string ("1500", "1500.5", "1500.50") → minor units, or null when not a valid amount for the dimension. */
+export function majorStringToMinor(input: string, dimension: number): number | null {
+  const s = input.trim();
+  const m = /^(\d+)(?:\.(\d*))?$/.exec(s);
+  if (!m) return null;
+  const frac = m[2] ?? '';
+  if (frac.length > dimension) return null;
+  const digits = `${m[1]}${frac.padEnd(dimension, '0')}`;
+  const n = Number(digits);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+/** Locale formatting with the dimension as min and max fraction digits (SPEC §9). */
+export function formatMoney(minor: number, dimension: number, locale = 'en', currencyCode?: string): string {
+  const s = minorToMajorString(minor, dimension);
+  const [int, frac] = s.replace('-', '').split('.');
+  const grouped = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(BigInt(int ?? '0'));
+  const decimalSep = new Intl.NumberFormat(locale).formatToParts(1.1).find((p) => p.type === 'decimal')?.value ?? '.';
+  const body = `${minor < 0 ? '-' : ''}${grouped}${frac ? `${decimalSep}${frac}` : ''}`;
+  return currencyCode ? `${body} ${currencyCode}` : body;
+}
+
+export type AmountInputResult = { ok: true; minor: number; display: string } | { ok: false; error: string };
+
+export const AMOUNT_INPUT_ERRORS = {
+  empty: 'Change the value',
+  decimals: 'There must be max two decimals after comma',
+} as const;
+
+/** Strip an amount input to digits and the first dot (SPEC §5). */
+export function sanitizeAmountInput(raw: string): string {
+  const kept = raw.replace(/[^\d.]/g, '');
+  const dot = kept.indexOf('.');
+  return dot === -1 ? kept : kept.slice(0, dot + 1) + kept.slice(dot + 1).replace(/\./g, '');
+}
+
+/**
+ * The amount-change parser of SPEC §5: digits and dots only, at most two decimals,
+ * sent as minor units by the currency dimension.
+ */
+export function parseAmountChange(raw: string, dimension: number): AmountInputResult {
+  const s = sanitizeAmountInput(raw);
+  if (s === '' || s === '.') return { ok: false, error: AMOUNT_INPUT_ERRORS.empty };
+  const [int = '', frac] = s.split('.');
+  if (frac !== undefined && frac.length > 2) return { ok: false, error: AMOUNT_INPUT_ERRORS.decimals };
+  const minor = majorStringToMinor(`${int === '' ? '0' : int}${frac ? `.${frac}` : ''}`, dimension);
+  if (minor === null) return { ok: false, error: AMOUNT_INPUT_ERRORS.decimals };
+  const display = frac === undefined || frac === '' ? `${int}.00` : s;
+  return { ok: true, minor, display };
+}
