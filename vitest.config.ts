@@ -8,6 +8,7 @@ export default defineConfig({
           name: 'contracts',
           include: ['packages/contracts/src/**/*.test.ts'],
           environment: 'node',
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -20,12 +21,14 @@ export default defineConfig({
           hookTimeout: 120_000,
           pool: 'forks',
           maxWorkers: 2,
+          sequence: { groupOrder: 2 },
           fileParallelism: true,
         },
       },
       {
         test: {
           name: 'web',
+          sequence: { groupOrder: 1 },
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
           environment: 'node',
           passWithNoTests: true,

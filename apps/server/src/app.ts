@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
@@ -23,10 +23,9 @@ export type BuildOptions = { logger?: boolean | object };
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? false,
-    trustProxy: true,
+    // only behind a known proxy may X-Forwarded-For / -Proto be believed (sign-in throttling is per IP)
+    trustProxy: ctx.config.trustProxy,
     bodyLimit: 256 * 1024,
-    disableRequestLogging: false,
-    // Route ids are ours; rewriting keeps raw bodies available for signature checks.
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -82,19 +81,34 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
 function registerWeb(app: FastifyInstance, ctx: AppContext) {
   const dist = ctx.config.webDist;
   const hasWeb = fs.existsSync(path.join(dist, 'index.html'));
-  if (!hasWeb) return;
+  const notFound = (req: FastifyRequest, reply: FastifyReply) =>
+    reply
+      .status(404)
+      .send({ error: { code: 'NOT_FOUND', message: `Route ${req.method} ${req.url.split('?')[0]} not found` } });
+  if (!hasWeb) {
+    app.setNotFoundHandler(notFound);
+    return;
+  }
   // hashed build assets: cached for a year
-  app.register(fastifyStatic, { root: path.join(dist, 'assets'), prefix: '/assets/', maxAge: '1y', immutable: true, index: false });
-  const sendPage = (file: string) => (_req: unknown, reply: import('fastify').FastifyReply) =>
+  app.register(fastifyStatic, {
+    root: path.join(dist, 'assets'),
+    prefix: '/assets/',
+    maxAge: '1y',
+    immutable: true,
+    index: false,
+    preCompressed: true,
+  });
+  const sendPage = (file: string) => (_req: FastifyRequest, reply: FastifyReply) =>
     reply.header('cache-control', 'no-cache').sendFile(file, dist);
   app.get('/payment/:formId', { schema: { hide: true } }, sendPage('payment.html'));
-  app.setNotFoundHandler((req, reply) => {
-    if (req.method === 'GET' && !req.url.startsWith('/api/') && !path.extname(req.url.split('?')[0]!)) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html', dist);
-    }
-    return reply.status(404).send({ error: { code: 'NOT_FOUND', message: `Route ${req.method} ${req.url.split('?')[0]} not found` } });
-  });
   for (const f of fs.readdirSync(dist)) {
     if (/\.(svg|png|ico|txt|webmanifest)$/.test(f)) app.get(`/${f}`, { schema: { hide: true } }, sendPage(f));
   }
+  // the back-office is a single-page app: every other page path gets index.html
+  app.setNotFoundHandler((req, reply) => {
+    if (req.method === 'GET' && !req.url.startsWith('/api/') && !path.extname(req.url.split('?')[0]!)) {
+      return sendPage('index.html')(req, reply);
+    }
+    return notFound(req, reply);
+  });
 }

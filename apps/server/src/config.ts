@@ -21,6 +21,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().default(path.join(repoRoot, 'apps/web/dist')),
   PG_POOL_MAX: z.coerce.number().int().positive().default(20),
+  TRUST_PROXY: z.string().default('false'),
 });
 
 export type Config = {
@@ -42,6 +43,8 @@ export type Config = {
   logLevel: string;
   webDist: string;
   pgPoolMax: number;
+  /** Fastify trustProxy: false, true, or a comma-separated list of proxy addresses/CIDRs. */
+  trustProxy: boolean | string;
   repoRoot: string;
 };
 
@@ -75,6 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,
     pgPoolMax: e.PG_POOL_MAX,
+    trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : e.TRUST_PROXY,
     repoRoot,
     ...overrides,
   };

@@ -3,6 +3,7 @@ import { createDb, DataDirLockedError, runMigrations, type DbHandle } from './db
 import { buildApp } from './app';
 import type { AppContext } from './lib/context';
 import { seedDemoIfEmpty } from './db/seed';
+import { ensureReferenceData } from './db/seed/reference-data';
 import { startWorkers } from './workers';
 
 const started = Date.now();
@@ -20,6 +21,8 @@ try {
 }
 const ctx: AppContext = { dbh, db: dbh.db, config, now: () => new Date() };
 await runMigrations(dbh);
+// currencies, reference lists, providers and payment methods every installation needs (idempotent)
+await ensureReferenceData(dbh.db);
 
 const seedWanted =
   config.seedDemo === 'true' || (config.seedDemo === 'auto' && config.env !== 'production');

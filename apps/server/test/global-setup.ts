@@ -6,7 +6,7 @@ import type { TestProject } from 'vitest/node';
 import { createDb, runMigrations } from '../src/db/create-db';
 import { loadConfig } from '../src/config';
 import { seedDemoIfEmpty } from '../src/db/seed';
-import { TMP_DIR, TEMPLATE_FILE, DEMO_FILE } from './paths';
+import { TMP_DIR, runFiles } from './paths';
 
 /**
  * Migrates and seeds ONE template database per run; every test file clones it
@@ -14,6 +14,13 @@ import { TMP_DIR, TEMPLATE_FILE, DEMO_FILE } from './paths';
  */
 export default async function setup(project: TestProject) {
   fs.mkdirSync(TMP_DIR, { recursive: true });
+  const runId = `${process.pid}-${Date.now()}`;
+  const { template: TEMPLATE_FILE, demo: DEMO_FILE } = runFiles(runId);
+  project.provide('demoFile', DEMO_FILE);
+  const cleanFiles = () => {
+    fs.rmSync(TEMPLATE_FILE, { force: true });
+    fs.rmSync(DEMO_FILE, { force: true });
+  };
   const url = process.env.DATABASE_URL;
   const config = loadConfig({ NODE_ENV: 'test' }, { workers: false, dataDir: TMP_DIR });
   if (url) {
@@ -31,6 +38,7 @@ export default async function setup(project: TestProject) {
     return async () => {
       await admin.query(`DROP DATABASE IF EXISTS ${name}`).catch(() => undefined);
       await admin.end();
+      cleanFiles();
     };
   }
   const pglite = await PGlite.create();
@@ -42,6 +50,8 @@ export default async function setup(project: TestProject) {
   fs.writeFileSync(TEMPLATE_FILE, Buffer.from(await dump.arrayBuffer()));
   await pglite.close();
   project.provide('pgTemplate', '');
+  project.provide('templateFile', TEMPLATE_FILE);
+  return cleanFiles;
 }
 
 export function withDatabase(url: string, db: string) {
@@ -53,6 +63,8 @@ export function withDatabase(url: string, db: string) {
 declare module 'vitest' {
   export interface ProvidedContext {
     pgTemplate: string;
+    templateFile: string;
+    demoFile: string;
   }
 }
 

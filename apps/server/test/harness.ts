@@ -9,7 +9,7 @@ import { loadConfig, type Config } from '../src/config';
 import { createDb, type DbHandle } from '../src/db/create-db';
 import type { DemoMerchantFile } from '../src/db/seed';
 import type { AppContext } from '../src/lib/context';
-import { DEMO_FILE, TEMPLATE_FILE, TMP_DIR } from './paths';
+import { TMP_DIR } from './paths';
 import { withDatabase } from './global-setup';
 
 export type TestClock = { now(): Date; set(d: Date): void; advance(ms: number): void; reset(): void };
@@ -61,7 +61,7 @@ export async function createTestDb(): Promise<DbHandle> {
       },
     };
   }
-  const dump = fs.readFileSync(TEMPLATE_FILE);
+  const dump = fs.readFileSync(inject('templateFile'));
   const pglite = await PGlite.create({ loadDataDir: new Blob([dump]) });
   const dbh = await createDb({ pglite });
   return {
@@ -89,12 +89,13 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     sandboxDelayMs: 0,
     dataDir: TMP_DIR,
     publicUrl: 'http://localhost:3000',
+    trustProxy: true,
     ...overrides,
   });
   const ctx: AppContext = { dbh, db: dbh.db, config, now: clock.now };
   const app = await buildApp(ctx);
   await app.ready();
-  const demo = JSON.parse(fs.readFileSync(DEMO_FILE, 'utf8')) as DemoMerchantFile;
+  const demo = JSON.parse(fs.readFileSync(inject('demoFile'), 'utf8')) as DemoMerchantFile;
   return {
     app,
     ctx,

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { dataOf, scopedQuery } from './common';
+import { dbId, dbIdParam, PARAM_TYPES, type ParamType } from './references';
 import { FLOW_TYPES } from './statuses';
 
 export const terminalListItem = z.object({
@@ -11,3 +13,198 @@ export const terminalListItem = z.object({
 });
 export type TerminalListItem = z.infer<typeof terminalListItem>;
 export const terminalListResponse = z.object({ data: z.array(terminalListItem) });
+
+/* ---- Validation rules of SPEC §5, shared by the server and the web forms ---- */
+
+export const NAME_MIN = 3;
+export const NAME_MESSAGES = {
+  required: 'Name is required',
+  min: `Name must be at least ${NAME_MIN} characters long`,
+} as const;
+
+/** Terminal and merchant names: required, at least 3 characters (after trimming). */
+export const entityName = z
+  .string({ error: NAME_MESSAGES.required })
+  .trim()
+  .min(1, NAME_MESSAGES.required)
+  .min(NAME_MIN, NAME_MESSAGES.min)
+  .max(100, 'Name must be at most 100 characters long');
+
+export const ATTRIBUTE_VALUE_MESSAGES = {
+  required: 'Value is required',
+  min: 'Value must be at least 1 characters long',
+  I: 'value is not Integer',
+  S: 'value is not String',
+  C: 'value is not Char',
+  B: 'value is not Boolean',
+  N: 'value is not Numeric',
+} as const;
+
+// Control characters make a value unprintable in the back-office and in logs.
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+
+/** Whether a non-empty attribute value fits its type (SPEC §5). */
+export function isAttributeValueOfType(paramType: ParamType, value: string): boolean {
+  switch (paramType) {
+    case 'I':
+      return /^-?\d{1,18}$/.test(value);
+    case 'S':
+      return !CONTROL_CHARS.test(value);
+    case 'C':
+      return [...value].length === 1 && !CONTROL_CHARS.test(value);
+    case 'B':
+      return value === 'true' || value === 'false';
+    case 'N':
+      // only digits and dots, and not an integer: one dot with digits on both sides
+      return /^\d+\.\d+$/.test(value);
+  }
+}
+
+/**
+ * The message for an attribute value, or null when it is valid: missing → 'Value is required',
+ * empty → 'Value must be at least 1 characters long', otherwise the type's message.
+ */
+export function attributeValueIssue(paramType: string | null | undefined, value: unknown): string | null {
+  if (value === undefined || value === null) return ATTRIBUTE_VALUE_MESSAGES.required;
+  if (typeof value !== 'string')
+    return isParamType(paramType) ? ATTRIBUTE_VALUE_MESSAGES[paramType] : ATTRIBUTE_VALUE_MESSAGES.S;
+  if (value.length < 1) return ATTRIBUTE_VALUE_MESSAGES.min;
+  if (!isParamType(paramType)) return null;
+  return isAttributeValueOfType(paramType, value) ? null : ATTRIBUTE_VALUE_MESSAGES[paramType];
+}
+
+export const isParamType = (v: unknown): v is ParamType =>
+  typeof v === 'string' && (PARAM_TYPES as readonly string[]).includes(v);
+
+/** Boolean attributes are chosen from these; a new one starts at 'true'. */
+export const BOOLEAN_ATTRIBUTE_OPTIONS = ['true', 'false'] as const;
+export const defaultAttributeValue = (paramType: ParamType | undefined) => (paramType === 'B' ? 'true' : '');
+
+/* ---- Terminal details and edits ---- */
+
+export const terminalAttribute = z.object({
+  id: z.number().int(),
+  value: z.string(),
+  attrType: z.object({ id: z.number().int(), code: z.string(), value: z.string() }),
+  paramType: z.object({ code: z.enum(PARAM_TYPES) }),
+});
+export type TerminalAttribute = z.infer<typeof terminalAttribute>;
+
+export const terminalDetails = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  paymentFlow: z.enum(FLOW_TYPES),
+  currency: z.object({ code: z.string() }),
+  isTest: z.boolean(),
+  /** The terminal currently processes in test mode (same as isTest; kept for the SPEC §3 field). */
+  inTest: z.boolean(),
+  enabled: z.boolean(),
+  /** Only with terminal.attr.read. */
+  attributes: z.array(terminalAttribute).optional(),
+});
+export type TerminalDetails = z.infer<typeof terminalDetails>;
+export const terminalDetailsResponse = dataOf(terminalDetails);
+
+export const terminalParams = z.object({ id: z.uuid({ error: 'Terminal id must be a UUID' }) }).strict();
+
+/** An attribute in an edit body. The value's type rule depends on the attribute type, so the server checks it after looking the type up. */
+export const terminalAttributeInput = z
+  .object({
+    value: z
+      .string({
+        error: (iss) =>
+          iss.input === undefined || iss.input === null ? ATTRIBUTE_VALUE_MESSAGES.required : 'Value must be a string',
+      })
+      .max(2000, 'Value must be at most 2000 characters long'),
+    attrType: z.object({ id: dbId('Attribute type is required') }).strict(),
+  })
+  .strict();
+export type TerminalAttributeInput = z.infer<typeof terminalAttributeInput>;
+
+const attributeList = z
+  .array(terminalAttributeInput)
+  .max(200)
+  .superRefine((list, ctx) => {
+    const seen = new Set<number>();
+    list.forEach((a, i) => {
+      if (seen.has(a.attrType.id))
+        ctx.addIssue({
+          code: 'custom',
+          path: [i, 'attrType', 'id'],
+          message: 'Each attribute type may appear only once',
+        });
+      seen.add(a.attrType.id);
+    });
+  });
+
+/** PATCH: name and/or some attributes (upserted by type). */
+export const terminalPatchBody = z
+  .object({ name: entityName.optional(), attributes: attributeList.optional() })
+  .strict()
+  .refine((b) => b.name !== undefined || b.attributes !== undefined, {
+    error: 'Nothing to change: send name and/or attributes',
+  });
+export type TerminalPatchBody = z.infer<typeof terminalPatchBody>;
+
+/** PUT: the whole terminal; the attribute list replaces the stored set. */
+export const terminalPutBody = z.object({ name: entityName, attributes: attributeList }).strict();
+export type TerminalPutBody = z.infer<typeof terminalPutBody>;
+
+export const terminalAttributeDeleteQuery = scopedQuery({
+  attributeId: dbIdParam('attributeId must be a positive integer'),
+});
+
+/** New terminal (SPEC §5): name, flow type (reference id, header 200) and currency (currency id). */
+export const terminalCreateBody = z
+  .object({
+    name: entityName,
+    flowTypeId: dbId('Flow type is required'),
+    currencyId: dbId('Currency is required'),
+  })
+  .strict();
+export type TerminalCreateBody = z.infer<typeof terminalCreateBody>;
+export const merchantTerminalParams = z
+  .object({ merchantId: z.uuid({ error: 'Merchant id must be a UUID' }) })
+  .strict();
+
+/** PATCH /api/v1/people/me/testDashboard: switch a test terminal to production. */
+export const testDashboardBody = z.object({ terminalId: z.uuid({ error: 'terminalId must be a UUID' }) }).strict();
+export const testDashboardResponse = dataOf(terminalListItem);
+
+/* ---- The web's edit form: the same rules, plus "empty new rows are dropped on save" ---- */
+
+export const terminalFormAttribute = z.object({
+  /** The stored attribute id; absent for a row added in this edit. */
+  id: z.number().int().optional(),
+  attrTypeId: z.number().int(),
+  paramType: z.enum(PARAM_TYPES),
+  label: z.string(),
+  value: z.string(),
+});
+export type TerminalFormAttribute = z.infer<typeof terminalFormAttribute>;
+
+export const terminalForm = z.object({
+  name: entityName,
+  attributes: z.array(terminalFormAttribute).superRefine((rows, ctx) => {
+    rows.forEach((row, i) => {
+      if (row.value === '') {
+        // a new row left empty is dropped on save; a stored one must keep a value (Remove deletes it)
+        if (row.id !== undefined)
+          ctx.addIssue({ code: 'custom', path: [i, 'value'], message: ATTRIBUTE_VALUE_MESSAGES.required });
+        return;
+      }
+      const issue = attributeValueIssue(row.paramType, row.value);
+      if (issue) ctx.addIssue({ code: 'custom', path: [i, 'value'], message: issue });
+    });
+  }),
+});
+export type TerminalForm = z.infer<typeof terminalForm>;
+
+/** The PUT body a submitted form sends: attributes with an empty value are dropped. */
+export const terminalFormToPutBody = (form: TerminalForm): TerminalPutBody => ({
+  name: form.name,
+  attributes: form.attributes
+    .filter((a) => a.value !== '')
+    .map((a) => ({ value: a.value, attrType: { id: a.attrTypeId } })),
+});

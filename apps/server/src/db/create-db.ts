@@ -76,9 +76,23 @@ function socketDir() {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'pgl-'));
 }
 
-function poolFor(dir: string, max: number) {
+/**
+ * PGlite executes one statement at a time, and pglite-socket's multiplexer can interleave the
+ * extended-protocol messages (Parse/Bind/Execute) of two connections ("bind message supplies N
+ * parameters…"). One connection gives the same throughput without that hazard. The price: code
+ * must never wait for a second connection while holding one (inside a transaction use only `tx`);
+ * the acquire timeout turns such a bug into an error instead of a hang.
+ */
+function poolFor(dir: string) {
   // pg connects to `${host}/.s.PGSQL.${port}` when host is a directory.
-  return new pg.Pool({ host: dir, port: 5432, user: 'postgres', database: 'postgres', max });
+  return new pg.Pool({
+    host: dir,
+    port: 5432,
+    user: 'postgres',
+    database: 'postgres',
+    max: 1,
+    connectionTimeoutMillis: 60_000,
+  });
 }
 
 async function startChild(dataDir: string): Promise<{ child: ChildProcess; dir: string }> {
@@ -113,7 +127,7 @@ export async function createDb(config: DbConfig): Promise<DbHandle> {
       maxConnections: 64,
     });
     await server.start();
-    const pool = poolFor(dir, config.poolMax ?? 8);
+    const pool = poolFor(dir);
     return {
       db: drizzle(pool, { schema }),
       pool,
@@ -128,7 +142,7 @@ export async function createDb(config: DbConfig): Promise<DbHandle> {
   const release = acquireLock(config.dataDir);
   try {
     const { child, dir } = await startChild(config.dataDir);
-    const pool = poolFor(dir, config.poolMax ?? 8);
+    const pool = poolFor(dir);
     return {
       db: drizzle(pool, { schema }),
       pool,

@@ -289,6 +289,10 @@ export const invoices = pgTable(
     index('invoices_merchant_created_idx').on(t.merchantId, t.createdAt.desc(), t.id),
     index('invoices_merchant_status_created_idx').on(t.merchantId, t.status, t.createdAt.desc()),
     index('invoices_terminal_created_idx').on(t.terminalId, t.createdAt.desc()),
+    // invoice list filters (DESIGN §5): terminal with an index-only capped count, last status day, sum range
+    index('invoices_merchant_terminal_created_idx').on(t.merchantId, t.terminalId, t.createdAt.desc(), t.id),
+    index('invoices_merchant_status_date_idx').on(t.merchantId, t.statusDate),
+    index('invoices_merchant_amount_idx').on(t.merchantId, t.amount),
     index('invoices_account_status_idx').on(t.accountId, t.status),
     index('invoices_status_expires_idx').on(t.status, t.expiresAt),
     index('invoices_provider_invoice_idx').on(t.providerInvoiceId),

@@ -2,15 +2,14 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError } from '../lib/errors';
 
-type Issue = { instancePath?: string; message?: string; params?: Record<string, unknown> };
+type Issue = { keyword?: string; instancePath?: string; message?: string; params?: { keys?: string[] } };
 
 function fieldsOf(issues: Issue[]) {
   const fields: Record<string, string> = {};
   for (const i of issues) {
     let key = (i.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
-    const p = i.params as { issue?: { code?: string; keys?: string[] } } | undefined;
-    if (p?.issue?.code === 'unrecognized_keys' && p.issue.keys?.length) {
-      for (const k of p.issue.keys) fields[key ? `${key}.${k}` : k] = `Unknown field '${k}'`;
+    if (i.keyword === 'unrecognized_keys' && i.params?.keys?.length) {
+      for (const k of i.params.keys) fields[key ? `${key}.${k}` : k] = `Unknown field '${k}'`;
       continue;
     }
     key ||= '_';
@@ -58,7 +57,4 @@ export function registerErrorHandler(app: FastifyInstance) {
     return reply.status(500).send({ error: { code: 'INTERNAL', message: 'Internal server error' } });
   });
 
-  app.setNotFoundHandler((req, reply) => {
-    reply.status(404).send({ error: { code: 'NOT_FOUND', message: `Route ${req.method} ${req.url.split('?')[0]} not found` } });
-  });
 }

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../lib/context';
 import { startLoop, type Loop } from './loop';
+import { engineLoops } from './engine';
 
 /** Background work: each loop claims rows with FOR UPDATE SKIP LOCKED, so several processes can run them. */
 export function startWorkers(ctx: AppContext, log: FastifyBaseLogger) {
@@ -13,6 +14,7 @@ export function startWorkers(ctx: AppContext, log: FastifyBaseLogger) {
       }),
     );
   }
+  loops.push(...engineLoops(ctx, log));
   return {
     async stop() {
       await Promise.all(loops.map((l) => l.stop()));

@@ -1,11 +1,21 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { initI18n, languageFromSearch, t } from './i18n';
+import { formIdFromPath } from './lib/urls';
+import { PaymentForm } from './payment-form';
+import './styles.css';
 
-// Placeholder: the payment form is built in its own entry and must import nothing from the back-office.
+// The public payment form: its own entry and bundle, nothing of the back-office (DESIGN §4).
+const lang = languageFromSearch(window.location.search);
+document.documentElement.lang = lang;
+
+await initI18n(lang);
+document.title = t('form.title');
+const formId = formIdFromPath(window.location.pathname) ?? '';
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <main>
-      <h1>Payment</h1>
-    </main>
+    <PaymentForm formId={formId} />
+    <p id="pf-announcer" className="pf-sr-only" aria-live="polite" aria-atomic="true" />
   </StrictMode>,
 );

@@ -1,13 +1,558 @@
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { inArray, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import { DEMO_ROLES } from '@paydesk/contracts';
 import type { AppContext } from '../../lib/context';
+import { hashPassword } from '../../lib/password';
+import type { Tx } from '../create-db';
+import {
+  accountCredentials,
+  accountLimits,
+  callbackAttempts,
+  callbacks,
+  customers,
+  eventLog,
+  incomingPayments,
+  invoiceErrors,
+  invoices,
+  invoiceStatusEvents,
+  ledgerEntries,
+  merchants,
+  providerAccounts,
+  providerTransactions,
+  roles,
+  supportTickets,
+  terminalAttributes,
+  terminalMethods,
+  terminalPoolMembers,
+  terminalPools,
+  terminals,
+  users,
+} from '../schema';
+import {
+  cardFor,
+  generateHistory,
+  type HistoryRows,
+  type SeedAccount,
+  type SeedCustomer,
+  type SeedTerminal,
+} from './history';
+import { personName } from './names';
+import { createRng, type Rng } from './prng';
+import { BANKS, ensureReferenceData, PAYMENT_METHODS, PROVIDERS, type ReferenceData } from './reference-data';
 
 export type DemoMerchantFile = {
   merchantId: string;
   privateKeyPem: string;
   webhookSecret: string;
-  terminals: { id: string; name: string; flowType: 'DEPOSIT' | 'WITHDRAWAL'; currency: 'UZS' | 'RUB'; isTest: boolean }[];
+  terminals: {
+    id: string;
+    name: string;
+    flowType: 'DEPOSIT' | 'WITHDRAWAL';
+    currency: 'UZS' | 'RUB';
+    isTest: boolean;
+  }[];
 };
 
+const DEMO_PASSWORD = 'demo-2026';
+const DAY = 24 * 3600_000;
+/** Callbacks go to a closed port, so the outbox keeps retrying visibly. */
+const DEMO_CALLBACK_URL = 'http://127.0.0.1:9/callback';
+const CHUNK = 500;
+const SEED_LOCK = 7_240_311;
+
+async function insertChunked<T extends PgTable>(tx: Tx, table: T, rows: T['$inferInsert'][]) {
+  for (let i = 0; i < rows.length; i += CHUNK) await tx.insert(table).values(rows.slice(i, i + CHUNK));
+}
+
 /** Seeds the demo data into an empty database (never in production). Returns null when not empty. */
-export async function seedDemoIfEmpty(_ctx: AppContext, _opts: { writeFile?: string | false } = {}): Promise<DemoMerchantFile | null> {
-  return null;
+export async function seedDemoIfEmpty(
+  ctx: AppContext,
+  opts: { writeFile?: string | false } = {},
+): Promise<DemoMerchantFile | null> {
+  if (await hasMerchants(ctx.db)) return null;
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const result = await ctx.db.transaction(async (tx) => {
+    // two processes starting on one empty database: only one seeds
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${SEED_LOCK})`);
+    if (await hasMerchants(tx)) return null;
+    return seedAll(tx, ctx.now(), passwordHash);
+  });
+  if (!result) return null;
+  const target = opts.writeFile === undefined ? path.join(ctx.config.dataDir, 'demo-merchant.json') : opts.writeFile;
+  if (target) {
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    await fs.writeFile(target, `${JSON.stringify(result, null, 2)}\n`, { mode: 0o600 });
+    await fs.chmod(target, 0o600);
+  }
+  return result;
+}
+
+async function hasMerchants(db: Pick<Tx, 'execute'>): Promise<boolean> {
+  const res = await db.execute(sql`SELECT EXISTS (SELECT 1 FROM ${merchants}) AS "exists"`);
+  return Boolean((res.rows[0] as { exists?: boolean } | undefined)?.exists);
+}
+
+function merchantKeys() {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519', {
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
+  return { publicKey, privateKey, webhookSecret: `whsec_${randomBytes(32).toString('base64')}` };
+}
+
+type TerminalSpec = {
+  name: string;
+  flowType: 'DEPOSIT' | 'WITHDRAWAL';
+  currency: 'UZS' | 'RUB';
+  isTest: boolean;
+  fee: string;
+  weight: number;
+  extra?: Record<string, string>;
+};
+
+const DEMO_TERMINALS: TerminalSpec[] = [
+  {
+    name: 'UZS Deposit',
+    flowType: 'DEPOSIT',
+    currency: 'UZS',
+    isTest: false,
+    fee: '2.5',
+    weight: 34,
+    extra: { MAX_INVOICE_AMOUNT: '2000000000', AUTO_CONFIRM: 'false' },
+  },
+  { name: 'UZS Withdrawal', flowType: 'WITHDRAWAL', currency: 'UZS', isTest: false, fee: '1.5', weight: 16 },
+  {
+    name: 'RUB Deposit',
+    flowType: 'DEPOSIT',
+    currency: 'RUB',
+    isTest: false,
+    fee: '3',
+    weight: 26,
+    extra: { CURRENCY_SYMBOL: '₽', MAX_INVOICE_AMOUNT: '15000000' },
+  },
+  {
+    name: 'RUB Withdrawal',
+    flowType: 'WITHDRAWAL',
+    currency: 'RUB',
+    isTest: false,
+    fee: '2',
+    weight: 12,
+    extra: { CURRENCY_SYMBOL: '₽' },
+  },
+  {
+    name: 'Test UZS Deposit',
+    flowType: 'DEPOSIT',
+    currency: 'UZS',
+    isTest: true,
+    fee: '2.5',
+    weight: 8,
+    extra: { AUTO_CONFIRM: 'true', PROVIDER_CODE: 'SANDBOX' },
+  },
+  {
+    name: 'Test UZS Withdrawal',
+    flowType: 'WITHDRAWAL',
+    currency: 'UZS',
+    isTest: true,
+    fee: '1.5',
+    weight: 4,
+    extra: { PROVIDER_CODE: 'SANDBOX' },
+  },
+];
+const SECOND_TERMINALS: TerminalSpec[] = [
+  { name: 'Shop UZS Deposit', flowType: 'DEPOSIT', currency: 'UZS', isTest: false, fee: '2.8', weight: 70 },
+  {
+    name: 'Shop RUB Withdrawal',
+    flowType: 'WITHDRAWAL',
+    currency: 'RUB',
+    isTest: false,
+    fee: '2.2',
+    weight: 30,
+    extra: { CURRENCY_SYMBOL: '₽' },
+  },
+];
+
+/** Provider accounts per method: the sandbox one serves test terminals, the others production. */
+const ACCOUNT_PLAN: Record<
+  string,
+  { provider: string; bank: string; priority: number; unique: boolean; enabled?: boolean }[]
+> = {
+  HUMOUZS: [
+    { provider: 'SANDBOX', bank: 'Kapitalbank', priority: 10, unique: false },
+    { provider: 'SILKPAY', bank: 'Kapitalbank', priority: 100, unique: true },
+    { provider: 'TURONPAY', bank: 'Hamkorbank', priority: 60, unique: false },
+    { provider: 'TURONPAY', bank: 'Agrobank', priority: 20, unique: false, enabled: false },
+  ],
+  CARDUZS: [
+    { provider: 'SANDBOX', bank: 'National Bank of Uzbekistan', priority: 10, unique: false },
+    { provider: 'SILKPAY', bank: 'Ipak Yuli Bank', priority: 80, unique: true },
+    { provider: 'TURONPAY', bank: 'Uzsanoatqurilishbank (SQB)', priority: 50, unique: false },
+  ],
+  SBERRUB: [
+    { provider: 'SANDBOX', bank: 'Sberbank', priority: 10, unique: false },
+    { provider: 'VOLGAPAY', bank: 'Sberbank', priority: 100, unique: true },
+    { provider: 'NEVAPAY', bank: 'Sberbank', priority: 70, unique: true },
+  ],
+  TCSBRUB: [
+    { provider: 'SANDBOX', bank: 'T-Bank (Tinkoff)', priority: 10, unique: false },
+    { provider: 'NEVAPAY', bank: 'T-Bank (Tinkoff)', priority: 90, unique: true },
+    { provider: 'VOLGAPAY', bank: 'T-Bank (Tinkoff)', priority: 40, unique: false },
+  ],
+  SBPRUB: [
+    { provider: 'SANDBOX', bank: 'Alfa-Bank', priority: 10, unique: false },
+    { provider: 'VOLGAPAY', bank: 'VTB Bank', priority: 90, unique: true },
+    { provider: 'NEVAPAY', bank: 'Raiffeisenbank', priority: 60, unique: false },
+    { provider: 'NEVAPAY', bank: 'Gazprombank', priority: 30, unique: false, enabled: false },
+  ],
+  SBERRUB_X: [
+    { provider: 'SANDBOX', bank: 'Sberbank', priority: 10, unique: false },
+    { provider: 'VOLGAPAY', bank: 'Sberbank', priority: 80, unique: true },
+  ],
+  TSCBRUB_X: [
+    { provider: 'SANDBOX', bank: 'T-Bank (Tinkoff)', priority: 10, unique: false },
+    { provider: 'NEVAPAY', bank: 'T-Bank (Tinkoff)', priority: 80, unique: false },
+  ],
+};
+
+async function seedAll(tx: Tx, nowDate: Date, passwordHash: string): Promise<DemoMerchantFile> {
+  const now = nowDate.getTime();
+  const rng = createRng(20_260_101);
+  const ref = await ensureReferenceData(tx);
+
+  // roles and merchants
+  await tx
+    .insert(roles)
+    .values(Object.entries(DEMO_ROLES).map(([name, permissions]) => ({ name, permissions: [...permissions] })))
+    .onConflictDoNothing();
+  const roleRows = await tx.select({ id: roles.id, name: roles.name }).from(roles);
+  const roleId = (name: string) => roleRows.find((r) => r.name === name)!.id;
+
+  const demoKeys = merchantKeys();
+  const secondKeys = merchantKeys();
+  const demoId = randomUUID();
+  const secondId = randomUUID();
+  await tx.insert(merchants).values([
+    {
+      id: demoId,
+      name: 'Demo Merchant',
+      clientPublicKey: demoKeys.publicKey,
+      webhookSecret: demoKeys.webhookSecret,
+      createdAt: new Date(now - 120 * DAY),
+    },
+    {
+      id: secondId,
+      name: 'Second Shop',
+      clientPublicKey: secondKeys.publicKey,
+      webhookSecret: secondKeys.webhookSecret,
+      createdAt: new Date(now - 95 * DAY),
+    },
+  ]);
+
+  const people = [
+    { username: 'admin', firstName: 'Alice', lastName: 'Morgan', merchantId: null, role: 'admin', days: 180 },
+    { username: 'owner', firstName: 'Timur', lastName: 'Nazarov', merchantId: demoId, role: 'owner', days: 120 },
+    { username: 'support', firstName: 'Dilnoza', lastName: 'Karimova', merchantId: demoId, role: 'support', days: 110 },
+    { username: 'viewer', firstName: 'Pavel', lastName: 'Orlov', merchantId: demoId, role: 'viewer', days: 60 },
+    {
+      username: 'second-owner',
+      firstName: 'Elena',
+      lastName: 'Sokolova',
+      merchantId: secondId,
+      role: 'owner',
+      days: 95,
+    },
+  ];
+  await tx
+    .insert(users)
+    .values(
+      people.map((p) => ({
+        username: p.username,
+        passwordHash,
+        firstName: p.firstName,
+        lastName: p.lastName,
+        merchantId: p.merchantId,
+        roleId: roleId(p.role),
+        createdAt: new Date(now - p.days * DAY),
+      })),
+    )
+    .onConflictDoNothing();
+  const userRows = await tx
+    .select({ id: users.id, username: users.username, firstName: users.firstName, lastName: users.lastName })
+    .from(users)
+    .where(inArray(users.username, ['admin', 'support']));
+  const admin = userRows.find((u) => u.username === 'admin')!;
+  const support = userRows.find((u) => u.username === 'support')!;
+
+  // terminals
+  const demoTerminals = await createTerminals(tx, ref, demoId, DEMO_TERMINALS, now - 110 * DAY);
+  const secondTerminals = await createTerminals(tx, ref, secondId, SECOND_TERMINALS, now - 90 * DAY);
+
+  const pools = await tx
+    .insert(terminalPools)
+    .values([
+      { merchantId: demoId, name: 'UZS Main Pool', statusCode: 'ACTIVE', typeCode: 'STANDARD' },
+      { merchantId: demoId, name: 'RUB Failover Pool', statusCode: 'ACTIVE', typeCode: 'FAILOVER' },
+    ])
+    .returning({ id: terminalPools.id });
+  await tx
+    .insert(terminalPoolMembers)
+    .values([
+      ...demoTerminals
+        .filter((t) => t.currency === 'UZS' && !t.isTest)
+        .map((t) => ({ poolId: pools[0]!.id, terminalId: t.id })),
+      ...demoTerminals.filter((t) => t.currency === 'RUB').map((t) => ({ poolId: pools[1]!.id, terminalId: t.id })),
+    ]);
+
+  const accounts = await createAccounts(tx, ref, rng, now);
+
+  const demoCustomers = makeCustomers(rng, demoId, 90, 60, 'C');
+  const secondCustomers = makeCustomers(rng, secondId, 15, 10, 'SS-');
+  await insertChunked(
+    tx,
+    customers,
+    [...demoCustomers, ...secondCustomers].map(({ kind: _kind, ...c }) => c),
+  );
+
+  const staff = {
+    operatorId: admin.id,
+    operatorName: `${admin.firstName} ${admin.lastName}`,
+    supportId: support.id,
+    supportName: `${support.firstName} ${support.lastName}`,
+  };
+  const banks = BANKS.map((b) => ({ id: ref.referenceIds.get(`205:${b.code}`)!, value: b.value, country: b.country }));
+  const demoHistory = generateHistory({
+    rng,
+    now: nowDate,
+    merchant: { id: demoId, domain: 'shop.demo-merchant.example' },
+    terminals: demoTerminals,
+    accounts,
+    customers: demoCustomers,
+    staff,
+    banks,
+    count: 400,
+    firstOrderNo: 100_001,
+    coverAllStatuses: true,
+    tickets: true,
+  });
+  const secondHistory = generateHistory({
+    rng,
+    now: nowDate,
+    merchant: { id: secondId, domain: 'second-shop.example' },
+    terminals: secondTerminals,
+    accounts,
+    customers: secondCustomers,
+    staff: { ...staff, supportId: admin.id, supportName: staff.operatorName },
+    banks,
+    count: 40,
+    firstOrderNo: 5_001,
+    coverAllStatuses: false,
+    tickets: false,
+  });
+  await insertHistory(tx, demoHistory, secondHistory);
+
+  return {
+    merchantId: demoId,
+    privateKeyPem: demoKeys.privateKey,
+    webhookSecret: demoKeys.webhookSecret,
+    terminals: demoTerminals.map((t) => ({
+      id: t.id,
+      name: t.name,
+      flowType: t.flowType,
+      currency: t.currency,
+      isTest: t.isTest,
+    })),
+  };
+}
+
+async function createTerminals(
+  tx: Tx,
+  ref: ReferenceData,
+  merchantId: string,
+  specs: TerminalSpec[],
+  since: number,
+): Promise<SeedTerminal[]> {
+  const attrId = (code: string) => ref.referenceIds.get(`105:${code}`)!;
+  const out: SeedTerminal[] = specs.map((s) => {
+    const methods = [...ref.methods.values()].filter((m) => m.currency === s.currency);
+    return {
+      id: randomUUID(),
+      name: s.name,
+      flowType: s.flowType,
+      currency: s.currency,
+      currencyId: ref.currencyIds.get(s.currency)!,
+      isTest: s.isTest,
+      feePercent: s.fee,
+      callbackUrl: DEMO_CALLBACK_URL,
+      methods: methods.map((m) => ({
+        id: m.id,
+        code: m.code,
+        name: m.name,
+        requisiteType: m.requisiteType,
+        isBankTransfer: m.isBankTransfer,
+        minAmount: m.minAmount,
+        maxAmount: m.maxAmount,
+      })),
+      weight: s.weight,
+    };
+  });
+  await tx.insert(terminals).values(
+    out.map((t, i) => ({
+      id: t.id,
+      merchantId,
+      name: t.name,
+      flowType: t.flowType,
+      currencyId: t.currencyId,
+      isTest: t.isTest,
+      enabled: true,
+      callbackUrl: t.callbackUrl,
+      createdAt: new Date(since + i * 3600_000),
+    })),
+  );
+  await tx
+    .insert(terminalMethods)
+    .values(out.flatMap((t) => t.methods.map((m) => ({ terminalId: t.id, paymentMethodId: m.id }))));
+  await tx.insert(terminalAttributes).values(
+    out.flatMap((t, i) => {
+      const attrs: Record<string, string> = {
+        FEE_PERCENT: t.feePercent,
+        CALLBACK_URL: t.callbackUrl,
+        SUCCESS_PERCENT_LOW_THRESHOLD: '60',
+        SUCCESS_PERCENT_HIGH_THRESHOLD: '85',
+        ...specs[i]!.extra,
+      };
+      return Object.entries(attrs).map(([code, value]) => ({ terminalId: t.id, attrTypeId: attrId(code), value }));
+    }),
+  );
+  return out;
+}
+
+async function createAccounts(tx: Tx, ref: ReferenceData, rng: Rng, now: number): Promise<SeedAccount[]> {
+  const plan = PAYMENT_METHODS.flatMap((m) =>
+    (ACCOUNT_PLAN[m.code] ?? []).map((p) => {
+      const method = ref.methods.get(m.code)!;
+      const owner = personName(rng, m.currency === 'UZS' ? 'UZ' : 'RU');
+      const credential = m.requisiteType === 'card' ? cardFor(rng, m.code) : `+79${rng.digits(9)}`;
+      return { ...p, method, owner: `${owner.firstName} ${owner.lastName}`, credential };
+    }),
+  );
+  const rows = await tx
+    .insert(providerAccounts)
+    .values(
+      plan.map((p, i) => ({
+        providerId: ref.providerIds.get(p.provider)!,
+        paymentMethodId: p.method.id,
+        bankName: p.bank,
+        ownerName: p.owner,
+        enabled: p.enabled ?? true,
+        createdAt: new Date(now - (100 - i) * DAY),
+      })),
+    )
+    .returning({ id: providerAccounts.id });
+  await tx.insert(accountCredentials).values(
+    plan.map((p, i) => ({
+      accountId: rows[i]!.id,
+      credentialType: p.method.requisiteType === 'card' ? 'CARD' : 'PHONE',
+      paramType: 'S',
+      value: p.credential,
+    })),
+  );
+  await tx.insert(accountLimits).values(
+    plan.map((p, i) => ({
+      accountId: rows[i]!.id,
+      limit:
+        p.provider === 'SANDBOX'
+          ? 1_000_000_000_000
+          : rng.pick([500_000_000_000, 1_000_000_000_000, 2_000_000_000_000]),
+      priority: p.priority,
+      checkUniqueAmount: p.unique,
+    })),
+  );
+  const providerName = new Map<string, string>(PROVIDERS.map((p) => [p.code, p.name]));
+  return plan.map((p, i) => ({
+    id: rows[i]!.id,
+    methodId: p.method.id,
+    providerCode: p.provider,
+    providerId: ref.providerIds.get(p.provider)!,
+    providerName: providerName.get(p.provider) ?? p.provider,
+    isSandbox: p.provider === 'SANDBOX',
+    enabled: p.enabled ?? true,
+    priority: p.priority,
+    checkUniqueAmount: p.unique,
+    credential: p.credential,
+    bankName: p.bank,
+  }));
+}
+
+function makeCustomers(
+  rng: Rng,
+  merchantId: string,
+  uz: number,
+  ru: number,
+  prefix: string,
+): (SeedCustomer & { merchantId: string })[] {
+  const out: (SeedCustomer & { merchantId: string })[] = [];
+  const used = new Set<string>();
+  for (let i = 0; i < uz + ru; i++) {
+    const kind = i < uz ? 'UZ' : 'RU';
+    let externalId = `${prefix}${rng.digits(6)}`;
+    while (used.has(externalId)) externalId = `${prefix}${rng.digits(6)}`;
+    used.add(externalId);
+    out.push({ id: randomUUID(), merchantId, externalId, kind, ...personName(rng, kind) });
+  }
+  return out;
+}
+
+async function insertHistory(tx: Tx, ...parts: HistoryRows[]) {
+  await insertChunked(
+    tx,
+    invoices,
+    parts.flatMap((p) => p.invoices),
+  );
+  await insertChunked(
+    tx,
+    invoiceStatusEvents,
+    parts.flatMap((p) => p.statusEvents),
+  );
+  await insertChunked(
+    tx,
+    invoiceErrors,
+    parts.flatMap((p) => p.errors),
+  );
+  await insertChunked(
+    tx,
+    eventLog,
+    parts.flatMap((p) => p.eventLog),
+  );
+  await insertChunked(
+    tx,
+    providerTransactions,
+    parts.flatMap((p) => p.transactions),
+  );
+  await insertChunked(
+    tx,
+    incomingPayments,
+    parts.flatMap((p) => p.incoming),
+  );
+  await insertChunked(
+    tx,
+    callbacks,
+    parts.flatMap((p) => p.callbacks),
+  );
+  await insertChunked(
+    tx,
+    callbackAttempts,
+    parts.flatMap((p) => p.attempts),
+  );
+  await insertChunked(
+    tx,
+    supportTickets,
+    parts.flatMap((p) => p.tickets),
+  );
+  await insertChunked(
+    tx,
+    ledgerEntries,
+    parts.flatMap((p) => p.ledger),
+  );
 }

@@ -14,7 +14,7 @@ export const CURRENCIES = [
 type Ref = { code: string; value: string; paramType?: 'I' | 'S' | 'C' | 'B' | 'N' };
 
 /** Terminal attribute types (header 105) by code; paramType is the value's type. */
-export const TERMINAL_ATTRIBUTE_TYPES = [
+const TERMINAL_ATTRIBUTE_TYPES = [
   { code: 'FEE_PERCENT', value: 'Fee, %', paramType: 'N' },
   { code: 'CALLBACK_URL', value: 'Callback URL', paramType: 'S' },
   { code: 'SUCCESS_PERCENT_LOW_THRESHOLD', value: 'Success rate alert threshold (low), %', paramType: 'I' },
@@ -155,23 +155,95 @@ export const PROVIDERS = [
 
 const UZS_LIMITS = { minAmount: 1_000_00, maxAmount: 50_000_000_00 };
 export const PAYMENT_METHODS = [
-  { code: 'HUMOUZS', name: 'Humo', requisiteType: 'card', isBankTransfer: false, currency: 'UZS', countryCode: 'UZ', ...UZS_LIMITS },
-  { code: 'CARDUZS', name: 'Uzs', requisiteType: 'card', isBankTransfer: false, currency: 'UZS', countryCode: 'UZ', ...UZS_LIMITS },
-  { code: 'SBERRUB', name: 'Sberbank', requisiteType: 'card', isBankTransfer: false, currency: 'RUB', countryCode: 'RU', minAmount: 100_00, maxAmount: 300_000_00 },
-  { code: 'TCSBRUB', name: 'Tinkoff', requisiteType: 'card', isBankTransfer: false, currency: 'RUB', countryCode: 'RU', minAmount: 100_00, maxAmount: 300_000_00 },
-  { code: 'SBPRUB', name: 'Sbp', requisiteType: 'phone', isBankTransfer: true, currency: 'RUB', countryCode: 'RU', minAmount: 100_00, maxAmount: 150_000_00 },
-  { code: 'SBERRUB_X', name: 'SberbankXCountry', requisiteType: 'phone', isBankTransfer: false, currency: 'RUB', countryCode: 'RU', minAmount: 1_000_00, maxAmount: 100_000_00 },
-  { code: 'TSCBRUB_X', name: 'TinkoffXCountry', requisiteType: 'phone', isBankTransfer: false, currency: 'RUB', countryCode: 'RU', minAmount: 1_000_00, maxAmount: 100_000_00 },
+  {
+    code: 'HUMOUZS',
+    name: 'Humo',
+    requisiteType: 'card',
+    isBankTransfer: false,
+    currency: 'UZS',
+    countryCode: 'UZ',
+    ...UZS_LIMITS,
+  },
+  {
+    code: 'CARDUZS',
+    name: 'Uzs',
+    requisiteType: 'card',
+    isBankTransfer: false,
+    currency: 'UZS',
+    countryCode: 'UZ',
+    ...UZS_LIMITS,
+  },
+  {
+    code: 'SBERRUB',
+    name: 'Sberbank',
+    requisiteType: 'card',
+    isBankTransfer: false,
+    currency: 'RUB',
+    countryCode: 'RU',
+    minAmount: 100_00,
+    maxAmount: 300_000_00,
+  },
+  {
+    code: 'TCSBRUB',
+    name: 'Tinkoff',
+    requisiteType: 'card',
+    isBankTransfer: false,
+    currency: 'RUB',
+    countryCode: 'RU',
+    minAmount: 100_00,
+    maxAmount: 300_000_00,
+  },
+  {
+    code: 'SBPRUB',
+    name: 'Sbp',
+    requisiteType: 'phone',
+    isBankTransfer: true,
+    currency: 'RUB',
+    countryCode: 'RU',
+    minAmount: 100_00,
+    maxAmount: 150_000_00,
+  },
+  {
+    code: 'SBERRUB_X',
+    name: 'SberbankXCountry',
+    requisiteType: 'phone',
+    isBankTransfer: false,
+    currency: 'RUB',
+    countryCode: 'RU',
+    minAmount: 1_000_00,
+    maxAmount: 100_000_00,
+  },
+  {
+    code: 'TSCBRUB_X',
+    name: 'TinkoffXCountry',
+    requisiteType: 'phone',
+    isBankTransfer: false,
+    currency: 'RUB',
+    countryCode: 'RU',
+    minAmount: 1_000_00,
+    maxAmount: 100_000_00,
+  },
 ] as const;
-
-export type PaymentMethodCode = (typeof PAYMENT_METHODS)[number]['code'];
 
 export type ReferenceData = {
   currencyIds: Map<string, number>;
   /** `${headerId}:${code}` → references.id */
   referenceIds: Map<string, number>;
   providerIds: Map<string, number>;
-  methods: Map<string, { id: number; code: string; name: string; requisiteType: string; isBankTransfer: boolean; currencyId: number; currency: string; minAmount: number; maxAmount: number }>;
+  methods: Map<
+    string,
+    {
+      id: number;
+      code: string;
+      name: string;
+      requisiteType: string;
+      isBankTransfer: boolean;
+      currencyId: number;
+      currency: string;
+      minAmount: number;
+      maxAmount: number;
+    }
+  >;
 };
 
 /**
@@ -187,10 +259,18 @@ export async function ensureReferenceData(db: DbOrTx): Promise<ReferenceData> {
   const currencyIds = new Map(currencyRows.map((c) => [c.code, c.id]));
 
   const refRows = Object.entries(REFERENCES).flatMap(([header, rows]) =>
-    rows.map((r, i) => ({ headerId: Number(header), code: r.code, value: r.value, paramType: r.paramType ?? null, sort: (i + 1) * 10 })),
+    rows.map((r, i) => ({
+      headerId: Number(header),
+      code: r.code,
+      value: r.value,
+      paramType: r.paramType ?? null,
+      sort: (i + 1) * 10,
+    })),
   );
   await db.insert(references).values(refRows).onConflictDoNothing();
-  const storedRefs = await db.select({ id: references.id, headerId: references.headerId, code: references.code }).from(references);
+  const storedRefs = await db
+    .select({ id: references.id, headerId: references.headerId, code: references.code })
+    .from(references);
   const referenceIds = new Map(storedRefs.map((r) => [`${r.headerId}:${r.code}`, r.id]));
 
   await db
@@ -212,8 +292,6 @@ export async function ensureReferenceData(db: DbOrTx): Promise<ReferenceData> {
     .onConflictDoNothing();
   const methodRows = await db.select().from(paymentMethods);
   const codeById = new Map(currencyRows.map((c) => [c.id, c.code]));
-  const methods = new Map(
-    methodRows.map((m) => [m.code, { ...m, currency: codeById.get(m.currencyId) ?? '' }]),
-  );
+  const methods = new Map(methodRows.map((m) => [m.code, { ...m, currency: codeById.get(m.currencyId) ?? '' }]));
   return { currencyIds, referenceIds, providerIds, methods };
 }

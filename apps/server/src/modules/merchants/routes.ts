@@ -1,49 +1,70 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { asc, count, eq } from 'drizzle-orm';
-import { merchantListQuery, merchantListResponse, merchantResponse, merchantScopeQuery } from '@paydesk/contracts';
-import { merchants } from '../../db/schema';
+import {
+  merchantCreateBody,
+  merchantListQuery,
+  merchantListResponse,
+  merchantParams,
+  merchantResponse,
+  merchantScopeQuery,
+  merchantUpdateBody,
+  plainScopedQuery,
+} from '@paydesk/contracts';
 import type { AppContext } from '../../lib/context';
 import { notFound } from '../../lib/errors';
-import { perm } from '../../plugins/auth';
-import { requestMerchant } from '../../lib/scope';
-
-const columns = { id: merchants.id, name: merchants.name, clientPublicKey: merchants.clientPublicKey };
+import { currentUser, perm } from '../../plugins/auth';
+import { merchantScope, requestMerchant } from '../../lib/scope';
+import { createMerchant, getMerchant, listMerchants, updateMerchant } from './service';
 
 export const merchantsRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
+    const tags = ['merchant'];
+
     app.get(
       '/api/v1/merchant/me',
       {
         config: perm('merchant.read'),
-        schema: { tags: ['merchant'], querystring: merchantScopeQuery.strict(), response: { 200: merchantResponse } },
+        schema: { tags, querystring: merchantScopeQuery.strict(), response: { 200: merchantResponse } },
       },
-      async (req) => {
-        const id = await requestMerchant(ctx, req);
-        const [m] = await ctx.db.select(columns).from(merchants).where(eq(merchants.id, id));
-        if (!m) throw notFound('Merchant');
-        return { data: m };
-      },
+      async (req) => ({ data: await getMerchant(ctx, await requestMerchant(ctx, req)) }),
     );
 
     app.get(
       '/api/v1/merchant',
       {
         config: perm('merchant.rw.all'),
-        schema: { tags: ['merchant'], querystring: merchantListQuery, response: { 200: merchantListResponse } },
+        schema: { tags, querystring: merchantListQuery, response: { 200: merchantListResponse } },
+      },
+      async (req) => listMerchants(ctx, req.query.page, req.query.size),
+    );
+
+    app.put(
+      '/api/v1/merchant/:id',
+      {
+        config: perm('merchant.read'),
+        schema: {
+          tags,
+          description: 'Name and (optionally) the Ed25519 public key the merchant API verifies signatures with.',
+          params: merchantParams,
+          querystring: plainScopedQuery,
+          body: merchantUpdateBody,
+          response: { 200: merchantResponse },
+        },
       },
       async (req) => {
-        const { page, size } = req.query;
-        const [rows, [total]] = await Promise.all([
-          ctx.db
-            .select(columns)
-            .from(merchants)
-            .orderBy(asc(merchants.createdAt), asc(merchants.name))
-            .limit(size)
-            .offset(page * size),
-          ctx.db.select({ n: count() }).from(merchants),
-        ]);
-        return { data: rows, total: total?.n ?? 0 };
+        // own merchant only, unless merchant.rw.all; another merchant's id is "not found"
+        const id = await merchantScope(ctx, currentUser(req), req.params.id);
+        if (id !== req.params.id) throw notFound('Merchant');
+        return { data: await updateMerchant(ctx, id, req.body) };
       },
+    );
+
+    app.post(
+      '/api/v1/merchant',
+      {
+        config: perm('merchant.rw.all'),
+        schema: { tags, querystring: plainScopedQuery, body: merchantCreateBody, response: { 201: merchantResponse } },
+      },
+      async (req, reply) => reply.status(201).send({ data: await createMerchant(ctx, req.body.name) }),
     );
   };

@@ -1,0 +1,244 @@
+/**
+ * Invoice list and CSV benchmark (DESIGN §5): 1,000,000 invoices of one merchant in PostgreSQL.
+ *
+ *   npm run bench:invoices            (BENCH_PG=postgres://postgres@127.0.0.1:5432/test, BENCH_ROWS=1000000)
+ *
+ * Creates a fresh database next to BENCH_PG, migrates and seeds the demo, bulk-loads the invoices
+ * with INSERT … SELECT generate_series, runs the server in a child process and measures it over HTTP.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { loadConfig } from '../src/config';
+import { createDb, runMigrations } from '../src/db/create-db';
+import { seedDemoIfEmpty } from '../src/db/seed';
+import { ensureReferenceData } from '../src/db/seed/reference-data';
+
+const BASE = process.env.BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
+const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const DB_NAME = process.env.BENCH_DB ?? 'paydesk_bench_invoices';
+const PORT = Number(process.env.BENCH_PORT ?? 3197);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+const dataDir = path.join(repoRoot, '.tmp/bench-invoices');
+
+const withDb = (url: string, db: string) => {
+  const u = new URL(url);
+  u.pathname = `/${db}`;
+  return u.toString();
+};
+const log = (...a: unknown[]) => console.log(...a);
+const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
+
+async function prepare(url: string) {
+  const admin = new pg.Client({ connectionString: BASE });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${DB_NAME}`);
+  await admin.end();
+
+  const dbh = await createDb({ databaseUrl: url, poolMax: 4 });
+  const config = loadConfig({ NODE_ENV: 'development' }, { workers: false, dataDir });
+  await runMigrations(dbh);
+  await ensureReferenceData(dbh.db);
+  const demo = await seedDemoIfEmpty({ dbh, db: dbh.db, config, now: () => new Date() }, { writeFile: false });
+  if (!demo) throw new Error('demo seed did not run');
+  const m = demo.merchantId;
+  const q = (text: string, params: unknown[] = []) => dbh.pool.query(text, params);
+
+  let t0 = process.hrtime.bigint();
+  await q(
+    `INSERT INTO customers (merchant_id, external_id, first_name, last_name)
+     SELECT $1, 'bench-cust-' || g, 'First' || (g % 97), 'Last' || (g % 389) FROM generate_series(1, 100000) g`,
+    [m],
+  );
+  const CHUNK = 250_000;
+  for (let from = 1; from <= ROWS; from += CHUNK) {
+    const to = Math.min(ROWS, from + CHUNK - 1);
+    // created_at ascends with g over the last 365 days (as a live table fills)
+    await q(
+      `WITH t AS (SELECT array_agg(id ORDER BY name) ids, array_agg(flow_type ORDER BY name) flows,
+                         array_agg(currency_id ORDER BY name) cur, array_agg(is_test ORDER BY name) test, count(*)::int n
+                  FROM terminals WHERE merchant_id = $1),
+            c AS (SELECT array_agg(id) ids, count(*)::int n FROM customers WHERE merchant_id = $1 AND external_id LIKE 'bench-cust-%')
+       INSERT INTO invoices (merchant_id, terminal_id, merchant_invoice_id, provider_invoice_id, form_id, flow_type, status,
+                             amount, fee, currency_id, customer_id, is_test, expires_at, status_date, created_at)
+       SELECT $1, t.ids[x.k], 'bench-' || g, CASE WHEN g % 5 <> 0 THEN 'PRV' || g END, 'bench-form-' || g, t.flows[x.k],
+              (ARRAY['DONE','DONE','DONE','DONE','DONE','DONE','CANCELED','CANCELED','DECLINED','NEW','IN_PROGRESS','PAYED'])[1 + (g * 7) % 12],
+              10000 + (g::bigint * 7919) % 5000000, ((10000 + (g::bigint * 7919) % 5000000) * 25) / 1000, t.cur[x.k],
+              c.ids[1 + g % c.n], t.test[x.k], x.ts + interval '30 minutes', x.ts + interval '7 minutes', x.ts
+       FROM generate_series($2::int, $3::int) g, t, c,
+            LATERAL (SELECT 1 + (g % t.n) AS k, (now() - interval '365 days') + g * ($4::float8 * interval '1 second') AS ts) x`,
+      [m, from, to, (365 * 86400) / ROWS],
+    );
+    log(`  loaded ${to.toLocaleString('en')} invoices (${(ms(t0) / 1000).toFixed(1)} s)`);
+  }
+  t0 = process.hrtime.bigint();
+  await q('VACUUM ANALYZE invoices');
+  await q('VACUUM ANALYZE customers');
+  log(`  VACUUM ANALYZE ${(ms(t0) / 1000).toFixed(1)} s`);
+  const [sample] = (
+    await q(
+      `SELECT (SELECT id FROM invoices WHERE merchant_id = $1 ORDER BY created_at DESC OFFSET 500000 LIMIT 1) AS id,
+              (SELECT terminal_id FROM invoices WHERE merchant_id = $1 LIMIT 1) AS terminal_id`,
+      [m],
+    )
+  ).rows as { id: string; terminal_id: string }[];
+  const [{ n }] = (await q('SELECT count(*)::int AS n FROM invoices WHERE merchant_id = $1', [m])).rows as { n: number }[];
+  await dbh.close();
+  return { merchantId: m, invoiceId: sample!.id, terminalId: sample!.terminal_id, total: n! };
+}
+
+function rssKb(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The server's process: `npx tsx` forks node, so the heaviest descendant is the server. */
+function serverPid(rootPid: number): number {
+  const kids = (pid: number): number[] => {
+    try {
+      return fs
+        .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean)
+        .map(Number);
+    } catch {
+      return [];
+    }
+  };
+  const all: number[] = [];
+  const walk = (p: number) => {
+    all.push(p);
+    for (const k of kids(p)) walk(k);
+  };
+  walk(rootPid);
+  return all.sort((a, b) => rssKb(b) - rssKb(a))[0] ?? rootPid;
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
+};
+
+async function main() {
+  const url = withDb(BASE, DB_NAME);
+  log(`Preparing ${DB_NAME} with ${ROWS.toLocaleString('en')} invoices…`);
+  const t0 = process.hrtime.bigint();
+  const fx = await prepare(url);
+  log(`Prepared in ${(ms(t0) / 1000).toFixed(1)} s; merchant has ${fx.total.toLocaleString('en')} invoices`);
+
+  const server = spawn('npx', ['tsx', 'apps/server/src/server.ts'], {
+    cwd: repoRoot,
+    env: { ...process.env, DATABASE_URL: url, PORT: String(PORT), WORKERS: 'false', SEED_DEMO: 'false', LOG_LEVEL: 'warn', DATA_DIR: dataDir, NODE_ENV: 'production', COOKIE_SECURE: 'false', JWT_SECRET: 'bench-secret-bench-secret-bench-secret-1234' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${PORT}`;
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(`${base}/api/health`)).ok) break;
+      } catch {
+        /* not yet */
+      }
+      if (i > 300) throw new Error('server did not start');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const login = await fetch(`${base}/api/v1/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'owner', password: 'demo-2026' }),
+    });
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const get = (p: string) => fetch(`${base}${p}`, { headers: { cookie } });
+
+    const day = (d: Date) => `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${d.getUTCFullYear()}`;
+    const mid = new Date(Date.now() - 180 * 86_400_000);
+    const week = new Date(mid.getTime() + 6 * 86_400_000);
+    const scenarios: [string, string][] = [
+      ['no filter', '/api/v1/invoice?page=0&size=10'],
+      ['status filter (DONE)', '/api/v1/invoice?page=0&size=10&statusIds=4'],
+      ['status filter (NEW, PAYED)', '/api/v1/invoice?page=0&size=10&statusIds=1&statusIds=3'],
+      ['date range (7 days)', `/api/v1/invoice?page=0&size=10&dateFrom=${encodeURIComponent(day(mid))}&dateTo=${encodeURIComponent(day(week))}`],
+      ['search by invoice id', `/api/v1/invoice?page=0&size=10&search=${fx.invoiceId}`],
+      ['search by merchant invoice id', '/api/v1/invoice?page=0&size=10&search=bench-424242'],
+      ['search by customer id', '/api/v1/invoice?page=0&size=10&search=bench-cust-4242'],
+      ['terminal filter', `/api/v1/invoice?page=0&size=10&terminalId=${fx.terminalId}`],
+      ['last status date', `/api/v1/invoice?page=0&size=10&lastStatusDate=${encodeURIComponent(day(mid))}`],
+      ['sum range (narrow)', '/api/v1/invoice?page=0&size=10&sumFrom=100000&sumTo=101000'],
+      ['combined (terminal+status+dates+flow)', `/api/v1/invoice?page=0&size=10&terminalId=${fx.terminalId}&statusIds=4&statusIds=5&dateFrom=${encodeURIComponent(day(mid))}&dateTo=${encodeURIComponent(day(week))}`],
+      ['page 100 of 40', '/api/v1/invoice?page=100&size=40'],
+    ];
+    const results: { name: string; p50: number; p95: number; total: string }[] = [];
+    for (const [name, p] of scenarios) {
+      let total = '';
+      for (let i = 0; i < 20; i++) {
+        const r = await get(p);
+        if (!r.ok) throw new Error(`${name}: ${r.status} ${await r.text()}`);
+        const body = (await r.json()) as { total: number; totalIsCapped: boolean };
+        total = `${body.total.toLocaleString('en')}${body.totalIsCapped ? '+' : ''}`;
+      }
+      const times: number[] = [];
+      for (let i = 0; i < SAMPLES; i++) {
+        const s = process.hrtime.bigint();
+        const r = await get(p);
+        await r.arrayBuffer();
+        times.push(ms(s));
+      }
+      results.push({ name, p50: pct(times, 50), p95: pct(times, 95), total });
+      log(`  ${name.padEnd(40)} p50 ${pct(times, 50).toFixed(1).padStart(6)} ms   p95 ${pct(times, 95).toFixed(1).padStart(6)} ms   total ${total}`);
+    }
+
+    // CSV export of every row
+    const pid = serverPid(server.pid!);
+    const rss0 = rssKb(pid);
+    let peak = rss0;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssKb(pid))), 50);
+    const s = process.hrtime.bigint();
+    const res = await get('/api/v1/invoice/csv');
+    if (!res.ok) throw new Error(`csv: ${res.status}`);
+    const reader = res.body!.getReader();
+    let ttfb = 0;
+    let bytes = 0;
+    let lines = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!ttfb) ttfb = ms(s);
+      bytes += value.byteLength;
+      for (let i = 0; i < value.length; i++) if (value[i] === 10) lines++;
+    }
+    const total = ms(s);
+    clearInterval(sampler);
+    peak = Math.max(peak, rssKb(pid));
+    const rows = lines - 1;
+    const csv = {
+      rows,
+      ttfbMs: ttfb,
+      seconds: total / 1000,
+      rowsPerSec: rows / (total / 1000),
+      mb: bytes / 1024 / 1024,
+      rssStartMb: rss0 / 1024,
+      rssGrowthMb: (peak - rss0) / 1024,
+    };
+    log(
+      `  CSV: ${rows.toLocaleString('en')} rows, ${csv.mb.toFixed(0)} MB in ${csv.seconds.toFixed(2)} s; TTFB ${ttfb.toFixed(0)} ms; ` +
+        `${Math.round(csv.rowsPerSec).toLocaleString('en')} rows/s; server RSS ${csv.rssStartMb.toFixed(0)} MB, peak growth ${csv.rssGrowthMb.toFixed(1)} MB`,
+    );
+    if (rows !== fx.total) throw new Error(`CSV has ${rows} rows, the merchant ${fx.total}`);
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.writeFileSync(path.join(dataDir, 'result.json'), JSON.stringify({ rows: ROWS, results, csv }, null, 2));
+    log(`Results written to ${path.relative(repoRoot, path.join(dataDir, 'result.json'))}`);
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+  }
+}
+
+await main();

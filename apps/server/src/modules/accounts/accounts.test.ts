@@ -1,0 +1,425 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq, sql } from 'drizzle-orm';
+import { CREDENTIAL_MESSAGES, LIMIT_MESSAGES } from '@paydesk/contracts';
+import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
+import {
+  accountCredentials,
+  accountLimits,
+  paymentMethods,
+  providerAccounts,
+  providers,
+  roles,
+  users,
+} from '../../db/schema';
+
+let t: TestApp;
+const cookies: Record<string, string> = {};
+/** An account with a card credential and ledger history. */
+let cardAccount: { id: number; credentialId: number; value: string };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  // a role that may manage accounts but not read card numbers
+  const [viewer] = await t.ctx.db.select().from(users).where(eq(users.username, 'viewer'));
+  const [role] = await t.ctx.db
+    .insert(roles)
+    .values({ name: 'account-clerk', permissions: ['people.account', 'people.account.edit'] })
+    .returning();
+  const [reader] = await t.ctx.db
+    .insert(roles)
+    .values({ name: 'account-reader', permissions: ['people.account'] })
+    .returning();
+  await t.ctx.db.insert(users).values([
+    {
+      username: 'clerk',
+      passwordHash: viewer!.passwordHash,
+      firstName: 'C',
+      lastName: 'L',
+      merchantId: viewer!.merchantId,
+      roleId: role!.id,
+    },
+    {
+      username: 'reader',
+      passwordHash: viewer!.passwordHash,
+      firstName: 'R',
+      lastName: 'D',
+      merchantId: null,
+      roleId: reader!.id,
+    },
+  ]);
+  for (const u of ['owner', 'second-owner', 'admin', 'viewer', 'support', 'clerk', 'reader'])
+    cookies[u] = await loginAs(t.app, u);
+  const res = await t.ctx.db.execute<{ id: number; credential_id: number; value: string }>(sql`
+    SELECT c.account_id AS id, c.id AS credential_id, c.value FROM account_credentials c
+    WHERE c.credential_type = 'CARD'
+      AND EXISTS (SELECT 1 FROM ledger_entries e WHERE e.provider_account_id = c.account_id AND e.account = 'provider_account')
+    ORDER BY c.account_id LIMIT 1`);
+  const r = res.rows[0]!;
+  cardAccount = { id: Number(r.id), credentialId: Number(r.credential_id), value: r.value };
+});
+afterAll(async () => {
+  await t.close();
+});
+
+function call(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, user?: string, payload?: unknown) {
+  return t.app.inject({
+    method,
+    url,
+    headers: user ? { cookie: cookies[user]! } : {},
+    ...(payload !== undefined ? { payload: payload as object } : {}),
+  });
+}
+
+describe('GET /api/v1/people/account', () => {
+  it('lists provider accounts for people.account holders (any merchant’s staff)', async () => {
+    for (const u of ['owner', 'second-owner', 'admin', 'reader']) {
+      const res = await call('GET', '/api/v1/people/account', u);
+      expect(res.statusCode, u).toBe(200);
+      const data = res.json().data;
+      expect(data.length).toBeGreaterThan(10);
+      expect(data[0]).toEqual({
+        id: expect.any(Number),
+        providerName: expect.any(String),
+        bankName: expect.any(String),
+        paymentMethodName: expect.any(String),
+        enabled: expect.any(Boolean),
+      });
+    }
+    for (const u of ['viewer', 'support'])
+      expect((await call('GET', '/api/v1/people/account', u)).statusCode).toBe(403);
+    expect((await call('GET', '/api/v1/people/account')).statusCode).toBe(401);
+  });
+});
+
+describe('GET /api/v1/people/account/{id}', () => {
+  it('gives credentials; card numbers masked without invoice.credentials.read', async () => {
+    const full = await call('GET', `/api/v1/people/account/${cardAccount.id}`, 'owner');
+    expect(full.statusCode).toBe(200);
+    expect(full.json().data).toMatchObject({
+      id: cardAccount.id,
+      providerName: expect.any(String),
+      paymentMethodName: expect.any(String),
+      currency: { code: expect.any(String), dimension: 2 },
+    });
+    const cred = full.json().data.credentials.find((c: { id: number }) => c.id === cardAccount.credentialId);
+    expect(cred).toEqual({
+      id: cardAccount.credentialId,
+      credentialType: 'CARD',
+      paramType: 'S',
+      value: cardAccount.value,
+    });
+
+    const masked = (await call('GET', `/api/v1/people/account/${cardAccount.id}`, 'clerk')).json().data.credentials[0]
+      .value as string;
+    expect(masked).toBe(`${cardAccount.value.slice(0, 6)}******${cardAccount.value.slice(-4)}`);
+    expect(
+      (await call('GET', `/api/v1/people/account/${cardAccount.id}`, 'reader')).json().data.credentials[0].value,
+    ).toBe(masked);
+  });
+
+  it('404 for an unknown account, 400 for a bad id, 403 without people.account', async () => {
+    expect((await call('GET', '/api/v1/people/account/999999', 'owner')).statusCode).toBe(404);
+    expect((await call('GET', '/api/v1/people/account/abc', 'owner')).statusCode).toBe(400);
+    expect((await call('GET', `/api/v1/people/account/${cardAccount.id}`, 'support')).statusCode).toBe(403);
+  });
+});
+
+describe('PATCH /api/v1/people/account/{id}', () => {
+  it('toggles enabled with people.account.edit', async () => {
+    const off = await call('PATCH', `/api/v1/people/account/${cardAccount.id}`, 'clerk', { enabled: false });
+    expect(off.statusCode).toBe(200);
+    expect(off.json().data).toMatchObject({ id: cardAccount.id, enabled: false });
+    const [row] = await t.ctx.db.select().from(providerAccounts).where(eq(providerAccounts.id, cardAccount.id));
+    expect(row!.enabled).toBe(false);
+    expect(
+      (await call('PATCH', `/api/v1/people/account/${cardAccount.id}`, 'owner', { enabled: true })).json().data.enabled,
+    ).toBe(true);
+  });
+
+  it('403 without people.account.edit, 400 for a bad body, 404 for an unknown account', async () => {
+    for (const u of ['reader', 'viewer', 'support'])
+      expect((await call('PATCH', `/api/v1/people/account/${cardAccount.id}`, u, { enabled: false })).statusCode).toBe(
+        403,
+      );
+    expect(
+      (await call('PATCH', `/api/v1/people/account/${cardAccount.id}`, 'owner', { enabled: 'no' })).statusCode,
+    ).toBe(400);
+    expect((await call('PATCH', `/api/v1/people/account/${cardAccount.id}`, 'owner', {})).statusCode).toBe(400);
+    expect((await call('PATCH', '/api/v1/people/account/999999', 'owner', { enabled: true })).statusCode).toBe(404);
+  });
+});
+
+describe('POST /api/v1/people/create', () => {
+  it('creates an account with a default limit row', async () => {
+    const [method] = await t.ctx.db.select().from(paymentMethods).where(eq(paymentMethods.code, 'HUMOUZS'));
+    const [provider] = await t.ctx.db.select().from(providers).where(eq(providers.code, 'SILKPAY'));
+    const res = await call('POST', '/api/v1/people/create', 'clerk', {
+      paymentMethodId: method!.id,
+      paymentProviderId: provider!.id,
+      bankName: ' Agrobank ',
+      ownerName: 'Ali Valiyev',
+    });
+    expect(res.statusCode).toBe(201);
+    const created = res.json().data;
+    expect(created).toEqual({
+      id: expect.any(Number),
+      providerName: 'SilkPay Processing',
+      bankName: 'Agrobank',
+      paymentMethodName: 'Humo',
+      enabled: true,
+    });
+    const [limit] = await t.ctx.db.select().from(accountLimits).where(eq(accountLimits.accountId, created.id));
+    expect(limit).toMatchObject({ limit: 0, priority: 0, checkUniqueAmount: false });
+    const l = await call('GET', `/api/router/v1/people/account/limit/${created.id}`, 'owner');
+    expect(l.json().data).toEqual({
+      peopleAccountId: created.id,
+      limit: 0,
+      balance: 0,
+      priority: 0,
+      checkUniqueAmount: false,
+    });
+    const bare = await call('POST', '/api/v1/people/create', 'owner', {
+      paymentMethodId: method!.id,
+      paymentProviderId: provider!.id,
+    });
+    expect(bare.json().data.bankName).toBeNull();
+  });
+
+  it('400 with the SPEC §5 messages, 403 without people.account.edit', async () => {
+    const empty = await call('POST', '/api/v1/people/create', 'owner', {});
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().error.fields).toEqual({
+      paymentMethodId: 'Payment method is required',
+      paymentProviderId: 'Payment provider is required',
+    });
+    const unknown = await call('POST', '/api/v1/people/create', 'owner', {
+      paymentMethodId: 9999,
+      paymentProviderId: 9999,
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().error.fields).toEqual({
+      paymentMethodId: 'Unknown payment method',
+      paymentProviderId: 'Unknown payment provider',
+    });
+    for (const u of ['reader', 'viewer', 'support'])
+      expect(
+        (await call('POST', '/api/v1/people/create', u, { paymentMethodId: 1, paymentProviderId: 1 })).statusCode,
+      ).toBe(403);
+  });
+});
+
+describe('credentials', () => {
+  it('adds, edits and removes; values are normalised and validated by type', async () => {
+    const add = await call('POST', '/api/v1/people/account/credentials', 'owner', {
+      peopleAccountId: cardAccount.id,
+      credentialType: 'CARD',
+      paramType: 'S',
+      value: '4111 1111 1111 1111',
+    });
+    expect(add.statusCode).toBe(201);
+    const created = add.json().data;
+    expect(created).toEqual({
+      id: expect.any(Number),
+      credentialType: 'CARD',
+      paramType: 'S',
+      value: '4111111111111111',
+    });
+    const clerkView = (await call('GET', `/api/v1/people/account/${cardAccount.id}`, 'clerk')).json().data.credentials;
+    expect(clerkView.find((c: { id: number }) => c.id === created.id).value).toBe('411111******1111');
+
+    const edit = await call('PUT', `/api/v1/people/account/credentials/${created.id}`, 'clerk', {
+      value: '5555555555554444',
+    });
+    expect(edit.statusCode).toBe(200);
+    expect(edit.json().data.value).toBe('555555******4444');
+    const [row] = await t.ctx.db.select().from(accountCredentials).where(eq(accountCredentials.id, created.id));
+    expect(row!.value).toBe('5555555555554444');
+
+    const phone = await call('POST', '/api/v1/people/account/credentials', 'owner', {
+      peopleAccountId: cardAccount.id,
+      credentialType: 'PHONE',
+      paramType: 'S',
+      value: '+79991234567',
+    });
+    expect(phone.statusCode).toBe(201);
+    expect(phone.json().data.value).toBe('+79991234567');
+
+    expect((await call('DELETE', `/api/v1/people/account/credentials/${created.id}`, 'owner')).statusCode).toBe(200);
+    expect((await call('DELETE', `/api/v1/people/account/credentials/${created.id}`, 'owner')).statusCode).toBe(404);
+    expect(
+      (await call('PUT', `/api/v1/people/account/credentials/${created.id}`, 'owner', { value: '4111111111111111' }))
+        .statusCode,
+    ).toBe(404);
+    const left = await t.ctx.db
+      .select()
+      .from(accountCredentials)
+      .where(and(eq(accountCredentials.accountId, cardAccount.id), eq(accountCredentials.id, created.id)));
+    expect(left).toEqual([]);
+  });
+
+  it('refuses bad values with clear 400 messages', async () => {
+    const post = (body: object) =>
+      call('POST', '/api/v1/people/account/credentials', 'owner', {
+        peopleAccountId: cardAccount.id,
+        paramType: 'S',
+        ...body,
+      });
+    for (const [type, value, message] of [
+      ['CARD', '4111', CREDENTIAL_MESSAGES.cardLength],
+      ['CARD', '41111111111111111111', CREDENTIAL_MESSAGES.cardLength],
+      ['CARD', '4111x11111111111', CREDENTIAL_MESSAGES.cardLength],
+      ['CARD', '4111111111111112', CREDENTIAL_MESSAGES.cardLuhn],
+      ['PHONE', '79991234567', CREDENTIAL_MESSAGES.phone],
+      ['PHONE', '+7999', CREDENTIAL_MESSAGES.phone],
+      ['PHONE', '+7999123456789012', CREDENTIAL_MESSAGES.phone],
+      ['CARD', '', CREDENTIAL_MESSAGES.valueRequired],
+    ] as const) {
+      const res = await post({ credentialType: type, value });
+      expect(res.statusCode, `${type} ${value}`).toBe(400);
+      expect(res.json().error.fields.value, `${type} ${value}`).toBe(message);
+    }
+    const empty = await call('POST', '/api/v1/people/account/credentials', 'owner', {});
+    expect(empty.json().error.fields).toMatchObject({
+      credentialType: CREDENTIAL_MESSAGES.typeRequired,
+      paramType: CREDENTIAL_MESSAGES.paramTypeRequired,
+      value: CREDENTIAL_MESSAGES.valueRequired,
+    });
+    expect((await post({ credentialType: 'EMAIL', value: 'x' })).json().error.fields.credentialType).toBe(
+      CREDENTIAL_MESSAGES.typeRequired,
+    );
+    const put = await call('PUT', `/api/v1/people/account/credentials/${cardAccount.credentialId}`, 'owner', {
+      value: '4111111111111112',
+    });
+    expect(put.statusCode).toBe(400);
+    expect(put.json().error).toMatchObject({
+      message: CREDENTIAL_MESSAGES.cardLuhn,
+      fields: { value: CREDENTIAL_MESSAGES.cardLuhn },
+    });
+    expect(
+      (await post({ peopleAccountId: 999999, credentialType: 'CARD', value: '4111111111111111' })).statusCode,
+    ).toBe(404);
+  });
+
+  it('403 without people.account.edit', async () => {
+    for (const u of ['reader', 'viewer', 'support']) {
+      expect(
+        (
+          await call('POST', '/api/v1/people/account/credentials', u, {
+            peopleAccountId: cardAccount.id,
+            credentialType: 'CARD',
+            paramType: 'S',
+            value: '4111111111111111',
+          })
+        ).statusCode,
+      ).toBe(403);
+      expect(
+        (
+          await call('PUT', `/api/v1/people/account/credentials/${cardAccount.credentialId}`, u, {
+            value: '4111111111111111',
+          })
+        ).statusCode,
+      ).toBe(403);
+      expect(
+        (await call('DELETE', `/api/v1/people/account/credentials/${cardAccount.credentialId}`, u)).statusCode,
+      ).toBe(403);
+    }
+  });
+});
+
+describe('never a 500 for what a client can send', () => {
+  it('answers 400 for ids beyond the database range', async () => {
+    const huge = 1e12;
+    expect((await call('GET', `/api/v1/people/account/${huge}`, 'owner')).statusCode).toBe(400);
+    expect((await call('PATCH', `/api/v1/people/account/${huge}`, 'owner', { enabled: true })).statusCode).toBe(400);
+    expect(
+      (await call('POST', '/api/v1/people/create', 'owner', { paymentMethodId: huge, paymentProviderId: huge }))
+        .statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await call('POST', '/api/v1/people/account/credentials', 'owner', {
+          peopleAccountId: huge,
+          credentialType: 'PHONE',
+          paramType: 'S',
+          value: '+79991234567',
+        })
+      ).statusCode,
+    ).toBe(400);
+    expect(
+      (await call('PUT', `/api/v1/people/account/credentials/${huge}`, 'owner', { value: '+79991234567' })).statusCode,
+    ).toBe(400);
+    expect((await call('GET', `/api/router/v1/people/account/limit/${huge}`, 'owner')).statusCode).toBe(400);
+    expect(
+      (
+        await call('PUT', '/api/router/v1/people/account/limit/1', 'owner', {
+          peopleAccountId: 1,
+          limit: 2 ** 60,
+          priority: 0,
+          checkUniqueAmount: false,
+        })
+      ).statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await call('PUT', '/api/router/v1/people/account/limit/1', 'owner', {
+          peopleAccountId: 1,
+          limit: 1,
+          priority: 2 ** 40,
+          checkUniqueAmount: false,
+        })
+      ).statusCode,
+    ).toBe(400);
+  });
+});
+
+describe('limits', () => {
+  it('reads limit, ledger balance, priority and unique flag; edits them', async () => {
+    const res = await call('GET', `/api/router/v1/people/account/limit/${cardAccount.id}`, 'reader');
+    expect(res.statusCode).toBe(200);
+    const ledger = await t.ctx.db.execute<{ s: number }>(
+      sql`SELECT COALESCE(SUM(amount), 0)::bigint AS s FROM ledger_entries WHERE provider_account_id = ${cardAccount.id} AND account = 'provider_account'`,
+    );
+    expect(res.json().data).toMatchObject({ peopleAccountId: cardAccount.id, balance: Number(ledger.rows[0]!.s) });
+    expect(res.json().data.balance).not.toBe(0);
+
+    const put = await call('PUT', `/api/router/v1/people/account/limit/${cardAccount.id}`, 'clerk', {
+      peopleAccountId: cardAccount.id,
+      limit: 123456700,
+      priority: 0,
+      checkUniqueAmount: true,
+    });
+    expect(put.statusCode).toBe(200);
+    expect(put.json().data).toMatchObject({
+      limit: 123456700,
+      priority: 0,
+      checkUniqueAmount: true,
+      balance: Number(ledger.rows[0]!.s),
+    });
+  });
+
+  it('400 with the limit and priority messages, 403 without people.account.edit, 404 unknown', async () => {
+    const url = `/api/router/v1/people/account/limit/${cardAccount.id}`;
+    const base = { peopleAccountId: cardAccount.id, limit: 100, priority: 1, checkUniqueAmount: false };
+    for (const [patch, field, message] of [
+      [{ limit: -1 }, 'limit', LIMIT_MESSAGES.limitMin],
+      [{ limit: 1.5 }, 'limit', LIMIT_MESSAGES.limitInteger],
+      [{ limit: '100' }, 'limit', LIMIT_MESSAGES.limitRequired],
+      [{ limit: undefined }, 'limit', LIMIT_MESSAGES.limitRequired],
+      [{ priority: -1 }, 'priority', LIMIT_MESSAGES.priorityMin],
+      [{ priority: undefined }, 'priority', LIMIT_MESSAGES.priorityRequired],
+      [{ checkUniqueAmount: 'yes' }, 'checkUniqueAmount', 'Unique amount must be true or false'],
+    ] as const) {
+      const res = await call('PUT', url, 'owner', { ...base, ...patch });
+      expect(res.statusCode, JSON.stringify(patch)).toBe(400);
+      expect(res.json().error.fields[field], JSON.stringify(patch)).toBe(message);
+    }
+    expect((await call('PUT', url, 'owner', { ...base, peopleAccountId: cardAccount.id + 1 })).statusCode).toBe(400);
+    for (const u of ['reader', 'viewer', 'support']) expect((await call('PUT', url, u, base)).statusCode).toBe(403);
+    for (const u of ['viewer', 'support']) expect((await call('GET', url, u)).statusCode).toBe(403);
+    expect((await call('GET', '/api/router/v1/people/account/limit/999999', 'owner')).statusCode).toBe(404);
+    expect(
+      (await call('PUT', '/api/router/v1/people/account/limit/999999', 'owner', { ...base, peopleAccountId: 999999 }))
+        .statusCode,
+    ).toBe(404);
+  });
+});

@@ -1,0 +1,150 @@
+import { createHmac } from 'node:crypto';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { CALLBACK_GIVE_UP_MS, callbackBackoffMs, type CallbackItem } from '@paydesk/contracts';
+import type { DbOrTx, Tx } from '../../db/create-db';
+import { callbackAttempts, callbacks, type invoices } from '../../db/schema';
+import type { AppContext } from '../../lib/context';
+
+type InvoiceRow = typeof invoices.$inferSelect;
+
+/** Lease taken on a claimed callback while it is delivered (longer than the 10 s delivery timeout). */
+const CLAIM_LEASE_MS = 60_000;
+const DELIVERY_TIMEOUT_MS = 10_000;
+
+/**
+ * Transactional outbox: written in the transaction of the change it reports. The URL is the
+ * invoice's callbackUrl, else its terminal's; without one the row is kept as NO_URL.
+ */
+export async function enqueueCallback(tx: Tx, inv: InvoiceRow, at: Date, manual = false) {
+  const res = await tx.execute<{ id: string; status: string }>(sql`
+    INSERT INTO callbacks (invoice_id, merchant_id, url, payload, invoice_status, status, manual, next_attempt_at, create_date)
+    SELECT i.id, i.merchant_id, COALESCE(i.callback_url, t.callback_url),
+      jsonb_build_object(
+        'type', ${manual ? 'invoice.manual' : 'invoice.status'}::text, 'invoiceId', i.id, 'merchantInvoiceId', i.merchant_invoice_id,
+        'status', i.status, 'amount', i.amount, 'currency', c.code, 'statusDate', ${inv.statusDate.toISOString()}::text),
+      i.status,
+      CASE WHEN COALESCE(i.callback_url, t.callback_url) IS NULL THEN 'NO_URL' ELSE 'PENDING' END,
+      ${manual}, ${at.toISOString()}::timestamptz, ${at.toISOString()}::timestamptz
+    FROM invoices i JOIN terminals t ON t.id = i.terminal_id JOIN currencies c ON c.id = i.currency_id
+    WHERE i.id = ${inv.id}
+    RETURNING id, status`);
+  return res.rows[0]!;
+}
+
+export async function listCallbacks(db: DbOrTx, invoiceId: string): Promise<CallbackItem[]> {
+  const rows = await db
+    .select()
+    .from(callbacks)
+    .where(eq(callbacks.invoiceId, invoiceId))
+    .orderBy(asc(callbacks.createDate), asc(callbacks.id));
+  if (!rows.length) return [];
+  const attempts = await db
+    .select()
+    .from(callbackAttempts)
+    .where(
+      inArray(
+        callbackAttempts.callbackId,
+        rows.map((r) => r.id),
+      ),
+    )
+    .orderBy(asc(callbackAttempts.attemptedAt), asc(callbackAttempts.id));
+  return rows.map((r) => ({
+    id: r.id,
+    status: r.status as CallbackItem['status'],
+    invoiceStatus: r.invoiceStatus,
+    manual: r.manual,
+    createDate: r.createDate.toISOString(),
+    executionDate: r.executionDate?.toISOString() ?? null,
+    attempts: attempts
+      .filter((a) => a.callbackId === r.id)
+      .map((a) => ({
+        attemptedAt: a.attemptedAt.toISOString(),
+        responseCode: a.responseCode,
+        latencyMs: a.latencyMs,
+        error: a.error,
+      })),
+  }));
+}
+
+/** Standard Webhooks signature: v1,base64(HMAC-SHA256(secret, `${id}.${timestamp}.${body}`)). */
+export function signWebhook(secret: string, id: string, timestamp: number, body: string) {
+  const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice(6) : secret, 'base64');
+  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+}
+
+type Claimed = { id: string; url: string; payload: unknown; attempts: number; createDate: Date; secret: string };
+
+/**
+ * One pass of the callback worker: claims due rows (FOR UPDATE SKIP LOCKED, lease by bumping
+ * next_attempt_at) in a short transaction, delivers them outside it, then records each attempt.
+ * Returns how many were attempted.
+ */
+export async function tickCallbacks(ctx: AppContext, opts: { limit?: number } = {}): Promise<number> {
+  const now = ctx.now();
+  const claimed = await ctx.db.transaction(async (tx) => {
+    const res = await tx.execute<{ id: string; url: string; payload: unknown; attempts: number; create_date: string | Date; secret: string }>(sql`
+      WITH due AS (
+        SELECT id FROM callbacks
+        WHERE status = 'PENDING' AND next_attempt_at <= ${now.toISOString()}::timestamptz
+        ORDER BY next_attempt_at, id
+        LIMIT ${opts.limit ?? 50}
+        FOR UPDATE SKIP LOCKED
+      )
+      UPDATE callbacks cb SET next_attempt_at = ${new Date(now.getTime() + CLAIM_LEASE_MS).toISOString()}::timestamptz
+      FROM due, merchants m
+      WHERE cb.id = due.id AND m.id = cb.merchant_id
+      RETURNING cb.id, cb.url, cb.payload, cb.attempts, cb.create_date, m.webhook_secret AS secret`);
+    return res.rows.map(
+      (r): Claimed => ({ id: r.id, url: r.url, payload: r.payload, attempts: r.attempts, createDate: new Date(r.create_date), secret: r.secret }),
+    );
+  });
+  await Promise.all(claimed.map((c) => deliver(ctx, c)));
+  return claimed.length;
+}
+
+async function deliver(ctx: AppContext, c: Claimed) {
+  const body = JSON.stringify(c.payload);
+  const attemptedAt = ctx.now();
+  const timestamp = Math.floor(attemptedAt.getTime() / 1000);
+  const started = performance.now();
+  let responseCode: number | null = null;
+  let error: string | null = null;
+  try {
+    const res = await fetch(c.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'Paydesk-Webhooks/1.0',
+        'webhook-id': c.id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signWebhook(c.secret, c.id, timestamp, body),
+      },
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+    });
+    responseCode = res.status;
+    await res.body?.cancel().catch(() => undefined);
+  } catch (err) {
+    const e = err as Error & { cause?: { code?: string } };
+    error = e.name === 'TimeoutError' ? 'Timed out after 10 s' : (e.cause?.code ?? e.message).slice(0, 300);
+  }
+  const latencyMs = Math.round(performance.now() - started);
+  const delivered = responseCode !== null && responseCode >= 200 && responseCode < 300;
+  const attempts = c.attempts + 1;
+  const after = ctx.now();
+  const giveUp = !delivered && after.getTime() - c.createDate.getTime() >= CALLBACK_GIVE_UP_MS;
+  await ctx.db.transaction(async (tx) => {
+    await tx.insert(callbackAttempts).values({ callbackId: c.id, attemptedAt, responseCode, latencyMs, error });
+    await tx
+      .update(callbacks)
+      .set({
+        attempts,
+        status: delivered ? 'DELIVERED' : giveUp ? 'FAILED' : 'PENDING',
+        executionDate: after,
+        nextAttemptAt: delivered || giveUp ? after : new Date(after.getTime() + callbackBackoffMs(attempts)),
+      })
+      .where(and(eq(callbacks.id, c.id), eq(callbacks.status, 'PENDING')));
+  });
+}
+

@@ -1,0 +1,393 @@
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { canRetry, canTransition, isFinal, type FlowType, type InvoiceStatus } from '@paydesk/contracts';
+import type { Tx } from '../../db/create-db';
+import { eventLog, invoices, invoiceStatusEvents, providerTransactions, supportTickets } from '../../db/schema';
+import type { AppContext } from '../../lib/context';
+import { AppError, invalidState, notFound } from '../../lib/errors';
+import { enqueueCallback } from '../callbacks/service';
+import { postInvoiceDelta } from '../ledger/service';
+import { feeFromPercent } from '../ledger/postings';
+import { getSetting } from '../settings/service';
+
+/**
+ * The invoice state machine's single writer. Every change runs in one transaction that locks the
+ * invoice row, checks the rule (contracts/statuses.ts), updates it, and writes the status event,
+ * the event-log entry, the ledger delta and the callback outbox row.
+ */
+export type Actor = { kind: 'system' | 'customer' | 'merchant' | 'provider' | 'operator'; userId?: string };
+export type InvoiceRow = typeof invoices.$inferSelect;
+export type TicketRow = typeof supportTickets.$inferSelect;
+
+/** Payouts are attempted at most this many times per invoice when retried automatically. */
+export const AUTO_RETRY_MAX_ATTEMPTS = 3;
+
+const ACTOR_NAME: Record<Actor['kind'], string> = {
+  system: 'system',
+  customer: 'customer',
+  merchant: 'merchant',
+  provider: 'provider',
+  operator: 'operator',
+};
+
+export async function lockInvoice(
+  tx: Tx,
+  by: { id: string; merchantId?: string } | { formId: string },
+  opts: { skipLocked?: boolean } = {},
+): Promise<InvoiceRow | undefined> {
+  const where =
+    'formId' in by
+      ? eq(invoices.formId, by.formId)
+      : by.merchantId
+        ? and(eq(invoices.id, by.id), eq(invoices.merchantId, by.merchantId))
+        : eq(invoices.id, by.id);
+  const [row] = await tx
+    .select()
+    .from(invoices)
+    .where(where)
+    .for('update', opts.skipLocked ? { skipLocked: true } : undefined);
+  return row;
+}
+
+export async function logEvent(
+  tx: Tx,
+  inv: Pick<InvoiceRow, 'id' | 'merchantId'>,
+  at: Date,
+  actor: Actor,
+  code: string,
+  description: string,
+  data?: Record<string, unknown>,
+) {
+  await tx.insert(eventLog).values({
+    merchantId: inv.merchantId,
+    invoiceId: inv.id,
+    code,
+    description,
+    data: { actor: actor.kind, ...data },
+    eventTime: at,
+    userId: actor.userId ?? null,
+  });
+}
+
+export type TransitionOptions = {
+  reason?: string;
+  /** Extra columns written with the status (amount, account, credentials…). */
+  patch?: Partial<Omit<InvoiceRow, 'id' | 'status' | 'statusDate'>>;
+  code?: string;
+  description?: string;
+  /** Skip the engine rule (operator corrections and ticket approvals). */
+  force?: boolean;
+};
+
+/** Moves a LOCKED invoice to `to` inside the caller's transaction. */
+export async function applyTransition(
+  ctx: AppContext,
+  tx: Tx,
+  inv: InvoiceRow,
+  to: InvoiceStatus,
+  actor: Actor,
+  opts: TransitionOptions = {},
+): Promise<InvoiceRow> {
+  const from = inv.status as InvoiceStatus;
+  if (from === to) throw invalidState(`The invoice is already ${to}`);
+  const operator = actor.kind === 'operator' || opts.force;
+  if (!operator && !canTransition(inv.flowType as FlowType, from, to)) {
+    throw invalidState(`The invoice is ${from}; it cannot move to ${to}`);
+  }
+  const now = ctx.now();
+  const [updated] = await tx
+    .update(invoices)
+    .set({ ...opts.patch, status: to, statusDate: now })
+    .where(eq(invoices.id, inv.id))
+    .returning();
+  await tx.insert(invoiceStatusEvents).values({ invoiceId: inv.id, status: to, statusDate: now, userId: actor.userId ?? null });
+  const description =
+    opts.description ??
+    `Status changed from ${from} to ${to} by ${ACTOR_NAME[actor.kind]}${opts.reason ? `: ${opts.reason}` : ''}`;
+  await logEvent(tx, inv, now, actor, opts.code ?? (actor.kind === 'operator' ? 'STATUS_CHANGED_BY_OPERATOR' : 'STATUS_CHANGED'), description, {
+    before: from,
+    after: to,
+    ...(opts.reason ? { reason: opts.reason } : {}),
+  });
+  await postInvoiceDelta(tx, inv, updated!, actor.kind === 'operator' ? 'operator_status' : 'invoice_status', now);
+  await enqueueCallback(tx, updated!, now);
+  return updated!;
+}
+
+export async function createProviderTransaction(
+  ctx: AppContext,
+  tx: Tx,
+  inv: InvoiceRow,
+  type: 'DEPOSIT' | 'PAYOUT',
+  attempt = 1,
+) {
+  const now = ctx.now();
+  const [row] = await tx
+    .insert(providerTransactions)
+    .values({
+      invoiceId: inv.id,
+      accountId: inv.accountId,
+      type,
+      status: 'PENDING',
+      attempt,
+      sandboxDueAt: inv.isTest ? new Date(now.getTime() + ctx.config.sandboxDelayMs) : null,
+      createDate: now,
+      statusDate: now,
+    })
+    .returning();
+  return row!;
+}
+
+async function inTx<T>(ctx: AppContext, fn: (tx: Tx) => Promise<T>) {
+  return ctx.db.transaction(fn);
+}
+
+async function lockOwned(tx: Tx, invoiceId: string, merchantId: string) {
+  const inv = await lockInvoice(tx, { id: invoiceId, merchantId });
+  if (!inv) throw notFound('Invoice');
+  return inv;
+}
+
+/**
+ * Status change by any actor. Engine actors follow canTransition; operators may set any other
+ * status (same status → 409) and the event log records before/after, user and reason.
+ */
+export function changeStatus(
+  ctx: AppContext,
+  args: { invoiceId: string; merchantId: string; to: InvoiceStatus; actor: Actor; reason?: string },
+): Promise<InvoiceRow> {
+  return inTx(ctx, async (tx) => {
+    const inv = await lockOwned(tx, args.invoiceId, args.merchantId);
+    const updated = await applyTransition(ctx, tx, inv, args.to, args.actor, { reason: args.reason });
+    if (isFinal(args.to)) await closePendingTransactions(tx, inv.id, 'CANCELED', ctx.now());
+    return updated;
+  });
+}
+
+async function terminalFeePercent(tx: Tx, terminalId: string): Promise<string | null> {
+  const res = await tx.execute<{ value: string }>(sql`
+    SELECT ta.value FROM terminal_attributes ta JOIN "references" r ON r.id = ta.attr_type_id
+    WHERE ta.terminal_id = ${terminalId} AND r.header_id = 105 AND r.code = 'FEE_PERCENT' LIMIT 1`);
+  return res.rows[0]?.value ?? null;
+}
+
+/** Operator amount correction: the ledger moves by the delta of the effect, the fee is recomputed. */
+export function changeAmount(
+  ctx: AppContext,
+  args: { invoiceId: string; merchantId: string; amount: number; actor: Actor; reason?: string },
+): Promise<InvoiceRow> {
+  if (!Number.isSafeInteger(args.amount) || args.amount <= 0) {
+    throw new AppError('VALIDATION_ERROR', 'Amount must be a positive integer in minor units', { amount: 'Must be a positive integer' });
+  }
+  return inTx(ctx, async (tx) => {
+    const inv = await lockOwned(tx, args.invoiceId, args.merchantId);
+    if (inv.amount === args.amount) throw invalidState(`The amount is already ${args.amount}`);
+    const fee = feeFromPercent(args.amount, await terminalFeePercent(tx, inv.terminalId));
+    const now = ctx.now();
+    const [updated] = await tx.update(invoices).set({ amount: args.amount, fee }).where(eq(invoices.id, inv.id)).returning();
+    await logEvent(
+      tx,
+      inv,
+      now,
+      args.actor,
+      'AMOUNT_CHANGED',
+      `Amount changed from ${inv.amount} to ${args.amount}${args.reason ? `: ${args.reason}` : ''}`,
+      { before: inv.amount, after: args.amount, feeBefore: inv.fee, feeAfter: fee, ...(args.reason ? { reason: args.reason } : {}) },
+    );
+    await postInvoiceDelta(tx, inv, updated!, 'operator_amount', now);
+    await enqueueCallback(tx, updated!, now);
+    return updated!;
+  });
+}
+
+async function closePendingTransactions(tx: Tx, invoiceId: string, status: string, at: Date) {
+  await tx
+    .update(providerTransactions)
+    .set({ status, statusDate: at })
+    .where(and(eq(providerTransactions.invoiceId, invoiceId), eq(providerTransactions.status, 'PENDING')));
+}
+
+async function lastAttempt(tx: Tx, invoiceId: string) {
+  const [row] = await tx
+    .select({ attempt: providerTransactions.attempt })
+    .from(providerTransactions)
+    .where(and(eq(providerTransactions.invoiceId, invoiceId), eq(providerTransactions.type, 'PAYOUT')))
+    .orderBy(desc(providerTransactions.attempt))
+    .limit(1);
+  return row?.attempt ?? 0;
+}
+
+/** Starts a new payout attempt for a LOCKED withdrawal (DECLINED → IN_PROGRESS with the hold re-applied). */
+async function retryLocked(ctx: AppContext, tx: Tx, inv: InvoiceRow, actor: Actor, auto: boolean) {
+  if (!canRetry(inv)) throw invalidState(`A ${inv.flowType.toLowerCase()} in status ${inv.status} cannot be retried`);
+  if (!inv.credentialValue) throw invalidState('The customer has not given payout details yet; there is nothing to retry');
+  const now = ctx.now();
+  await closePendingTransactions(tx, inv.id, 'CANCELED', now);
+  const attempt = (await lastAttempt(tx, inv.id)) + 1;
+  let updated = inv;
+  if (inv.status !== 'IN_PROGRESS') updated = await applyTransition(ctx, tx, inv, 'IN_PROGRESS', actor, { force: actor.kind === 'operator' });
+  const txn = await createProviderTransaction(ctx, tx, updated, 'PAYOUT', attempt);
+  await logEvent(
+    tx,
+    inv,
+    now,
+    actor,
+    'PAYOUT_RETRY',
+    `${auto ? 'Automatic' : 'Manual'} payout retry: attempt ${attempt}`,
+    { transactionId: txn.id, attempt },
+  );
+  return { invoice: updated, transaction: txn };
+}
+
+export function retryWithdrawal(
+  ctx: AppContext,
+  args: { invoiceId: string; merchantId: string; actor: Actor },
+): Promise<InvoiceRow & { transactionId: string; attempt: number }> {
+  return inTx(ctx, async (tx) => {
+    const inv = await lockOwned(tx, args.invoiceId, args.merchantId);
+    const { invoice, transaction } = await retryLocked(ctx, tx, inv, args.actor, false);
+    return { ...invoice, transactionId: transaction.id, attempt: transaction.attempt };
+  });
+}
+
+export function enqueueManualCallback(
+  ctx: AppContext,
+  args: { invoiceId: string; merchantId: string; actor: Actor },
+): Promise<InvoiceRow & { callbackId: string; callbackStatus: string }> {
+  return inTx(ctx, async (tx) => {
+    const inv = await lockOwned(tx, args.invoiceId, args.merchantId);
+    const now = ctx.now();
+    const cb = await enqueueCallback(tx, inv, now, true);
+    await logEvent(tx, inv, now, args.actor, 'CALLBACK_MANUAL', `Manual callback queued (status ${inv.status})`, { callbackId: cb.id });
+    return { ...inv, callbackId: cb.id, callbackStatus: cb.status };
+  });
+}
+
+/** Approve (ticket SOLVED, invoice → DONE) or reject a support ticket that is neither REJECTED nor SOLVED. */
+export function decideTicket(
+  ctx: AppContext,
+  args: { ticketId: number; merchantId: string; decision: 'approve' | 'reject'; actor: Actor },
+): Promise<TicketRow> {
+  return inTx(ctx, async (tx) => {
+    const [ticket] = await tx
+      .select()
+      .from(supportTickets)
+      .where(and(eq(supportTickets.id, args.ticketId), eq(supportTickets.merchantId, args.merchantId)))
+      .for('update');
+    if (!ticket) throw notFound('Ticket');
+    if (ticket.status === 'REJECTED' || ticket.status === 'SOLVED') {
+      throw invalidState(`The ticket is already ${ticket.status}`);
+    }
+    const now = ctx.now();
+    const inv = await lockOwned(tx, ticket.invoiceId, args.merchantId);
+    if (args.decision === 'approve' && inv.status !== 'DONE') {
+      await applyTransition(ctx, tx, inv, 'DONE', args.actor, { force: true, reason: `support ticket ${ticket.id} approved` });
+      await closePendingTransactions(tx, inv.id, 'CANCELED', now);
+    }
+    const [updated] = await tx
+      .update(supportTickets)
+      .set({ status: args.decision === 'approve' ? 'SOLVED' : 'REJECTED', decidedBy: args.actor.userId ?? null, decidedAt: now })
+      .where(eq(supportTickets.id, ticket.id))
+      .returning();
+    await logEvent(
+      tx,
+      inv,
+      now,
+      args.actor,
+      'TICKET_DECIDED',
+      `Support ticket ${ticket.id} ${args.decision === 'approve' ? 'approved' : 'rejected'}`,
+      { ticketId: ticket.id },
+    );
+    return updated!;
+  });
+}
+
+/**
+ * A provider's (or the sandbox's) answer to a provider transaction, under the invoice lock.
+ * Deposits: DONE credits the merchant. Payouts: DONE settles; DECLINED is retried automatically when
+ * the setting is on (at most AUTO_RETRY_MAX_ATTEMPTS attempts), else the invoice is DECLINED.
+ * Idempotent: a transaction already answered the same way is returned unchanged.
+ */
+export async function resolveProviderTransactionLocked(
+  ctx: AppContext,
+  tx: Tx,
+  inv: InvoiceRow,
+  transactionId: string,
+  result: 'DONE' | 'DECLINED',
+  actor: Actor,
+  opts: { reason?: string; providerInvoiceId?: string } = {},
+) {
+  const [txn] = await tx.select().from(providerTransactions).where(eq(providerTransactions.id, transactionId));
+  if (!txn || txn.invoiceId !== inv.id) throw notFound('Transaction');
+  if (txn.status !== 'PENDING') {
+    if (txn.status === result) return { invoice: inv, transaction: txn, replay: true };
+    throw invalidState(`The transaction is already ${txn.status}`);
+  }
+  const now = ctx.now();
+  const [closed] = await tx
+    .update(providerTransactions)
+    .set({ status: result, statusDate: now, externalRef: opts.providerInvoiceId ?? txn.externalRef })
+    .where(eq(providerTransactions.id, txn.id))
+    .returning();
+  let invoice = inv;
+  const expected: readonly string[] = inv.flowType === 'DEPOSIT' ? ['IN_PROGRESS', 'PAYED'] : ['IN_PROGRESS'];
+  if (!expected.includes(inv.status)) {
+    await logEvent(tx, inv, now, actor, 'TRANSACTION_IGNORED', `Provider answered ${result} for an invoice already ${inv.status}`, {
+      transactionId: txn.id,
+    });
+    return { invoice, transaction: closed!, replay: false };
+  }
+  if (result === 'DONE') {
+    invoice = await applyTransition(ctx, tx, inv, 'DONE', actor, {
+      reason: opts.reason,
+      patch: opts.providerInvoiceId ? { providerInvoiceId: opts.providerInvoiceId } : undefined,
+    });
+  } else if (
+    inv.flowType === 'WITHDRAWAL' &&
+    txn.attempt < AUTO_RETRY_MAX_ATTEMPTS &&
+    (await getSetting(tx, 'settings.withdrawal.retry.auto.enable')) === 'true'
+  ) {
+    await logEvent(tx, inv, now, actor, 'PAYOUT_DECLINED', `Payout attempt ${txn.attempt} declined${opts.reason ? `: ${opts.reason}` : ''}`, {
+      transactionId: txn.id,
+    });
+    invoice = (await retryLocked(ctx, tx, inv, { kind: 'system' }, true)).invoice;
+  } else {
+    invoice = await applyTransition(ctx, tx, inv, 'DECLINED', actor, { reason: opts.reason });
+  }
+  return { invoice, transaction: closed!, replay: false };
+}
+
+export function resolveProviderTransaction(
+  ctx: AppContext,
+  args: {
+    transactionId: string;
+    result: 'DONE' | 'DECLINED';
+    actor: Actor;
+    reason?: string;
+    providerId?: number;
+    type?: 'PAYOUT' | 'DEPOSIT';
+  },
+) {
+  return inTx(ctx, async (tx) => {
+    const res = await tx.execute<{ invoice_id: string; provider_id: number | null; type: string }>(sql`
+      SELECT pt.invoice_id, a.provider_id, pt.type FROM provider_transactions pt
+      LEFT JOIN provider_accounts a ON a.id = pt.account_id WHERE pt.id = ${args.transactionId}`);
+    const row = res.rows[0];
+    if (
+      !row ||
+      (args.providerId !== undefined && Number(row.provider_id) !== args.providerId) ||
+      (args.type !== undefined && row.type !== args.type)
+    ) {
+      throw notFound('Transaction');
+    }
+    const inv = await lockInvoice(tx, { id: row.invoice_id });
+    if (!inv) throw notFound('Transaction');
+    return resolveProviderTransactionLocked(ctx, tx, inv, args.transactionId, args.result, args.actor, { reason: args.reason });
+  });
+}
+
+export async function pendingTransactions(tx: Tx, invoiceId: string) {
+  return tx
+    .select()
+    .from(providerTransactions)
+    .where(and(eq(providerTransactions.invoiceId, invoiceId), inArray(providerTransactions.status, ['PENDING'])));
+}

@@ -1,0 +1,538 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import {
+  INVOICE_CSV_COLUMNS,
+  INVOICE_TOTAL_CAP,
+  invoiceListResponse,
+  invoiceResponse,
+  statusByCode,
+} from '@paydesk/contracts';
+import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
+import { eventLog, invoices, ledgerEntries } from '../../db/schema';
+import { seedInvoiceFixtures, type FixtureInvoice } from './invoices.fixtures';
+
+let t: TestApp;
+let merchantId = '';
+let fx: Awaited<ReturnType<typeof seedInvoiceFixtures>>;
+const cookies: Record<'admin' | 'owner' | 'support' | 'viewer', string> = { admin: '', owner: '', support: '', viewer: '' };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  for (const u of Object.keys(cookies) as (keyof typeof cookies)[]) cookies[u] = await loginAs(t.app, u);
+  // the owner's merchant (read from the database, not the shared demo file other runs may rewrite)
+  merchantId = (await get('/api/v1/people/me')).json().data.merchantId;
+  fx = await seedInvoiceFixtures(t.ctx, merchantId);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+type Query = Record<string, string | number | (string | number)[]>;
+function qs(q: Query) {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) for (const x of Array.isArray(v) ? v : [v]) p.append(k, String(x));
+  return p.toString();
+}
+const get = (url: string, who: keyof typeof cookies = 'owner') => t.app.inject({ method: 'GET', url, headers: { cookie: cookies[who] } });
+const list = async (q: Query, who: keyof typeof cookies = 'owner') => {
+  const res = await get(`/api/v1/invoice?${qs(q)}`, who);
+  expect(res.statusCode, res.body).toBe(200);
+  return invoiceListResponse.parse(res.json());
+};
+/** Every page of a query, to compare with the fixtures. */
+const all = async (q: Query, who: keyof typeof cookies = 'owner') => {
+  const first = await list({ ...q, size: 100 }, who);
+  expect(first.total).toBeLessThanOrEqual(100);
+  return first;
+};
+const byNewest = (a: FixtureInvoice, b: FixtureInvoice) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? -1 : 1);
+const expectIds = (res: { data: { invoiceId: string }[]; total: number }, rows: FixtureInvoice[]) => {
+  const want = [...rows].sort(byNewest).map((r) => r.id);
+  expect(res.data.map((d) => d.invoiceId)).toEqual(want);
+  expect(res.total).toBe(want.length);
+};
+const T = () => ({ terminalId: fx.terminalId });
+const sid = (code: string) => statusByCode(code)!.id;
+
+describe('GET /api/v1/invoice: filters', () => {
+  it('without filters lists the merchant newest first with a total', async () => {
+    const res = await list({});
+    expect(res.data).toHaveLength(10);
+    const [{ n }] = (await t.ctx.dbh.pool.query(`SELECT count(*)::int AS n FROM invoices WHERE merchant_id = $1`, [merchantId])).rows;
+    expect(res.total).toBe(Math.min(n, INVOICE_TOTAL_CAP));
+    expect(res.totalIsCapped).toBe(n > INVOICE_TOTAL_CAP);
+    const times = res.data.map((d) => Date.parse(d.createdDate));
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    expect(res.data.every((d) => d.invoiceId !== fx.other.invoiceId)).toBe(true);
+  });
+
+  it('terminalId alone', async () => {
+    expectIds(await all(T()), fx.invoices);
+  });
+
+  it('statusIds: one value, repeated keys, all statuses', async () => {
+    expectIds(await all({ ...T(), statusIds: sid('DONE') }), fx.invoices.filter((r) => r.status === 'DONE'));
+    expectIds(
+      await all({ ...T(), statusIds: [sid('NEW'), sid('CANCELED')] }),
+      fx.invoices.filter((r) => r.status === 'NEW' || r.status === 'CANCELED'),
+    );
+    expectIds(await all({ ...T(), statusIds: [1, 2, 3, 4, 5, 6] }), fx.invoices);
+    // without a terminal: every row carries one of the statuses asked for
+    const res = await list({ statusIds: [sid('DECLINED')], size: 40 });
+    expect(res.data.every((d) => d.invoiceStatus.code === 'DECLINED')).toBe(true);
+  });
+
+  it('dateFrom is from the day start (UTC), dateTo includes its whole day', async () => {
+    const from = Date.UTC(2020, 0, 5);
+    const to = Date.UTC(2020, 0, 6);
+    expectIds(await all({ ...T(), dateFrom: '05/01/2020' }), fx.invoices.filter((r) => r.createdAt.getTime() >= from));
+    expectIds(await all({ ...T(), dateTo: '05/01/2020' }), fx.invoices.filter((r) => r.createdAt.getTime() < to));
+    const day5 = await all({ ...T(), dateFrom: '05/01/2020', dateTo: '05/01/2020' });
+    expectIds(day5, fx.invoices.filter((r) => r.createdAt.getTime() >= from && r.createdAt.getTime() < to));
+    // 00:00:00 and 23:59:59 of that day are both in
+    expect(day5.data.map((d) => d.createdDate)).toEqual(expect.arrayContaining(['2020-01-05T00:00:00.000Z', '2020-01-05T23:59:59.000Z']));
+    expectIds(await all({ ...T(), dateFrom: '06/01/2020', dateTo: '05/01/2020' }), []);
+  });
+
+  it('lastStatusDate is the status date within that day', async () => {
+    const s = Date.UTC(2020, 0, 3);
+    expectIds(
+      await all({ ...T(), lastStatusDate: '03/01/2020' }),
+      fx.invoices.filter((r) => r.statusDate.getTime() >= s && r.statusDate.getTime() < s + 86_400_000),
+    );
+  });
+
+  it('flowType', async () => {
+    expectIds(await all({ ...T(), flowType: 'WITHDRAWAL' }), fx.invoices.filter((r) => r.flowType === 'WITHDRAWAL'));
+    const res = await list({ flowType: 'DEPOSIT', size: 40 });
+    expect(res.data.every((d) => d.flowType.code === 'DEPOSIT')).toBe(true);
+  });
+
+  it('sumFrom and sumTo are inclusive minor units', async () => {
+    const lo = fx.invoices[4]!.amount;
+    const hi = fx.invoices[9]!.amount;
+    expectIds(await all({ ...T(), sumFrom: lo }), fx.invoices.filter((r) => r.amount >= lo));
+    expectIds(await all({ ...T(), sumTo: hi }), fx.invoices.filter((r) => r.amount <= hi));
+    expectIds(await all({ ...T(), sumFrom: lo, sumTo: hi }), fx.invoices.filter((r) => r.amount >= lo && r.amount <= hi));
+  });
+
+  it('all filters combined', async () => {
+    const lo = fx.invoices[2]!.amount;
+    const want = fx.invoices.filter(
+      (r) =>
+        ['NEW', 'DONE', 'DECLINED', 'IN_PROGRESS'].includes(r.status) &&
+        r.flowType === 'DEPOSIT' &&
+        r.amount >= lo &&
+        r.createdAt.getTime() >= Date.UTC(2020, 0, 2) &&
+        r.createdAt.getTime() < Date.UTC(2020, 0, 8),
+    );
+    expect(want.length).toBeGreaterThan(1);
+    expectIds(
+      await all({
+        ...T(),
+        statusIds: [sid('NEW'), sid('DONE'), sid('DECLINED'), sid('IN_PROGRESS')],
+        flowType: 'DEPOSIT',
+        sumFrom: lo,
+        dateFrom: '02/01/2020',
+        dateTo: '07/01/2020',
+      }),
+      want,
+    );
+    const withDay = want.filter((r) => r.statusDate.toISOString().startsWith('2020-01-05'));
+    expectIds(
+      await all({
+        ...T(),
+        statusIds: [sid('NEW'), sid('DONE'), sid('DECLINED'), sid('IN_PROGRESS')],
+        flowType: 'DEPOSIT',
+        sumFrom: lo,
+        dateFrom: '02/01/2020',
+        dateTo: '07/01/2020',
+        lastStatusDate: '05/01/2020',
+      }),
+      withDay,
+    );
+  });
+
+  it('empty values are ignored', async () => {
+    expectIds(await all({ ...T(), search: '', flowType: '', dateFrom: '', sumFrom: '' }), fx.invoices);
+  });
+
+  it('refuses invalid values with 400 and the field', async () => {
+    const bad: [Query, string][] = [
+      [{ dateFrom: '31/02/2020' }, 'dateFrom'],
+      [{ dateTo: '2020-01-05' }, 'dateTo'],
+      [{ lastStatusDate: 'Invalid Date' }, 'lastStatusDate'],
+      [{ sumFrom: 'NaN' }, 'sumFrom'],
+      [{ sumTo: '12.5' }, 'sumTo'],
+      [{ sumFrom: -1 }, 'sumFrom'],
+      [{ statusIds: 9 }, 'statusIds'],
+      [{ statusIds: ['1', 'x'] }, 'statusIds'],
+      [{ flowType: 'REFUND' }, 'flowType'],
+      [{ terminalId: 'abc' }, 'terminalId'],
+      [{ size: 4 }, 'size'],
+      [{ size: 101 }, 'size'],
+      [{ page: -1 }, 'page'],
+      [{ page: 'first' }, 'page'],
+      [{ search: 'x'.repeat(201) }, 'search'],
+      [{ sort: 'amount' }, 'sort'],
+    ];
+    for (const [q, field] of bad) {
+      const res = await get(`/api/v1/invoice?${qs(q)}`);
+      expect(res.statusCode, JSON.stringify(q)).toBe(400);
+      const body = res.json();
+      expect(body.error.code).toBe('VALIDATION_ERROR');
+      expect(Object.keys(body.error.fields).join(','), JSON.stringify(q)).toContain(field);
+    }
+  });
+});
+
+describe('GET /api/v1/invoice: pagination', () => {
+  it('size bounds 5 and 100, default 10', async () => {
+    expect((await list({ ...T(), size: 5 })).data).toHaveLength(5);
+    expect((await list({ ...T(), size: 100 })).data).toHaveLength(23);
+    expect((await list(T())).data).toHaveLength(10);
+  });
+
+  it('pages cover every row once; the last page is partial; beyond the end is empty with the same total', async () => {
+    const seen: string[] = [];
+    for (let page = 0; page < 5; page++) {
+      const res = await list({ ...T(), size: 5, page });
+      expect(res.total).toBe(23);
+      expect(res.data).toHaveLength(page < 4 ? 5 : 3);
+      seen.push(...res.data.map((d) => d.invoiceId));
+    }
+    expect(seen).toEqual([...fx.invoices].sort(byNewest).map((r) => r.id));
+    const beyond = await list({ ...T(), size: 5, page: 5 });
+    expect(beyond).toEqual({ data: [], total: 23, totalIsCapped: false });
+    expect((await list({ ...T(), size: 5, page: 1000 })).data).toEqual([]);
+  });
+});
+
+describe('GET /api/v1/invoice: search', () => {
+  const one = (res: { data: { invoiceId: string }[] }) => res.data.map((d) => d.invoiceId);
+
+  it('by invoice id, in any case', async () => {
+    const id = fx.invoices[7]!.id;
+    expect(one(await list({ search: id }))).toEqual([id]);
+    expect(one(await list({ search: `  ${id.toUpperCase()} ` }))).toEqual([id]);
+  });
+
+  it('by merchant invoice id, exact', async () => {
+    expect(one(await list({ search: 'FX-007' }))).toEqual([fx.invoices[7]!.id]);
+    expect(one(await list({ search: 'FX-00' }))).toEqual([]);
+  });
+
+  it('by provider invoice id only for users who may read it', async () => {
+    expect(one(await list({ search: 'PRV-FX-9' }, 'support'))).toEqual([fx.invoices[9]!.id]);
+    expect(one(await list({ search: 'PRV-FX-9' }, 'viewer'))).toEqual([]);
+  });
+
+  it('by customer external id', async () => {
+    expectIds(await all({ search: 'fx-customer-1' }), fx.invoices.filter((r) => r.customerExternalId === 'fx-customer-1'));
+  });
+
+  it('combined with filters, and never across merchants', async () => {
+    expectIds(
+      await all({ search: 'fx-customer-1', flowType: 'DEPOSIT' }),
+      fx.invoices.filter((r) => r.customerExternalId === 'fx-customer-1' && r.flowType === 'DEPOSIT'),
+    );
+    expect(one(await list({ search: 'FX-OTHER-1' }))).toEqual([]);
+    expect(one(await list({ search: fx.other.invoiceId }))).toEqual([]);
+  });
+});
+
+describe('merchant scope', () => {
+  it('a merchant user cannot list another merchant by naming it; merchant.rw.all can', async () => {
+    const mine = await list({ search: 'FX-OTHER-1', merchantId: fx.other.merchantId });
+    expect(mine.data).toEqual([]);
+    const admin = await list({ merchantId: fx.other.merchantId }, 'admin');
+    expect(admin.data.map((d) => d.invoiceId)).toEqual([fx.other.invoiceId]);
+  });
+
+  it('401 without a session', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/invoice' })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/invoice/csv' })).statusCode).toBe(401);
+  });
+});
+
+describe('GET /api/v1/invoice/:id', () => {
+  it('the Invoice of SPEC §3, permission-gated fields by user', async () => {
+    const inv = fx.invoices[3]!; // withdrawal with provider id and a card
+    const support = invoiceResponse.parse((await get(`/api/v1/invoice/${inv.id}`, 'support')).json()).data;
+    expect(support).toMatchObject({
+      invoiceId: inv.id,
+      merchantInvoiceId: inv.merchantInvoiceId,
+      providerInvoiceId: 'PRV-FX-3',
+      amount: inv.amount,
+      fee: 0,
+      currency: { code: 'RUB', dimension: 2 },
+      flowType: { code: 'WITHDRAWAL' },
+      invoiceStatus: { code: inv.status, id: sid(inv.status) },
+      isTestProcessing: false,
+      terminal: { id: fx.terminalId, name: 'Fixture terminal' },
+      account: { value: '8600123412341234' },
+    });
+    expect(support.paymentMethod?.paymentMethod.name).toBeTruthy();
+    const viewer = invoiceResponse.parse((await get(`/api/v1/invoice/${inv.id}`, 'viewer')).json()).data;
+    expect(viewer.providerInvoiceId).toBeNull();
+    expect(viewer.account).toBeNull();
+    const withCustomer = invoiceResponse.parse((await get(`/api/v1/invoice/${fx.invoices[5]!.id}`)).json()).data;
+    expect(withCustomer.customer).toEqual({ externalId: 'fx-customer-1', people: { firstName: 'Ivan', lastName: 'Petrov' } });
+  });
+
+  it('404 for another merchant or an unknown id, 400 for a malformed id', async () => {
+    expect((await get(`/api/v1/invoice/${fx.other.invoiceId}`)).statusCode).toBe(404);
+    expect((await get(`/api/v1/invoice/${fx.other.invoiceId}?merchantId=${fx.other.merchantId}`)).statusCode).toBe(404);
+    expect((await get(`/api/v1/invoice/00000000-0000-4000-8000-000000000000`)).json().error.code).toBe('NOT_FOUND');
+    expect((await get(`/api/v1/invoice/not-a-uuid`)).statusCode).toBe(400);
+  });
+});
+
+/** RFC 4180 parser (quotes, doubled quotes, separators and newlines inside quotes). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      row.push(field);
+      field = '';
+    } else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && text[i + 1] === '\n') i++;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += ch;
+  }
+  if (field !== '' || row.length) {
+    row.push(field);
+    rows.push(row);
+  }
+  return rows;
+}
+
+describe('GET /api/v1/invoice/csv', () => {
+  it('streams Invoices.csv as an attachment with a header row, all matching rows, major units and ISO times', async () => {
+    const res = await get(`/api/v1/invoice/csv?${qs(T())}`, 'support');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="Invoices.csv"');
+    const rows = parseCsv(res.body);
+    expect(rows[0]).toEqual([...INVOICE_CSV_COLUMNS]);
+    const body = rows.slice(1);
+    expect(body).toHaveLength((await list(T())).total);
+    const col = (name: (typeof INVOICE_CSV_COLUMNS)[number]) => INVOICE_CSV_COLUMNS.indexOf(name);
+    const sorted = [...fx.invoices].sort(byNewest);
+    expect(body.map((r) => r[col('Invoice ID')])).toEqual(sorted.map((r) => r.id));
+    for (const [i, r] of body.entries()) {
+      const inv = sorted[i]!;
+      expect(r[col('Amount')]).toBe(`${Math.floor(inv.amount / 100)}.${String(inv.amount % 100).padStart(2, '0')}`);
+      expect(r[col('Fee')]).toBe('0.00');
+      expect(r[col('Created')]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$/);
+      expect(Date.parse(r[col('Created')]!)).toBe(inv.createdAt.getTime());
+      expect(Date.parse(r[col('Status Date')]!)).toBe(inv.statusDate.getTime());
+      expect(r[col('Status')]).toBe(inv.status);
+      expect(r[col('Currency')]).toBe('RUB');
+      expect(r[col('Test')]).toBe('false');
+      expect(r[col('Provider Invoice ID')]).toBe(inv.providerInvoiceId ?? '');
+    }
+    // RFC 4180 quoting round-trips; a formula is neutralised
+    expect(body.map((r) => r[col('Merchant Invoice ID')])).toEqual(
+      expect.arrayContaining(['FX,"quoted"', "'=SUM(A1:A9)"]),
+    );
+    expect(res.body).toContain('"FX,""quoted"""');
+  });
+
+  it('the same filters as the list; provider ids blank without invoice.provider.read; no row cap', async () => {
+    const q = { ...T(), statusIds: [sid('DONE'), sid('NEW')], dateFrom: '02/01/2020' };
+    const res = await get(`/api/v1/invoice/csv?${qs(q)}`, 'viewer');
+    const rows = parseCsv(res.body).slice(1);
+    expect(rows).toHaveLength((await list(q)).total);
+    expect(rows.every((r) => r[2] === '')).toBe(true);
+    // the whole merchant, beyond any list cap
+    const whole = parseCsv((await get('/api/v1/invoice/csv')).body).slice(1);
+    const [{ n }] = (await t.ctx.dbh.pool.query(`SELECT count(*)::int AS n FROM invoices WHERE merchant_id = $1`, [merchantId])).rows;
+    expect(whole).toHaveLength(n);
+  });
+
+  it('400 for a bad filter, before anything is streamed', async () => {
+    const res = await get('/api/v1/invoice/csv?dateFrom=99/99/2020');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.fields).toHaveProperty('dateFrom');
+    expect((await get('/api/v1/invoice/csv?page=0')).statusCode).toBe(400);
+  });
+
+  it("a search term with quotes and backslashes is a literal, not SQL", async () => {
+    for (const search of ["x' OR '1'='1", "\\'; DROP TABLE invoices; --", 'E\'\\x27\'']) {
+      const res = await get(`/api/v1/invoice/csv?${qs({ search })}`);
+      expect(res.statusCode).toBe(200);
+      expect(parseCsv(res.body)).toHaveLength(1);
+      expect((await list({ search })).total).toBe(0);
+    }
+  });
+});
+
+describe('GET /api/v1/dictionary/InvoiceStatus', () => {
+  it('the status reference with ids', async () => {
+    const res = await get('/api/v1/dictionary/InvoiceStatus', 'viewer');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.map((s: { code: string }) => s.code)).toEqual(['NEW', 'IN_PROGRESS', 'PAYED', 'DONE', 'DECLINED', 'CANCELED']);
+    expect(res.json().data[0]).toEqual({ id: 1, code: 'NEW', value: 'New' });
+    expect((await get('/api/v1/dictionary/Nope')).statusCode).toBe(404);
+  });
+});
+
+const patch = (url: string, payload: unknown, who: keyof typeof cookies = 'owner') =>
+  t.app.inject({ method: 'PATCH', url, payload: payload as object, headers: { cookie: cookies[who] } });
+const post = (url: string, payload: unknown, who: keyof typeof cookies = 'owner') =>
+  t.app.inject({ method: 'POST', url, payload: payload as object, headers: { cookie: cookies[who] } });
+
+describe('PATCH /api/v1/invoice/status', () => {
+  it('changes through the engine: status event, event log with before/after, user and reason, ledger', async () => {
+    const inv = fx.invoices.find((r) => r.status === 'PAYED' && r.flowType === 'DEPOSIT')!;
+    const res = await patch('/api/v1/invoice/status', { invoiceId: inv.id, statusId: sid('DONE'), reason: 'bank statement' }, 'support');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.invoiceStatus.code).toBe('DONE');
+    const history = (await get(`/api/v1/event/status?invoiceId=${inv.id}`, 'viewer')).json().data;
+    expect(history.at(-1)).toMatchObject({ status: { code: 'DONE' } });
+    expect(history.at(-1).userId).toBeTruthy();
+    const events = (await get(`/api/v1/event/invoice?invoiceId=${inv.id}`, 'support')).json().data;
+    expect(events.at(-1).description).toContain('bank statement');
+    expect(events.at(-1).userId).toBe(history.at(-1).userId);
+    const [logged] = await t.ctx.db.select().from(eventLog).where(eq(eventLog.id, events.at(-1).id));
+    expect(logged!.data).toMatchObject({ before: 'PAYED', after: 'DONE', reason: 'bank statement' });
+    const legs = await t.ctx.db.select().from(ledgerEntries).where(eq(ledgerEntries.invoiceId, inv.id));
+    expect(legs.length).toBeGreaterThan(0);
+    expect(legs.reduce((s, l) => s + l.amount, 0)).toBe(0);
+  });
+
+  it('a test invoice may be changed without invoice.status.change; others may not (403)', async () => {
+    const denied = await patch('/api/v1/invoice/status', { invoiceId: fx.invoices[0]!.id, statusId: sid('CANCELED') }, 'viewer');
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json().error.code).toBe('FORBIDDEN');
+    const ok = await patch('/api/v1/invoice/status', { invoiceId: fx.testInvoice.id, statusId: sid('IN_PROGRESS') }, 'viewer');
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().data.invoiceStatus.code).toBe('IN_PROGRESS');
+  });
+
+  it('404 for another merchant, 409 for the current status, 400 for a bad body', async () => {
+    expect((await patch('/api/v1/invoice/status', { invoiceId: fx.other.invoiceId, statusId: 4 }, 'admin')).statusCode).toBe(404);
+    const same = fx.invoices.find((r) => r.status === 'CANCELED')!;
+    const conflict = await patch('/api/v1/invoice/status', { invoiceId: same.id, statusId: sid('CANCELED') });
+    expect(conflict.statusCode).toBe(409);
+    expect(conflict.json().error.code).toBe('INVALID_STATE');
+    for (const body of [
+      { invoiceId: same.id, statusId: 99 },
+      { invoiceId: same.id, statusId: '4' },
+      { invoiceId: 'x', statusId: 4 },
+      { statusId: 4 },
+      { invoiceId: same.id, statusId: 4, extra: true },
+      { invoiceId: same.id, statusId: 4, reason: 'r'.repeat(501) },
+    ]) {
+      const res = await patch('/api/v1/invoice/status', body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().error.code).toBe('VALIDATION_ERROR');
+    }
+  });
+});
+
+describe('PATCH /api/v1/invoice/amount', () => {
+  it('changes through the engine and records before/after', async () => {
+    const inv = fx.invoices[10]!;
+    const res = await patch('/api/v1/invoice/amount', { invoiceId: inv.id, amount: 123_456, reason: 'customer sent more' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.amount).toBe(123_456);
+    const [row] = await t.ctx.db.select().from(invoices).where(eq(invoices.id, inv.id));
+    expect(row!.amount).toBe(123_456);
+    const [logged] = await t.ctx.db
+      .select()
+      .from(eventLog)
+      .where(and(eq(eventLog.invoiceId, inv.id), eq(eventLog.code, 'AMOUNT_CHANGED')));
+    expect(logged!.data).toMatchObject({ before: inv.amount, after: 123_456, reason: 'customer sent more' });
+    expect(logged!.userId).toBeTruthy();
+  });
+
+  it('403 without invoice.amount.change, 404 for another merchant, 409 for the same amount, 400 for bad amounts', async () => {
+    const inv = fx.invoices[11]!;
+    expect((await patch('/api/v1/invoice/amount', { invoiceId: inv.id, amount: 5000 }, 'support')).statusCode).toBe(403);
+    expect((await patch('/api/v1/invoice/amount', { invoiceId: fx.other.invoiceId, amount: 5000 }, 'admin')).statusCode).toBe(404);
+    expect((await patch('/api/v1/invoice/amount', { invoiceId: inv.id, amount: inv.amount })).statusCode).toBe(409);
+    for (const amount of [0, -100, 12.5, '100', null, 2 ** 53]) {
+      const res = await patch('/api/v1/invoice/amount', { invoiceId: inv.id, amount });
+      expect(res.statusCode, String(amount)).toBe(400);
+      expect(res.json().error.fields).toHaveProperty('amount');
+    }
+  });
+});
+
+describe('invoice history sections', () => {
+  const inv = () => fx.invoices[4]!;
+  it('each needs its permission (status history needs none)', async () => {
+    for (const [url, ok] of [
+      ['/api/v1/event/status', 200],
+      ['/api/v1/event/error', 403],
+      ['/api/v1/event/invoice', 403],
+      ['/api/v1/transaction/invoice', 403],
+    ] as const) {
+      expect((await get(`${url}?invoiceId=${inv().id}`, 'viewer')).statusCode, url).toBe(ok);
+      const res = await get(`${url}?invoiceId=${inv().id}`, 'support');
+      expect(res.statusCode, url).toBe(200);
+      expect(Array.isArray(res.json().data)).toBe(true);
+      expect((await get(`${url}?invoiceId=${fx.other.invoiceId}`, 'admin')).statusCode, url).toBe(404);
+      expect((await get(`${url}?invoiceId=nope`, 'admin')).statusCode, url).toBe(400);
+      expect((await get(url, 'admin')).statusCode, url).toBe(400);
+    }
+  });
+});
+
+describe('support tickets', () => {
+  it('lists the tickets of an invoice', async () => {
+    const res = await get(`/api/v1/merchant/support/${fx.declined.id}`, 'viewer');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.map((x: { status: { code: string } }) => x.status.code)).toEqual(['NEW', 'IN_WORK', 'SOLVED']);
+    expect(res.json().data[0]).toMatchObject({ description: 'Paid but declined (A)', status: { code: 'NEW', value: 'New' } });
+    expect((await get(`/api/v1/merchant/support/${fx.other.invoiceId}`)).statusCode).toBe(404);
+  });
+
+  it('approve solves the ticket and completes the invoice; reject rejects; decided tickets are 409', async () => {
+    const [a, b, solved] = fx.tickets;
+    expect((await post('/api/v1/merchant/support/approve', { ticketId: a!.id }, 'viewer')).statusCode).toBe(403);
+    const ok = await post('/api/v1/merchant/support/approve', { ticketId: a!.id }, 'support');
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().data.status.code).toBe('SOLVED');
+    const inv = (await get(`/api/v1/invoice/${fx.declined.id}`)).json().data;
+    expect(inv.invoiceStatus.code).toBe('DONE');
+    const rejected = await post('/api/v1/merchant/support/reject', { ticketId: b!.id }, 'support');
+    expect(rejected.json().data.status.code).toBe('REJECTED');
+    for (const id of [a!.id, b!.id, solved!.id]) {
+      const again = await post('/api/v1/merchant/support/reject', { ticketId: id }, 'support');
+      expect(again.statusCode).toBe(409);
+      expect(again.json().error.code).toBe('INVALID_STATE');
+    }
+  });
+
+  it("404 for another merchant's ticket, 400 for a bad body", async () => {
+    expect((await post('/api/v1/merchant/support/approve', { ticketId: fx.other.ticketId }, 'support')).statusCode).toBe(404);
+    for (const body of [{}, { ticketId: 'x' }, { ticketId: 0 }, { ticketId: 1, extra: 1 }]) {
+      expect((await post('/api/v1/merchant/support/approve', body, 'support')).statusCode, JSON.stringify(body)).toBe(400);
+    }
+  });
+});
+
+describe('OpenAPI', () => {
+  it('the document renders with these routes', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    expect(Object.keys(res.json().paths)).toEqual(expect.arrayContaining(['/api/v1/invoice', '/api/v1/invoice/csv', '/api/v1/invoice/{id}']));
+  });
+});

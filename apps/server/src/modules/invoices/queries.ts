@@ -1,0 +1,222 @@
+import {
+  INVOICE_TOTAL_CAP,
+  parseDdMmYyyy,
+  statusByCode,
+  statusById,
+  utcDayRange,
+  type FlowType,
+  type Invoice,
+  type InvoiceFilter,
+  type InvoiceStatus,
+} from '@paydesk/contracts';
+
+/**
+ * SQL of the invoice list, details and CSV export. One filter builder serves two renderings:
+ * bind parameters ($n) for ordinary queries, and escaped literals for COPY, which takes no
+ * parameters. Every value reaches SQL through `lit`, never by concatenation.
+ */
+export type Lit = (value: string | number | boolean, cast?: string) => string;
+
+export function paramLit(params: unknown[]): Lit {
+  return (value, cast) => {
+    params.push(value);
+    return `$${params.length}${cast ? `::${cast}` : ''}`;
+  };
+}
+
+/** Inline literals for COPY; `escapeLiteral` is node-postgres' (pg.escapeLiteral / client.escapeLiteral). */
+export function inlineLit(escapeLiteral: (s: string) => string): Lit {
+  return (value, cast) => `${escapeLiteral(String(value))}${cast ? `::${cast}` : ''}`;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type FilterOptions = { merchantId: string; canReadProvider: boolean };
+
+/** The WHERE clause (over alias `i`) of a filter; each condition is index-friendly (DESIGN §5). */
+export function whereSql(f: InvoiceFilter, opts: FilterOptions, lit: Lit): string {
+  const c: string[] = [`i.merchant_id = ${lit(opts.merchantId, 'uuid')}`];
+  if (f.terminalId) c.push(`i.terminal_id = ${lit(f.terminalId, 'uuid')}`);
+  if (f.statusIds?.length) {
+    const codes = [...new Set(f.statusIds.map((id) => statusById(id)!.code))];
+    c.push(`i.status IN (${codes.map((code) => lit(code)).join(', ')})`);
+  }
+  if (f.dateFrom) c.push(`i.created_at >= ${lit(utcDayRange(parseDdMmYyyy(f.dateFrom)!).start.toISOString(), 'timestamptz')}`);
+  if (f.dateTo) c.push(`i.created_at < ${lit(utcDayRange(parseDdMmYyyy(f.dateTo)!).end.toISOString(), 'timestamptz')}`);
+  if (f.lastStatusDate) {
+    const { start, end } = utcDayRange(parseDdMmYyyy(f.lastStatusDate)!);
+    c.push(`i.status_date >= ${lit(start.toISOString(), 'timestamptz')}`, `i.status_date < ${lit(end.toISOString(), 'timestamptz')}`);
+  }
+  if (f.flowType) c.push(`i.flow_type = ${lit(f.flowType)}`);
+  if (f.sumFrom !== undefined) c.push(`i.amount >= ${lit(f.sumFrom, 'bigint')}`);
+  if (f.sumTo !== undefined) c.push(`i.amount <= ${lit(f.sumTo, 'bigint')}`);
+  if (f.search) {
+    // Equality on indexed columns only (a BitmapOr of index scans), never a pattern scan.
+    const term = f.search;
+    const any: string[] = [];
+    if (UUID.test(term)) any.push(`i.id = ${lit(term.toLowerCase(), 'uuid')}`);
+    any.push(`i.merchant_invoice_id = ${lit(term)}`);
+    if (opts.canReadProvider) any.push(`i.provider_invoice_id = ${lit(term)}`);
+    any.push(
+      `i.customer_id = ANY (ARRAY(SELECT cu.id FROM customers cu WHERE cu.merchant_id = ${lit(opts.merchantId, 'uuid')} AND cu.external_id = ${lit(term)}))`,
+    );
+    c.push(`(${any.join(' OR ')})`);
+  }
+  return c.join(' AND ');
+}
+
+/** Newest first, in the order of invoices_merchant_created_idx (merchant_id, created_at DESC NULLS LAST, id). */
+export const ORDER = 'i.created_at DESC NULLS LAST, i.id';
+
+const ITEM_COLUMNS = `
+  i.id, i.merchant_invoice_id, i.provider_invoice_id, i.created_at, i.amount, i.fee,
+  c.id AS currency_id, c.code AS currency_code, c.name AS currency_name, c.dimension,
+  i.flow_type, i.status, i.status_date, i.is_test,
+  cu.external_id, cu.first_name, cu.last_name,
+  t.id AS terminal_id, t.name AS terminal_name,
+  pm.name AS payment_method_name,
+  i.credential_value,
+  CASE WHEN i.flow_type = 'WITHDRAWAL' THEN COALESCE(bank.value, pa.bank_name) ELSE pa.bank_name END AS bank_name,
+  CASE WHEN i.flow_type = 'DEPOSIT' THEN pa.owner_name END AS owner_name,
+  pr.name AS provider_name`;
+
+const ITEM_JOINS = `
+  JOIN terminals t ON t.id = i.terminal_id
+  JOIN currencies c ON c.id = i.currency_id
+  LEFT JOIN customers cu ON cu.id = i.customer_id
+  LEFT JOIN payment_methods pm ON pm.id = i.payment_method_id
+  LEFT JOIN provider_accounts pa ON pa.id = i.account_id
+  LEFT JOIN providers pr ON pr.id = pa.provider_id
+  LEFT JOIN "references" bank ON bank.id = i.bank_code AND bank.header_id = 205`;
+
+/** One page: the LIMIT/OFFSET applies to invoices alone, the joins only to the rows shown. */
+export function listSql(f: InvoiceFilter, opts: FilterOptions, page: number, size: number) {
+  const params: unknown[] = [];
+  const lit = paramLit(params);
+  const where = whereSql(f, opts, lit);
+  const text = `
+    SELECT ${ITEM_COLUMNS}
+    FROM (SELECT * FROM invoices i WHERE ${where} ORDER BY ${ORDER} LIMIT ${lit(size, 'int')} OFFSET ${lit(page * size, 'bigint')}) i
+    ${ITEM_JOINS}
+    ORDER BY ${ORDER}`;
+  return { text, params };
+}
+
+/** Exact count up to the cap: reads at most INVOICE_TOTAL_CAP + 1 index entries. */
+export function countSql(f: InvoiceFilter, opts: FilterOptions) {
+  const params: unknown[] = [];
+  const lit = paramLit(params);
+  const text = `SELECT count(*)::int AS n FROM (SELECT 1 FROM invoices i WHERE ${whereSql(f, opts, lit)} LIMIT ${INVOICE_TOTAL_CAP + 1}) s`;
+  return { text, params };
+}
+
+export function detailSql(invoiceId: string, merchantId: string) {
+  const params: unknown[] = [];
+  const lit = paramLit(params);
+  const text = `
+    SELECT ${ITEM_COLUMNS}
+    FROM invoices i ${ITEM_JOINS}
+    WHERE i.id = ${lit(invoiceId, 'uuid')} AND i.merchant_id = ${lit(merchantId, 'uuid')}`;
+  return { text, params };
+}
+
+export type ItemRow = {
+  id: string;
+  merchant_invoice_id: string;
+  provider_invoice_id: string | null;
+  created_at: Date;
+  amount: number;
+  fee: number;
+  currency_id: number;
+  currency_code: string;
+  currency_name: string;
+  dimension: number;
+  flow_type: string;
+  status: string;
+  status_date: Date;
+  is_test: boolean;
+  external_id: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  terminal_id: string;
+  terminal_name: string;
+  payment_method_name: string | null;
+  credential_value: string | null;
+  bank_name: string | null;
+  owner_name: string | null;
+  provider_name: string | null;
+};
+
+export type Visibility = { canReadProvider: boolean; canReadCredentials: boolean };
+
+export function statusRef(code: string) {
+  const s = statusByCode(code);
+  if (!s) throw new Error(`Unknown invoice status in the database: ${code}`);
+  return { id: s.id, code: s.code as InvoiceStatus, value: s.value };
+}
+
+/** A database row as the Invoice of SPEC §3, with the permission-gated fields blanked. */
+export function toInvoice(r: ItemRow, v: Visibility): Invoice {
+  const hasCredentials = r.bank_name !== null || r.owner_name !== null || r.provider_name !== null;
+  return {
+    invoiceId: r.id,
+    merchantInvoiceId: r.merchant_invoice_id,
+    providerInvoiceId: v.canReadProvider ? r.provider_invoice_id : null,
+    createdDate: r.created_at.toISOString(),
+    amount: r.amount,
+    fee: r.fee ?? 0,
+    currency: { id: r.currency_id, code: r.currency_code, name: r.currency_name, dimension: r.dimension },
+    flowType: { code: r.flow_type as FlowType },
+    invoiceStatus: statusRef(r.status),
+    statusDate: r.status_date.toISOString(),
+    isTestProcessing: r.is_test,
+    customer:
+      r.external_id === null
+        ? null
+        : { externalId: r.external_id, people: { firstName: r.first_name ?? '', lastName: r.last_name ?? '' } },
+    terminal: { id: r.terminal_id, name: r.terminal_name },
+    paymentMethod: r.payment_method_name === null ? null : { paymentMethod: { name: r.payment_method_name } },
+    account: v.canReadCredentials && r.credential_value !== null ? { value: r.credential_value } : null,
+    credentials: hasCredentials ? { bankName: r.bank_name, owner: r.owner_name, provider: r.provider_name } : null,
+  };
+}
+
+/** Text a spreadsheet would run as a formula gets a leading quote (OWASP CSV injection). */
+const safeText = (expr: string) => `CASE WHEN ${expr} ~ '^[=+@\\t\\r-]' THEN '''' || ${expr} ELSE ${expr} END`;
+const isoTime = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"+00:00"')`;
+const major = (expr: string) => `round(${expr}::numeric / power(10::numeric, c.dimension), c.dimension)`;
+
+/**
+ * The COPY statement of Invoices.csv: RFC 4180 quoting by PostgreSQL's CSV format, a header row,
+ * ISO-8601 UTC times with offset, amounts in major units by the currency's dimension.
+ */
+export function csvCopySql(f: InvoiceFilter, opts: FilterOptions, escapeLiteral: (s: string) => string) {
+  const lit = inlineLit(escapeLiteral);
+  const select = `
+    SELECT
+      i.id AS "Invoice ID",
+      ${safeText('i.merchant_invoice_id')} AS "Merchant Invoice ID",
+      ${opts.canReadProvider ? safeText('i.provider_invoice_id') : 'NULL::text'} AS "Provider Invoice ID",
+      ${isoTime('i.created_at')} AS "Created",
+      ${isoTime('i.status_date')} AS "Status Date",
+      i.flow_type AS "Flow Type",
+      i.status AS "Status",
+      ${major('i.amount')} AS "Amount",
+      ${major('i.fee')} AS "Fee",
+      c.code AS "Currency",
+      CASE WHEN i.is_test THEN 'true' ELSE 'false' END AS "Test",
+      t.id AS "Terminal ID",
+      ${safeText('t.name')} AS "Terminal",
+      ${safeText('cu.external_id')} AS "User ID",
+      ${safeText('cu.first_name')} AS "First Name",
+      ${safeText('cu.last_name')} AS "Last Name",
+      pm.name AS "Payment Method"
+    FROM invoices i
+    JOIN terminals t ON t.id = i.terminal_id
+    JOIN currencies c ON c.id = i.currency_id
+    LEFT JOIN customers cu ON cu.id = i.customer_id
+    LEFT JOIN payment_methods pm ON pm.id = i.payment_method_id
+    WHERE ${whereSql(f, opts, lit)}
+    ORDER BY ${ORDER}`;
+  return `COPY (${select}) TO STDOUT WITH (FORMAT csv, HEADER true)`;
+}

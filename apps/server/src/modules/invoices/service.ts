@@ -1,0 +1,173 @@
+import { Readable } from 'node:stream';
+import { asc, and, eq } from 'drizzle-orm';
+import { to as copyTo } from 'pg-copy-streams';
+import {
+  INVOICE_TOTAL_CAP,
+  canChangeAmount,
+  canChangeStatus,
+  hasPermission,
+  statusById,
+  type ChangeInvoiceAmountBody,
+  type ChangeInvoiceStatusBody,
+  type Invoice,
+  type InvoiceFilter,
+  type InvoiceListQuery,
+  type InvoiceListResponse,
+} from '@paydesk/contracts';
+import { eventLog, invoiceErrors, invoices, invoiceStatusEvents, providerTransactions } from '../../db/schema';
+import type { AppContext } from '../../lib/context';
+import { forbidden, notFound } from '../../lib/errors';
+import { changeAmount, changeStatus, type Actor } from '../engine/service';
+import { countSql, csvCopySql, detailSql, listSql, statusRef, toInvoice, type ItemRow, type Visibility } from './queries';
+
+export type Caller = { userId: string; permissions: readonly string[] };
+
+const visibility = (perms: readonly string[]): Visibility => ({
+  canReadProvider: hasPermission(perms, 'invoice.provider.read'),
+  canReadCredentials: hasPermission(perms, 'invoice.credentials.read'),
+});
+
+export async function listInvoices(
+  ctx: AppContext,
+  merchantId: string,
+  q: InvoiceListQuery,
+  perms: readonly string[],
+): Promise<InvoiceListResponse> {
+  const v = visibility(perms);
+  const opts = { merchantId, canReadProvider: v.canReadProvider };
+  const list = listSql(q, opts, q.page, q.size);
+  const count = countSql(q, opts);
+  const page = () => ctx.dbh.pool.query<ItemRow>(list.text, list.params);
+  const capped = () => ctx.dbh.pool.query<{ n: number }>(count.text, count.params);
+  // PostgreSQL: the page and the capped count side by side on two connections. PGlite runs one
+  // statement at a time anyway, and its socket server interleaves the extended-protocol messages
+  // of concurrent connections, so there they go one after the other.
+  const [rows, counted] = ctx.dbh.kind === 'postgres' ? await Promise.all([page(), capped()]) : [await page(), await capped()];
+  const n = counted.rows[0]!.n;
+  const isCapped = n > INVOICE_TOTAL_CAP;
+  return { data: rows.rows.map((r) => toInvoice(r, v)), total: isCapped ? INVOICE_TOTAL_CAP : n, totalIsCapped: isCapped };
+}
+
+export async function getInvoice(ctx: AppContext, merchantId: string, invoiceId: string, perms: readonly string[]): Promise<Invoice> {
+  const q = detailSql(invoiceId, merchantId);
+  const row = (await ctx.dbh.pool.query<ItemRow>(q.text, q.params)).rows[0];
+  if (!row) throw notFound('Invoice');
+  return toInvoice(row, visibility(perms));
+}
+
+/**
+ * Streams Invoices.csv with COPY … TO STDOUT on a pool client of its own (PostgreSQL and the
+ * PGlite socket alike), so memory stays flat whatever the row count. The client goes back to
+ * the pool when the stream ends; on an error or an aborted download its connection is discarded,
+ * since it may be left mid-COPY.
+ */
+export async function exportInvoicesCsv(ctx: AppContext, merchantId: string, f: InvoiceFilter, perms: readonly string[]): Promise<Readable> {
+  const client = await ctx.dbh.pool.connect();
+  let released = false;
+  const release = (err?: Error) => {
+    if (released) return;
+    released = true;
+    client.release(err ?? undefined);
+  };
+  try {
+    const statement = csvCopySql(f, { merchantId, canReadProvider: visibility(perms).canReadProvider }, (s) =>
+      client.escapeLiteral(s),
+    );
+    const stream = client.query(copyTo(statement));
+    stream.once('end', () => release());
+    stream.once('error', (err) => release(err));
+    stream.once('close', () => {
+      if (!stream.readableEnded) release(new Error('CSV download aborted'));
+    });
+    return stream;
+  } catch (err) {
+    release(err as Error);
+    throw err;
+  }
+}
+
+async function ownedInvoice(ctx: AppContext, merchantId: string, invoiceId: string) {
+  const [row] = await ctx.db
+    .select({ id: invoices.id, flowType: invoices.flowType, status: invoices.status, isTest: invoices.isTest })
+    .from(invoices)
+    .where(and(eq(invoices.id, invoiceId), eq(invoices.merchantId, merchantId)));
+  if (!row) throw notFound('Invoice');
+  return row;
+}
+
+const operator = (caller: Caller): Actor => ({ kind: 'operator', userId: caller.userId });
+
+/** Operator status change: allowed by canChangeStatus (test invoice or invoice.status.change); the engine writes it. */
+export async function changeInvoiceStatus(ctx: AppContext, merchantId: string, body: ChangeInvoiceStatusBody, caller: Caller) {
+  const inv = await ownedInvoice(ctx, merchantId, body.invoiceId);
+  if (!canChangeStatus(inv, caller.permissions)) throw forbidden('Permission required: invoice.status.change');
+  const to = statusById(body.statusId)!.code;
+  await changeStatus(ctx, { invoiceId: inv.id, merchantId, to, actor: operator(caller), reason: body.reason || undefined });
+  return getInvoice(ctx, merchantId, inv.id, caller.permissions);
+}
+
+export async function changeInvoiceAmount(ctx: AppContext, merchantId: string, body: ChangeInvoiceAmountBody, caller: Caller) {
+  const inv = await ownedInvoice(ctx, merchantId, body.invoiceId);
+  if (!canChangeAmount(inv, caller.permissions)) throw forbidden('Permission required: invoice.amount.change');
+  await changeAmount(ctx, {
+    invoiceId: inv.id,
+    merchantId,
+    amount: body.amount,
+    actor: operator(caller),
+    reason: body.reason || undefined,
+  });
+  return getInvoice(ctx, merchantId, inv.id, caller.permissions);
+}
+
+export async function statusHistory(ctx: AppContext, merchantId: string, invoiceId: string) {
+  await ownedInvoice(ctx, merchantId, invoiceId);
+  const rows = await ctx.db
+    .select()
+    .from(invoiceStatusEvents)
+    .where(eq(invoiceStatusEvents.invoiceId, invoiceId))
+    .orderBy(asc(invoiceStatusEvents.statusDate), asc(invoiceStatusEvents.id));
+  return rows.map((r) => ({ status: statusRef(r.status), statusDate: r.statusDate.toISOString(), userId: r.userId }));
+}
+
+export async function invoiceErrorList(ctx: AppContext, merchantId: string, invoiceId: string) {
+  await ownedInvoice(ctx, merchantId, invoiceId);
+  const rows = await ctx.db
+    .select()
+    .from(invoiceErrors)
+    .where(eq(invoiceErrors.invoiceId, invoiceId))
+    .orderBy(asc(invoiceErrors.eventTime), asc(invoiceErrors.id));
+  return rows.map((r) => ({ description: r.description, eventTime: r.eventTime.toISOString() }));
+}
+
+export async function invoiceEventList(ctx: AppContext, merchantId: string, invoiceId: string) {
+  await ownedInvoice(ctx, merchantId, invoiceId);
+  const rows = await ctx.db
+    .select()
+    .from(eventLog)
+    .where(eq(eventLog.invoiceId, invoiceId))
+    .orderBy(asc(eventLog.eventTime), asc(eventLog.id));
+  return rows.map((r) => ({
+    id: r.id,
+    code: r.code,
+    description: r.description,
+    eventTime: r.eventTime.toISOString(),
+    userId: r.userId,
+  }));
+}
+
+export async function invoiceTransactionList(ctx: AppContext, merchantId: string, invoiceId: string) {
+  await ownedInvoice(ctx, merchantId, invoiceId);
+  const rows = await ctx.db
+    .select()
+    .from(providerTransactions)
+    .where(eq(providerTransactions.invoiceId, invoiceId))
+    .orderBy(asc(providerTransactions.createDate), asc(providerTransactions.attempt));
+  return rows.map((r) => ({
+    id: r.id,
+    status: r.status,
+    createDate: r.createDate.toISOString(),
+    statusDate: r.statusDate.toISOString(),
+    type: r.type,
+    attempt: r.attempt,
+  }));
+}

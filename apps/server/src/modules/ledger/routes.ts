@@ -1,0 +1,40 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { and, eq } from 'drizzle-orm';
+import { balanceQuery, balanceResponse } from '@paydesk/contracts';
+import { terminals } from '../../db/schema';
+import type { AppContext } from '../../lib/context';
+import { notFound } from '../../lib/errors';
+import { requestMerchant } from '../../lib/scope';
+import { perm } from '../../plugins/auth';
+import { merchantSums, type SumKind } from './service';
+
+const SUMMARIES: Record<SumKind, string> = {
+  balance: "Merchant balance from the ledger (the terminal's currency when terminalId is given)",
+  deposit: 'Sum credited by DONE deposits',
+  withdrawal: 'Sum paid out by DONE withdrawals',
+};
+
+export const ledgerRoutes =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    for (const kind of ['balance', 'deposit', 'withdrawal'] as const) {
+      app.get(
+        `/api/v1/merchant/${kind}`,
+        {
+          config: perm('merchant.read.finance'),
+          schema: { tags: ['balance'], summary: SUMMARIES[kind], querystring: balanceQuery, response: { 200: balanceResponse } },
+        },
+        async (req) => {
+          const merchantId = await requestMerchant(ctx, req);
+          if (req.query.terminalId) {
+            const [t] = await ctx.db
+              .select({ id: terminals.id })
+              .from(terminals)
+              .where(and(eq(terminals.id, req.query.terminalId), eq(terminals.merchantId, merchantId)));
+            if (!t) throw notFound('Terminal');
+          }
+          return { data: await merchantSums(ctx.db, merchantId, kind, req.query.terminalId) };
+        },
+      );
+    }
+  };

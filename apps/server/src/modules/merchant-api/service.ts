@@ -1,0 +1,243 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import {
+  DEFAULT_INVOICE_EXPIRY_SECONDS,
+  type CreateInvoiceBody,
+  type CreateInvoiceResult,
+  type MerchantInvoice,
+} from '@paydesk/contracts';
+import type { Tx } from '../../db/create-db';
+import { currencies } from '../../db/schema';
+import type { AppContext } from '../../lib/context';
+import { AppError, badRequest, invalidState, notFound } from '../../lib/errors';
+import { feeFromPercent } from '../ledger/postings';
+import { applyTransition, lockInvoice } from '../engine/service';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
+
+type TerminalInfo = {
+  id: string;
+  merchant_id: string;
+  flow_type: string;
+  enabled: boolean;
+  is_test: boolean;
+  currency_id: number;
+  currency_code: string;
+  fee_percent: string | null;
+  methods: { id: number; code: string; min: number; max: number }[];
+};
+
+async function terminalInfo(ctx: AppContext, terminalId: string): Promise<TerminalInfo | undefined> {
+  const res = await ctx.db.execute<TerminalInfo>(sql`
+    SELECT t.id, t.merchant_id, t.flow_type, t.enabled, t.is_test, c.id AS currency_id, c.code AS currency_code,
+      (SELECT ta.value FROM terminal_attributes ta JOIN "references" r ON r.id = ta.attr_type_id
+        WHERE ta.terminal_id = t.id AND r.header_id = 105 AND r.code = 'FEE_PERCENT' LIMIT 1) AS fee_percent,
+      COALESCE((SELECT json_agg(json_build_object('id', m.id, 'code', m.code, 'min', m.min_amount, 'max', m.max_amount) ORDER BY m.id)
+        FROM terminal_methods tm JOIN payment_methods m ON m.id = tm.payment_method_id WHERE tm.terminal_id = t.id), '[]'::json) AS methods
+    FROM terminals t JOIN currencies c ON c.id = t.currency_id WHERE t.id = ${terminalId}`);
+  return res.rows[0];
+}
+
+/** Checks a create request against the terminal; everything the client can get wrong is a 4xx here. */
+async function validateCreate(ctx: AppContext, merchantId: string, body: CreateInvoiceBody) {
+  const t = await terminalInfo(ctx, body.terminalId);
+  if (!t || t.merchant_id !== merchantId) throw notFound('Terminal');
+  if (!t.enabled) throw badRequest('The terminal is disabled', { terminalId: 'Terminal is disabled' });
+  if (t.flow_type !== body.flowType) {
+    throw badRequest(`The terminal accepts ${t.flow_type} invoices, not ${body.flowType}`, { flowType: `Must be ${t.flow_type}` });
+  }
+  if (t.currency_code !== body.currency) {
+    const [known] = await ctx.db.select({ id: currencies.id }).from(currencies).where(eq(currencies.code, body.currency));
+    if (!known) throw badRequest(`Unknown currency '${body.currency}'`, { currency: 'Unknown currency' });
+    throw badRequest(`The terminal works in ${t.currency_code}, not ${body.currency}`, { currency: `Must be ${t.currency_code}` });
+  }
+  if (!t.methods.length) throw badRequest('The terminal has no payment methods', { terminalId: 'No payment methods' });
+  let method: TerminalInfo['methods'][number] | undefined;
+  let min: number;
+  let max: number;
+  if (body.paymentMethod) {
+    method = t.methods.find((m) => m.code === body.paymentMethod);
+    if (!method) {
+      throw badRequest(`Payment method '${body.paymentMethod}' is not available on this terminal (available: ${t.methods.map((m) => m.code).join(', ')})`, {
+        paymentMethod: 'Not available on this terminal',
+      });
+    }
+    min = method.min;
+    max = method.max;
+  } else {
+    min = Math.min(...t.methods.map((m) => m.min));
+    max = Math.max(...t.methods.map((m) => m.max));
+  }
+  if (body.amount < min || body.amount > max) {
+    throw new AppError(
+      'AMOUNT_OUT_OF_RANGE',
+      `Amount ${body.amount} is outside the limits ${min}–${max} (minor units of ${t.currency_code})${method ? ` of method ${method.code}` : ''}`,
+      { amount: `Must be between ${min} and ${max}` },
+    );
+  }
+  return { terminal: t, method };
+}
+
+export type CreateOutcome = { statusCode: number; body: unknown; replayed: boolean };
+
+function requestHash(rawBody: string) {
+  return createHash('sha256').update(rawBody).digest('base64url');
+}
+
+/**
+ * Creates an invoice. With an Idempotency-Key the key row is inserted in the same transaction as
+ * the invoice, so concurrent duplicates wait on its unique index until the first commits, then
+ * replay its stored response (or get 409 for another body); a failed first attempt leaves no key.
+ */
+export async function createInvoice(
+  ctx: AppContext,
+  args: { merchantId: string; body: CreateInvoiceBody; rawBody: string; idempotencyKey?: string; baseUrl: string },
+): Promise<CreateOutcome> {
+  const { merchantId, body } = args;
+  const hash = args.idempotencyKey ? requestHash(args.rawBody) : '';
+  if (args.idempotencyKey) {
+    const replay = await findIdempotent(ctx, merchantId, args.idempotencyKey, hash);
+    if (replay) return replay;
+  }
+  const { terminal, method } = await validateCreate(ctx, merchantId, body);
+  const now = ctx.now();
+  const id = randomUUID();
+  const formId = randomBytes(24).toString('base64url');
+  const expiresAt = new Date(now.getTime() + (body.expiresInSeconds ?? DEFAULT_INVOICE_EXPIRY_SECONDS) * 1000);
+  const result: CreateInvoiceResult = {
+    invoiceId: id,
+    formId,
+    formUrl: `${args.baseUrl}/payment/${formId}`,
+    status: 'NEW',
+    expiresAt: expiresAt.toISOString(),
+  };
+  const response = { data: result };
+  const fee = feeFromPercent(body.amount, terminal.fee_percent);
+  const verificationKey = randomBytes(5).toString('hex').toUpperCase();
+  const nowIso = now.toISOString();
+  const insert = (tx: Tx | AppContext['db']) =>
+    tx.execute(sql`
+      WITH c AS (
+        INSERT INTO customers (merchant_id, external_id, first_name, last_name)
+        VALUES (${merchantId}, ${body.customer.externalId}, ${body.customer.firstName}, ${body.customer.lastName})
+        ON CONFLICT (merchant_id, external_id) DO UPDATE SET first_name = EXCLUDED.first_name, last_name = EXCLUDED.last_name
+        RETURNING id
+      ), i AS (
+        INSERT INTO invoices (id, merchant_id, terminal_id, merchant_invoice_id, form_id, flow_type, status, amount, fee,
+          currency_id, customer_id, payment_method_id, can_change_amount, is_test, success_url, cancel_url, error_url,
+          callback_url, support_code, expires_at, status_date, created_at)
+        SELECT ${id}, ${merchantId}, ${terminal.id}, ${body.merchantInvoiceId}, ${formId}, ${body.flowType}, 'NEW', ${body.amount}, ${fee},
+          ${terminal.currency_id}, c.id, ${method?.id ?? null}, ${body.canChangeAmount ?? false}, ${terminal.is_test},
+          ${body.successUrl}, ${body.cancelUrl}, ${body.errorUrl}, ${body.callbackUrl ?? null}, ${verificationKey},
+          ${expiresAt.toISOString()}::timestamptz, ${nowIso}::timestamptz, ${nowIso}::timestamptz
+        FROM c
+        RETURNING id, merchant_id
+      ), ev AS (
+        INSERT INTO invoice_status_events (invoice_id, status, status_date) SELECT id, 'NEW', ${nowIso}::timestamptz FROM i
+      )
+      INSERT INTO event_log (merchant_id, invoice_id, code, description, data, event_time)
+      SELECT merchant_id, id, 'INVOICE_CREATED', 'Invoice created through the merchant API', ${JSON.stringify({ actor: 'merchant' })}::jsonb, ${nowIso}::timestamptz FROM i`);
+  try {
+    if (!args.idempotencyKey) {
+      await insert(ctx.db);
+      return { statusCode: 201, body: response, replayed: false };
+    }
+    const key = args.idempotencyKey;
+    const outcome = await ctx.db.transaction(async (tx) => {
+      const claimed = await tx.execute(sql`
+        INSERT INTO idempotency_keys (merchant_id, key, request_hash, status_code, response_body, created_at)
+        VALUES (${merchantId}, ${key}, ${hash}, 201, ${JSON.stringify(response)}::jsonb, ${nowIso}::timestamptz)
+        ON CONFLICT (merchant_id, key) DO UPDATE
+          SET request_hash = EXCLUDED.request_hash, status_code = EXCLUDED.status_code,
+              response_body = EXCLUDED.response_body, created_at = EXCLUDED.created_at
+          WHERE idempotency_keys.created_at < ${new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString()}::timestamptz
+        RETURNING 1`);
+      if (!claimed.rowCount) return null; // a live row exists: the first request committed meanwhile
+      await insert(tx);
+      return { statusCode: 201, body: response, replayed: false } as CreateOutcome;
+    });
+    if (outcome) return outcome;
+    const replay = await findIdempotent(ctx, merchantId, key, hash);
+    if (replay) return replay;
+    throw new AppError('CONFLICT', 'A request with this Idempotency-Key is still being processed; retry shortly');
+  } catch (err) {
+    const e = err as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
+    const pgCode = e.code ?? e.cause?.code;
+    const constraint = e.constraint ?? e.cause?.constraint;
+    if (pgCode === '23505' && constraint === 'invoices_merchant_mid_uq') {
+      throw new AppError('DUPLICATE', `An invoice with merchantInvoiceId '${body.merchantInvoiceId}' already exists`, {
+        merchantInvoiceId: 'Already used',
+      });
+    }
+    throw err;
+  }
+}
+
+async function findIdempotent(ctx: AppContext, merchantId: string, key: string, hash: string): Promise<CreateOutcome | null> {
+  const res = await ctx.db.execute<{ request_hash: string; status_code: number | null; response_body: unknown; created_at: string | Date }>(sql`
+    SELECT request_hash, status_code, response_body, created_at FROM idempotency_keys
+    WHERE merchant_id = ${merchantId} AND key = ${key}`);
+  const row = res.rows[0];
+  if (!row || row.status_code === null) return null;
+  if (new Date(row.created_at).getTime() < ctx.now().getTime() - IDEMPOTENCY_TTL_MS) return null;
+  if (row.request_hash !== hash) {
+    throw new AppError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used with a different request body');
+  }
+  return { statusCode: row.status_code, body: row.response_body, replayed: true };
+}
+
+export async function getMerchantInvoice(ctx: AppContext, merchantId: string, invoiceId: string, baseUrl: string): Promise<MerchantInvoice> {
+  const res = await ctx.db.execute<{
+    id: string;
+    merchant_invoice_id: string;
+    provider_invoice_id: string | null;
+    terminal_id: string;
+    flow_type: 'DEPOSIT' | 'WITHDRAWAL';
+    status: MerchantInvoice['status'];
+    amount: number;
+    fee: number;
+    currency: string;
+    method: string | null;
+    form_id: string;
+    created_at: string | Date;
+    status_date: string | Date;
+    expires_at: string | Date;
+  }>(sql`
+    SELECT i.id, i.merchant_invoice_id, i.provider_invoice_id, i.terminal_id, i.flow_type, i.status, i.amount, i.fee,
+      c.code AS currency, m.code AS method, i.form_id, i.created_at, i.status_date, i.expires_at
+    FROM invoices i JOIN currencies c ON c.id = i.currency_id LEFT JOIN payment_methods m ON m.id = i.payment_method_id
+    WHERE i.id = ${invoiceId} AND i.merchant_id = ${merchantId}`);
+  const r = res.rows[0];
+  if (!r) throw notFound('Invoice');
+  return {
+    invoiceId: r.id,
+    merchantInvoiceId: r.merchant_invoice_id,
+    providerInvoiceId: r.provider_invoice_id,
+    terminalId: r.terminal_id,
+    flowType: r.flow_type,
+    status: r.status,
+    amount: Number(r.amount),
+    fee: Number(r.fee),
+    currency: r.currency,
+    paymentMethod: r.method,
+    formUrl: `${baseUrl}/payment/${r.form_id}`,
+    createdAt: new Date(r.created_at).toISOString(),
+    statusDate: new Date(r.status_date).toISOString(),
+    expiresAt: new Date(r.expires_at).toISOString(),
+  };
+}
+
+/** Merchant cancel: deposits until paid out, withdrawals only before the payout started. */
+export async function cancelMerchantInvoice(ctx: AppContext, merchantId: string, invoiceId: string) {
+  await ctx.db.transaction(async (tx) => {
+    const inv = await lockInvoice(tx, { id: invoiceId, merchantId });
+    if (!inv) throw notFound('Invoice');
+    if (inv.flowType === 'WITHDRAWAL' && inv.status !== 'NEW') {
+      throw invalidState(`The withdrawal is ${inv.status}; only a NEW withdrawal can be canceled`);
+    }
+    await applyTransition(ctx, tx, inv, 'CANCELED', { kind: 'merchant' }, { reason: 'canceled by the merchant' });
+    await tx.execute(
+      sql`UPDATE provider_transactions SET status = 'CANCELED', status_date = ${ctx.now().toISOString()}::timestamptz WHERE invoice_id = ${inv.id} AND status = 'PENDING'`,
+    );
+  });
+}

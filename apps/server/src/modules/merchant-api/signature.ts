@@ -1,0 +1,61 @@
+import { createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { merchantSignaturePayload, SIGNATURE_WINDOW_SECONDS } from '@paydesk/contracts';
+import { merchants } from '../../db/schema';
+import type { AppContext } from '../../lib/context';
+import { AppError } from '../../lib/errors';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Parsed keys by PEM text: the PEM is read fresh per request, so a changed key takes effect at once. */
+const keyCache = new Map<string, KeyObject | null>();
+function keyOf(pem: string): KeyObject | null {
+  let key = keyCache.get(pem);
+  if (key === undefined) {
+    try {
+      key = createPublicKey(pem);
+      if (key.asymmetricKeyType !== 'ed25519') key = null;
+    } catch {
+      key = null;
+    }
+    if (keyCache.size > 10_000) keyCache.clear();
+    keyCache.set(pem, key);
+  }
+  return key;
+}
+
+const refuse = (message: string) => new AppError('INVALID_SIGNATURE', message);
+
+export type SignedRequest = {
+  headers: Record<string, string | string[] | undefined>;
+  method: string;
+  url: string;
+  rawBody: string;
+};
+
+/** Verifies X-Merchant-Id / X-Timestamp / X-Signature; returns the merchant id. */
+export async function verifyMerchantRequest(ctx: AppContext, req: SignedRequest): Promise<string> {
+  const h = (name: string) => {
+    const v = req.headers[name];
+    return typeof v === 'string' ? v : undefined;
+  };
+  const merchantId = h('x-merchant-id');
+  const timestamp = h('x-timestamp');
+  const signature = h('x-signature');
+  if (!merchantId || !timestamp || !signature) {
+    throw refuse('Signed request required: send X-Merchant-Id, X-Timestamp and X-Signature headers');
+  }
+  if (!UUID.test(merchantId)) throw refuse('X-Merchant-Id must be a merchant id (UUID)');
+  if (!/^\d{1,12}$/.test(timestamp)) throw refuse('X-Timestamp must be unix seconds');
+  const skew = Math.abs(Math.floor(ctx.now().getTime() / 1000) - Number(timestamp));
+  if (skew > SIGNATURE_WINDOW_SECONDS) {
+    throw refuse(`X-Timestamp is ${skew} s away from the server clock; at most ${SIGNATURE_WINDOW_SECONDS} s is accepted`);
+  }
+  const sig = Buffer.from(signature, 'base64');
+  if (sig.length !== 64) throw refuse('X-Signature must be a base64 Ed25519 signature');
+  const [m] = await ctx.db.select({ pem: merchants.clientPublicKey }).from(merchants).where(eq(merchants.id, merchantId));
+  const key = m?.pem ? keyOf(m.pem) : null;
+  const payload = Buffer.from(merchantSignaturePayload(timestamp, req.method, req.url, req.rawBody));
+  if (!key || !verify(null, payload, key, sig)) throw refuse('Invalid signature');
+  return merchantId;
+}

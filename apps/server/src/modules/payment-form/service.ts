@@ -1,0 +1,277 @@
+import { and, eq, notInArray, sql } from 'drizzle-orm';
+import {
+  isFinal,
+  parsePayoutCredential,
+  type BankOption,
+  type FormCompleteBody,
+  type FormCredentialBody,
+  type FormCredentials,
+  type FormInit,
+  type FormMethod,
+} from '@paydesk/contracts';
+import type { DbOrTx, Tx } from '../../db/create-db';
+import { invoiceErrors, invoices, references, supportTickets } from '../../db/schema';
+import type { AppContext } from '../../lib/context';
+import { AppError, badRequest, invalidState } from '../../lib/errors';
+import { feeFromPercent } from '../ledger/postings';
+import { accountRequisites, routeDeposit, routePayout, type RoutedAccount } from '../routing/service';
+import { applyTransition, createProviderTransaction, lockInvoice, logEvent, type InvoiceRow } from '../engine/service';
+
+const CUSTOMER = { kind: 'customer' } as const;
+export const BANK_HEADER_ID = 205;
+
+const formNotFound = () => new AppError('NOT_FOUND', 'Payment form not found');
+const formGone = () => new AppError('GONE', 'This payment form has expired');
+
+function assertOpen(ctx: AppContext, inv: Pick<InvoiceRow, 'status' | 'expiresAt'>) {
+  if (inv.expiresAt.getTime() < ctx.now().getTime() && !isFinal(inv.status)) throw formGone();
+}
+
+type MethodRow = FormMethod & { currencyId: number; countryCode: string };
+
+async function terminalMethods(db: DbOrTx, terminalId: string): Promise<MethodRow[]> {
+  const res = await db.execute<{
+    id: number;
+    name: string;
+    code: string;
+    requisite_type: string;
+    is_bank_transfer: boolean;
+    min_amount: number;
+    max_amount: number;
+    currency_id: number;
+    country_code: string;
+  }>(sql`
+    SELECT m.id, m.name, m.code, m.requisite_type, m.is_bank_transfer, m.min_amount, m.max_amount, m.currency_id, m.country_code
+    FROM terminal_methods tm JOIN payment_methods m ON m.id = tm.payment_method_id
+    WHERE tm.terminal_id = ${terminalId} ORDER BY m.id`);
+  return res.rows.map((r) => ({
+    id: Number(r.id),
+    name: r.name,
+    code: r.code,
+    type: r.requisite_type.toLowerCase() === 'phone' ? 'phone' : 'card',
+    isBankTransfer: r.is_bank_transfer,
+    minAmount: Number(r.min_amount),
+    maxAmount: Number(r.max_amount),
+    currencyId: Number(r.currency_id),
+    countryCode: r.country_code,
+  }));
+}
+
+async function invoiceByForm(db: DbOrTx, formId: string) {
+  const [inv] = await db.select().from(invoices).where(eq(invoices.formId, formId));
+  if (!inv) throw formNotFound();
+  return inv;
+}
+
+export async function initForm(ctx: AppContext, formId: string): Promise<FormInit> {
+  const inv = await invoiceByForm(ctx.db, formId);
+  assertOpen(ctx, inv);
+  const [methods, cur] = await Promise.all([
+    terminalMethods(ctx.db, inv.terminalId),
+    ctx.db.execute<{ code: string; dimension: number }>(sql`SELECT code, dimension FROM currencies WHERE id = ${inv.currencyId}`),
+  ]);
+  const preselected = methods.find((m) => m.id === inv.paymentMethodId) ?? null;
+  return {
+    invoiceId: inv.id,
+    successUrl: inv.successUrl,
+    cancelUrl: inv.cancelUrl,
+    errorUrl: inv.errorUrl,
+    methods: methods.map(({ currencyId: _c, countryCode: _cc, ...m }) => m),
+    paymentMethodId: preselected?.id ?? null,
+    paymentMethodName: preselected?.name ?? null,
+    type: inv.flowType === 'DEPOSIT' ? 'Deposit' : 'Withdrawal',
+    canChangeAmount: inv.canChangeAmount,
+    amount: inv.amount,
+    currencyInfo: {
+      code: cur.rows[0]!.code,
+      dimension: Number(cur.rows[0]!.dimension),
+      minValue: methods.length ? Math.min(...methods.map((m) => m.minAmount)) : 0,
+      maxValue: methods.length ? Math.max(...methods.map((m) => m.maxAmount)) : 0,
+    },
+    expiredIn: Math.max(0, Math.floor((inv.expiresAt.getTime() - ctx.now().getTime()) / 1000)),
+    status: inv.status as FormInit['status'],
+    verificationKey: inv.supportCode ?? '',
+  };
+}
+
+export async function formStatus(ctx: AppContext, formId: string) {
+  const [row] = await ctx.db.select({ status: invoices.status }).from(invoices).where(eq(invoices.formId, formId));
+  if (!row) throw formNotFound();
+  return { status: row.status as FormInit['status'] };
+}
+
+function toCredentials(acc: RoutedAccount): FormCredentials {
+  return {
+    value: acc.value,
+    owner: acc.owner,
+    country_code: acc.countryCode,
+    bank_name: acc.bankName,
+    type: acc.credentialType.toUpperCase() === 'PHONE' ? 'by_mobile' : 'card',
+  };
+}
+
+function checkAmount(inv: InvoiceRow, method: MethodRow, all: MethodRow[], amount: number) {
+  if (!inv.canChangeAmount && amount !== inv.amount) {
+    throw badRequest(`The amount of this payment is fixed at ${inv.amount}`, { amount: `Must be ${inv.amount}` });
+  }
+  const curMin = Math.min(...all.map((m) => m.minAmount));
+  const curMax = Math.max(...all.map((m) => m.maxAmount));
+  const min = Math.max(method.minAmount, curMin);
+  const max = Math.min(method.maxAmount, curMax);
+  if (amount < min || amount > max) {
+    throw new AppError('AMOUNT_OUT_OF_RANGE', `Amount ${amount} is outside the limits of ${method.name}: ${min}–${max}`, {
+      amount: `Must be between ${min} and ${max}`,
+    });
+  }
+}
+
+type CredentialOutcome = { amount: number; credentials: FormCredentials | null } | { error: AppError };
+
+/**
+ * Deposit: assigns requisites by routing under row locks and moves NEW → IN_PROGRESS (repeating
+ * on an IN_PROGRESS/PAYED invoice returns the same requisites). Withdrawal: stores the chosen
+ * method and amount. No free account: an invoice_errors row is kept and 409 returned.
+ */
+export async function requestCredential(ctx: AppContext, formId: string, body: FormCredentialBody) {
+  const out: CredentialOutcome = await ctx.db.transaction(async (tx) => {
+    const inv = await lockInvoice(tx, { formId });
+    if (!inv) throw formNotFound();
+    assertOpen(ctx, inv);
+    if (inv.flowType === 'DEPOSIT' && (inv.status === 'IN_PROGRESS' || inv.status === 'PAYED') && inv.accountId) {
+      const acc = await accountRequisites(tx, inv.accountId);
+      return { amount: inv.amount, credentials: acc ? toCredentials(acc) : null };
+    }
+    if (inv.status !== 'NEW') throw invalidState(`This payment is already ${inv.status}; credentials can no longer be requested`);
+    const methods = await terminalMethods(tx, inv.terminalId);
+    const method = methods.find((m) => m.id === body.paymentMethodId);
+    if (!method) throw badRequest('This payment method is not available for this payment', { paymentMethodId: 'Not available' });
+    checkAmount(inv, method, methods, body.amount);
+    const fee = body.amount === inv.amount ? inv.fee : feeFromPercent(body.amount, await feePercent(tx, inv.terminalId));
+    const now = ctx.now();
+    if (inv.flowType === 'WITHDRAWAL') {
+      await tx.update(invoices).set({ paymentMethodId: method.id, amount: body.amount, fee }).where(eq(invoices.id, inv.id));
+      await logEvent(tx, inv, now, CUSTOMER, 'PAYOUT_METHOD_CHOSEN', `Customer chose ${method.name} for ${body.amount}`, {
+        paymentMethodId: method.id,
+        amount: body.amount,
+      });
+      return { amount: body.amount, credentials: null };
+    }
+    const acc = await routeDeposit(tx, {
+      invoiceId: inv.id,
+      paymentMethodId: method.id,
+      currencyId: inv.currencyId,
+      amount: body.amount,
+      isTest: inv.isTest,
+    });
+    if (!acc) {
+      const message = 'No payment requisites are available for this amount right now';
+      await tx.insert(invoiceErrors).values({ invoiceId: inv.id, description: `${message} (${method.code}, ${body.amount})`, eventTime: now });
+      await logEvent(tx, inv, now, { kind: 'system' }, 'NO_ACCOUNT_AVAILABLE', `${message} (${method.code}, ${body.amount})`);
+      return { error: new AppError('NO_ACCOUNT_AVAILABLE', message) };
+    }
+    await applyTransition(ctx, tx, inv, 'IN_PROGRESS', CUSTOMER, {
+      patch: { paymentMethodId: method.id, amount: body.amount, fee, accountId: acc.accountId, credentialValue: acc.value },
+      description: `Requisites of account ${acc.accountId} given to the customer (${method.code}, ${body.amount})`,
+    });
+    return { amount: body.amount, credentials: toCredentials(acc) };
+  });
+  if ('error' in out) throw out.error;
+  return out;
+}
+
+async function feePercent(tx: Tx, terminalId: string) {
+  const res = await tx.execute<{ value: string }>(sql`
+    SELECT ta.value FROM terminal_attributes ta JOIN "references" r ON r.id = ta.attr_type_id
+    WHERE ta.terminal_id = ${terminalId} AND r.header_id = 105 AND r.code = 'FEE_PERCENT' LIMIT 1`);
+  return res.rows[0]?.value ?? null;
+}
+
+/** Deposit: "Have paid" (IN_PROGRESS → PAYED). Withdrawal: payout details → provider transaction, NEW → IN_PROGRESS. */
+export async function completePayment(ctx: AppContext, formId: string, body: FormCompleteBody) {
+  const out = await ctx.db.transaction(async (tx) => {
+    const inv = await lockInvoice(tx, { formId });
+    if (!inv) throw formNotFound();
+    assertOpen(ctx, inv);
+    if (inv.flowType === 'DEPOSIT') {
+      if (inv.status === 'NEW') throw invalidState('Request the payment credentials before confirming the payment');
+      if (inv.status !== 'IN_PROGRESS') throw invalidState(`This payment is already ${inv.status}`);
+      const updated = await applyTransition(ctx, tx, inv, 'PAYED', CUSTOMER, { description: 'Customer pressed "Have paid"' });
+      await createProviderTransaction(ctx, tx, updated, 'DEPOSIT');
+      return { successUrl: inv.successUrl };
+    }
+    if (inv.status !== 'NEW') throw invalidState(`This withdrawal is already ${inv.status}`);
+    const methods = await terminalMethods(tx, inv.terminalId);
+    const method =
+      methods.find((m) => m.id === inv.paymentMethodId) ?? (methods.length === 1 ? methods[0] : undefined);
+    if (!method) throw invalidState('Choose a payment method first');
+    const cred = parsePayoutCredential(method.type, body.credential);
+    if (!cred.ok) throw badRequest(cred.error, { credential: cred.error });
+    let bankCode: number | null = null;
+    if (method.isBankTransfer) {
+      if (body.bankCodeInteger === undefined) throw badRequest('Choose the bank', { bankCodeInteger: 'Choose the bank' });
+      const banks = await listBanks(tx);
+      if (!banks.some((b) => b.codeInteger === body.bankCodeInteger)) {
+        throw badRequest('Unknown bank', { bankCodeInteger: 'Choose a bank from the list' });
+      }
+      bankCode = body.bankCodeInteger;
+    }
+    const accountId = await routePayout(tx, { paymentMethodId: method.id, isTest: inv.isTest });
+    const now = ctx.now();
+    if (!accountId) {
+      const message = 'No payout account is available for this method right now';
+      await tx.insert(invoiceErrors).values({ invoiceId: inv.id, description: message, eventTime: now });
+      return { error: new AppError('NO_ACCOUNT_AVAILABLE', message) };
+    }
+    const updated = await applyTransition(ctx, tx, inv, 'IN_PROGRESS', CUSTOMER, {
+      patch: { paymentMethodId: method.id, credentialValue: cred.value, bankCode, accountId },
+      description: `Customer gave payout details (${method.code}); payout started`,
+    });
+    await createProviderTransaction(ctx, tx, updated, 'PAYOUT', 1);
+    return { successUrl: inv.successUrl };
+  });
+  if ('error' in out) throw out.error;
+  return out;
+}
+
+/** Bank list for SBP withdrawals: reference header 205; codeInteger is the numeric code, else the row id. */
+export async function listBanks(db: DbOrTx): Promise<BankOption[]> {
+  const rows = await db
+    .select({ id: references.id, code: references.code, value: references.value })
+    .from(references)
+    .where(eq(references.headerId, BANK_HEADER_ID))
+    .orderBy(references.sort, references.value);
+  return rows.map((r) => ({
+    id: r.id,
+    value: r.value,
+    codeInteger: /^\d{1,15}$/.test(r.code) ? Number(r.code) : r.id,
+  }));
+}
+
+export async function openSupportTicket(ctx: AppContext, formId: string, body: { supportCode?: string; description?: string }) {
+  return ctx.db.transaction(async (tx) => {
+    const inv = await lockInvoice(tx, { formId });
+    if (!inv) throw formNotFound();
+    const [open] = await tx
+      .select({ id: supportTickets.id })
+      .from(supportTickets)
+      .where(and(eq(supportTickets.invoiceId, inv.id), notInArray(supportTickets.status, ['REJECTED', 'SOLVED'])));
+    if (open) throw new AppError('CONFLICT', 'A support request for this payment is already open');
+    const now = ctx.now();
+    const [t] = await tx
+      .insert(supportTickets)
+      .values({
+        invoiceId: inv.id,
+        merchantId: inv.merchantId,
+        description: body.description || 'Customer asked for help from the payment form',
+        supportCode: body.supportCode ?? null,
+        status: 'NEW',
+        createDate: now,
+      })
+      .returning();
+    await logEvent(tx, inv, now, CUSTOMER, 'TICKET_CREATED', `Support ticket ${t!.id} opened from the payment form`, {
+      ticketId: t!.id,
+      supportCodeMatches: body.supportCode ? body.supportCode === inv.supportCode : null,
+    });
+    return { ticketId: t!.id, status: t!.status };
+  });
+}

@@ -1,0 +1,106 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  incomingBody,
+  incomingListQuery,
+  incomingListResponse,
+  incomingResponse,
+  payoutBody,
+  payoutParams,
+  payoutResponse,
+  PROVIDER_API_PREFIX,
+} from '@paydesk/contracts';
+import type { AppContext } from '../../lib/context';
+import { AppError } from '../../lib/errors';
+import { resolveProviderTransaction } from '../engine/service';
+import { listIncoming, providerIdByCode, reportIncoming } from './service';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    providerId?: number;
+  }
+}
+
+/** Outside production `Bearer dev:<PROVIDER_CODE>` acts as that provider (documented in the README). */
+export const DEV_TOKEN_PREFIX = 'dev:';
+
+export function providerCodeForToken(ctx: AppContext, token: string): string | null {
+  const configured = ctx.config.providerTokens.get(token);
+  if (configured) return configured;
+  if (ctx.config.env !== 'production' && token.startsWith(DEV_TOKEN_PREFIX) && token.length > DEV_TOKEN_PREFIX.length) {
+    return token.slice(DEV_TOKEN_PREFIX.length);
+  }
+  return null;
+}
+
+const providerOf = (req: FastifyRequest) => {
+  if (req.providerId === undefined) throw new AppError('UNAUTHORIZED', 'Provider token required');
+  return req.providerId;
+};
+
+const security = [{ providerToken: [] }];
+const tags = ['provider API'];
+
+export const providerApiRoutes =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.addHook('onRequest', async (req) => {
+      const auth = req.headers.authorization;
+      const token = auth?.startsWith('Bearer ') ? auth.slice(7).trim() : '';
+      const code = token ? providerCodeForToken(ctx, token) : null;
+      const id = code ? await providerIdByCode(ctx, code) : null;
+      if (id === null) throw new AppError('UNAUTHORIZED', 'A valid provider token is required (Authorization: Bearer <token>)');
+      req.providerId = id;
+    });
+
+    app.post(
+      `${PROVIDER_API_PREFIX}/incoming`,
+      {
+        schema: {
+          tags,
+          summary: 'Report money that arrived on an account',
+          description: 'Matched to the single active deposit on the account with that amount; a repeated reference is idempotent.',
+          security,
+          body: incomingBody,
+          response: { 200: incomingResponse },
+        },
+      },
+      async (req) => ({ data: await reportIncoming(ctx, providerOf(req), req.body) }),
+    );
+    app.get(
+      `${PROVIDER_API_PREFIX}/incoming`,
+      { schema: { tags, summary: 'Reported incoming payments', security, querystring: incomingListQuery, response: { 200: incomingListResponse } } },
+      async (req) => ({ data: await listIncoming(ctx, providerOf(req), req.query.unmatched === 'true', req.query.limit) }),
+    );
+    app.post(
+      `${PROVIDER_API_PREFIX}/payouts/:transactionId`,
+      {
+        schema: {
+          tags,
+          summary: 'Report the result of a payout',
+          security,
+          params: payoutParams,
+          body: payoutBody,
+          response: { 200: payoutResponse },
+        },
+      },
+      async (req) => {
+        const r = await resolveProviderTransaction(ctx, {
+          transactionId: req.params.transactionId,
+          result: req.body.status,
+          reason: req.body.reason,
+          actor: { kind: 'provider' },
+          providerId: providerOf(req),
+          type: 'PAYOUT',
+        });
+        return {
+          data: {
+            transactionId: r.transaction.id,
+            transactionStatus: r.transaction.status,
+            invoiceId: r.invoice.id,
+            invoiceStatus: r.invoice.status,
+          },
+        };
+      },
+    );
+  };

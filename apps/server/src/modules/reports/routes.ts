@@ -1,0 +1,52 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyReply } from 'fastify';
+import type { Readable } from 'node:stream';
+import {
+  balanceReportQuery,
+  invoiceReportQuery,
+  poolBalanceReportQuery,
+  providerReportQuery,
+  reportFileName,
+  type ReportKind,
+} from '@paydesk/contracts';
+import type { AppContext } from '../../lib/context';
+import { requestMerchant } from '../../lib/scope';
+import { perm } from '../../plugins/auth';
+import { balanceReport, invoiceReport, poolBalanceReport, providerReport } from './service';
+
+function sendCsv(reply: FastifyReply, kind: ReportKind, q: { periodStart: string; periodEnd: string }, body: Readable) {
+  return reply
+    .header('content-type', 'text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${reportFileName(kind, q.periodStart, q.periodEnd)}"`)
+    .header('cache-control', 'no-store')
+    .send(body);
+}
+
+export const reportsRoutes =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      '/api/v1/report/invoice',
+      { config: perm('merchant.read.report', 'report.read.invoice'), schema: { tags: ['reports'], querystring: invoiceReportQuery} },
+      async (req, reply) => sendCsv(reply, 'invoice', req.query, await invoiceReport(ctx, await requestMerchant(ctx, req), req.query)),
+    );
+    app.get(
+      '/api/v1/report/balance',
+      { config: perm('merchant.read.report', 'report.read.balance'), schema: { tags: ['reports'], querystring: balanceReportQuery} },
+      async (req, reply) => sendCsv(reply, 'balance', req.query, await balanceReport(ctx, await requestMerchant(ctx, req), req.query)),
+    );
+    app.get(
+      '/api/v1/report/provider',
+      { config: perm('merchant.read.report', 'report.read.provider'), schema: { tags: ['reports'], querystring: providerReportQuery} },
+      async (req, reply) => sendCsv(reply, 'provider', req.query, await providerReport(ctx, await requestMerchant(ctx, req), req.query)),
+    );
+    app.get(
+      '/api/v1/report/pool/balance',
+      {
+        config: perm('merchant.read.report', 'report.read.pool.balance'),
+        schema: { tags: ['reports'], querystring: poolBalanceReportQuery},
+      },
+      async (req, reply) =>
+        sendCsv(reply, 'pool/balance', req.query, await poolBalanceReport(ctx, await requestMerchant(ctx, req), req.query)),
+    );
+  };

@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import QueryStream from 'pg-query-stream';
+import type { SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type { AppContext } from '../../lib/context';
+
+const dialect = new PgDialect();
+const BATCH = 2000;
+
+type Row = Record<string, unknown>;
+
+/**
+ * Rows of a query, read in batches without holding the whole result in memory.
+ * PostgreSQL: pg-query-stream (a portal read 2000 rows at a time). The embedded PGlite serves every
+ * pool connection from ONE backend and interleaves their messages, so an open portal would be torn down by
+ * another request's Sync; there a WITH HOLD cursor is declared and FETCHed in separate statements instead,
+ * which lets other requests run between batches.
+ */
+async function* queryRows(ctx: AppContext, query: SQL): AsyncGenerator<Row> {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  const client = await ctx.dbh.pool.connect();
+  let clean = false;
+  try {
+    if (ctx.dbh.kind === 'postgres') {
+      const stream = client.query(new QueryStream(text, params as unknown[], { batchSize: BATCH }));
+      for await (const row of stream) yield row as Row;
+    } else {
+      const cursor = `report_${randomBytes(8).toString('hex')}`;
+      await client.query(`DECLARE ${cursor} NO SCROLL CURSOR WITH HOLD FOR ${text}`, params as unknown[]);
+      try {
+        for (;;) {
+          const res = await client.query(`FETCH ${BATCH} FROM ${cursor}`);
+          for (const row of res.rows) yield row as Row;
+          if (res.rows.length < BATCH) break;
+        }
+      } finally {
+        await client.query(`CLOSE ${cursor}`).catch(() => undefined);
+      }
+    }
+    clean = true;
+  } finally {
+    // a stream abandoned half way (client went away) may leave the connection mid-protocol: drop it
+    client.release(!clean);
+  }
+}
+
+/** Neutralises spreadsheet formulas (CSV injection) and quotes where needed (RFC 4180). */
+export function csvCell(v: unknown, text = true): string {
+  if (v === null || v === undefined) return '';
+  let s = v instanceof Date ? v.toISOString() : String(v);
+  if (text && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export type Cell = { v: unknown; text?: boolean };
+
+/** A CSV (header row, CRLF line ends) streamed from a query; `toCells` maps a row to its cells. */
+export function csvStream(ctx: AppContext, header: readonly string[], query: SQL, toCells: (row: Row) => Cell[]): Readable {
+  async function* lines() {
+    yield `${header.join(',')}\r\n`;
+    let buf = '';
+    for await (const row of queryRows(ctx, query)) {
+      buf += `${toCells(row)
+        .map((c) => csvCell(c.v, c.text ?? true))
+        .join(',')}\r\n`;
+      if (buf.length >= 64 * 1024) {
+        yield buf;
+        buf = '';
+      }
+    }
+    if (buf) yield buf;
+  }
+  return Readable.from(lines(), { objectMode: false });
+}

@@ -1,0 +1,41 @@
+import { sql } from 'drizzle-orm';
+import type { AppContext } from '../../lib/context';
+import { lockInvoice, resolveProviderTransactionLocked } from '../engine/service';
+
+const SANDBOX = { kind: 'provider' } as const;
+
+/** The sandbox provider's rule: amounts whose minor units end in 13 are declined. */
+export const sandboxDeclines = (amount: number) => amount % 100 === 13;
+
+/**
+ * One pass of the sandbox provider: answers due provider transactions of test invoices. Deposits
+ * are confirmed once the customer pressed "Have paid" (or at least got requisites); payouts are
+ * paid. Each is handled in its own transaction that takes the invoice lock with SKIP LOCKED, so
+ * several processes can run this at once. Returns how many were answered.
+ */
+export async function tickSandbox(ctx: AppContext, opts: { limit?: number } = {}): Promise<number> {
+  const now = ctx.now();
+  const due = await ctx.db.execute<{ id: string; invoice_id: string }>(sql`
+    SELECT pt.id, pt.invoice_id FROM provider_transactions pt
+    WHERE pt.status = 'PENDING' AND pt.sandbox_due_at IS NOT NULL AND pt.sandbox_due_at <= ${now.toISOString()}::timestamptz
+    ORDER BY pt.sandbox_due_at LIMIT ${opts.limit ?? 100}`);
+  let done = 0;
+  for (const row of due.rows) {
+    const answered = await ctx.db.transaction(async (tx) => {
+      const inv = await lockInvoice(tx, { id: row.invoice_id }, { skipLocked: true });
+      if (!inv) return false;
+      const still = await tx.execute(
+        sql`SELECT 1 FROM provider_transactions WHERE id = ${row.id} AND status = 'PENDING' FOR UPDATE SKIP LOCKED`,
+      );
+      if (!still.rowCount) return false;
+      const result = sandboxDeclines(inv.amount) ? 'DECLINED' : 'DONE';
+      await resolveProviderTransactionLocked(ctx, tx, inv, row.id, result, SANDBOX, {
+        reason: result === 'DECLINED' ? 'sandbox declines amounts ending in 13' : 'sandbox confirmed',
+        providerInvoiceId: inv.flowType === 'DEPOSIT' && result === 'DONE' ? `SANDBOX-${row.id.slice(0, 8)}` : undefined,
+      });
+      return true;
+    });
+    if (answered) done++;
+  }
+  return done;
+}

@@ -1,0 +1,31 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  settlementBody,
+  settlementCreateQuery,
+  settlementResponse,
+} from '@paydesk/contracts';
+import type { AppContext } from '../../lib/context';
+import { requestMerchant } from '../../lib/scope';
+import { currentUser, perm } from '../../plugins/auth';
+import { createSettlement } from './service';
+
+export const settlementsRoutes =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.post(
+      '/api/v1/settlement',
+      {
+        config: perm('settlement.create'),
+        schema: {
+          tags: ['settlement'],
+          querystring: settlementCreateQuery,
+          body: settlementBody,
+          response: { 200: settlementResponse },
+        },
+      },
+      async (req) => {
+        const merchantId = await requestMerchant(ctx, req);
+        return { data: await createSettlement(ctx, merchantId, currentUser(req).id, req.body) };
+      },
+    );
+  };

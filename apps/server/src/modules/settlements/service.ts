@@ -1,0 +1,91 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { decimalsOf, formatMoney, INSUFFICIENT_BALANCE_MESSAGE, numberToMinor, USDT_DIMENSION, type SettlementBody } from '@paydesk/contracts';
+import { currencies, eventLog, settlements, terminals } from '../../db/schema';
+import type { DbOrTx } from '../../db/create-db';
+import type { AppContext } from '../../lib/context';
+import { AppError, badRequest, notFound } from '../../lib/errors';
+import { postSettlement } from '../ledger/service';
+
+/** Namespace of the per merchant+currency advisory lock (second key: hashtext of merchant:currency). */
+const SETTLEMENT_LOCK_NS = 7_240_501;
+
+async function merchantTerminal(db: DbOrTx, merchantId: string, terminalId: string) {
+  const [t] = await db
+    .select({
+      id: terminals.id,
+      merchantId: terminals.merchantId,
+      currencyId: terminals.currencyId,
+      code: currencies.code,
+      dimension: currencies.dimension,
+    })
+    .from(terminals)
+    .innerJoin(currencies, eq(currencies.id, terminals.currencyId))
+    .where(and(eq(terminals.id, terminalId), eq(terminals.merchantId, merchantId)));
+  // another merchant's terminal is reported exactly like a missing one
+  if (!t) throw notFound('Terminal');
+  return t;
+}
+
+/** The merchant's balance in a currency: −Σ of its merchant-account ledger entries (minor units). */
+async function merchantBalance(db: DbOrTx, merchantId: string, currencyId: number): Promise<number> {
+  const res = await db.execute<{ balance: string | number }>(sql`
+    SELECT COALESCE(-SUM(amount), 0) AS balance FROM ledger_entries
+    WHERE merchant_id = ${merchantId} AND account = 'merchant' AND currency_id = ${currencyId}`);
+  return Number(res.rows[0]?.balance ?? 0);
+}
+
+/**
+ * Records a settlement and debits the merchant by baseAmount in the terminal's currency, in one transaction
+ * serialised per merchant+currency; refused when it would take the balance below zero.
+ */
+export async function createSettlement(ctx: AppContext, merchantId: string, userId: string, body: SettlementBody) {
+  const t = await merchantTerminal(ctx.db, merchantId, body.terminalId);
+  const baseAmount = numberToMinor(body.baseAmount, t.dimension);
+  if (baseAmount === null) {
+    const msg =
+      decimalsOf(body.baseAmount) > t.dimension
+        ? `Base amount must have at most ${t.dimension} decimals for ${t.code}`
+        : 'Base amount is too large';
+    throw badRequest(msg, { baseAmount: msg });
+  }
+  const settlementAmount = numberToMinor(body.settlementAmount, USDT_DIMENSION);
+  if (settlementAmount === null) {
+    const msg = `Settlement amount must have at most ${USDT_DIMENSION} decimals`;
+    throw badRequest(msg, { settlementAmount: msg });
+  }
+  const at = ctx.now();
+
+  return ctx.db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${SETTLEMENT_LOCK_NS}::int, hashtext(${`${merchantId}:${t.currencyId}`}))`);
+    const balance = await merchantBalance(tx, merchantId, t.currencyId);
+    if (balance - baseAmount < 0) {
+      throw new AppError(
+        'INSUFFICIENT_BALANCE',
+        `${INSUFFICIENT_BALANCE_MESSAGE} (${formatMoney(Math.max(balance, 0), t.dimension, 'en', t.code)})`,
+        { baseAmount: `At most ${formatMoney(Math.max(balance, 0), t.dimension, 'en', t.code)}` },
+      );
+    }
+    const [s] = await tx
+      .insert(settlements)
+      .values({ merchantId, terminalId: t.id, currencyId: t.currencyId, baseAmount, settlementAmount, createdBy: userId, createdAt: at })
+      .returning({ id: settlements.id, createdAt: settlements.createdAt });
+    await postSettlement(tx, { settlementId: s!.id, merchantId, terminalId: t.id, currencyId: t.currencyId, baseAmount, at });
+    await tx.insert(eventLog).values({
+      merchantId,
+      code: 'SETTLEMENT_CREATED',
+      description: `Settlement #${s!.id}: ${formatMoney(baseAmount, t.dimension, 'en', t.code)} for ${formatMoney(settlementAmount, USDT_DIMENSION, 'en', 'USDT')}`,
+      data: { settlementId: s!.id, terminalId: t.id, baseAmount, settlementAmount, currency: t.code },
+      eventTime: at,
+      userId,
+    });
+    return {
+      id: s!.id,
+      terminalId: t.id,
+      currency: t.code,
+      baseAmount,
+      settlementAmount,
+      balanceAfter: balance - baseAmount,
+      createdAt: s!.createdAt.toISOString(),
+    };
+  });
+}

@@ -1,0 +1,187 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
+
+
+/**
+ * Demo merchant ids read from this file's own database (the harness's demo JSON is one file shared by every
+ * concurrent test run, so another run may have rewritten it).
+ */
+async function demoOf(t: TestApp) {
+  const m = await t.ctx.db.execute<{ id: string }>(sql`SELECT id FROM merchants WHERE name = 'Demo Merchant'`);
+  const merchantId = String(m.rows[0]!.id);
+  const ts = await t.ctx.db.execute<{ id: string; name: string }>(sql`SELECT id, name FROM terminals WHERE merchant_id = ${merchantId}`);
+  return { merchantId, terminals: ts.rows.map((r) => ({ id: String(r.id), name: String(r.name) })) };
+}
+
+let t: TestApp;
+let demo: Awaited<ReturnType<typeof demoOf>>;
+let owner: string;
+let uzsDeposit: { id: string; currencyId: number };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  demo = await demoOf(t);
+  owner = await loginAs(t.app, 'owner');
+  const id = demo.terminals.find((x) => x.name === 'UZS Deposit')!.id;
+  const res = await t.ctx.db.execute<{ currency_id: number }>(sql`SELECT currency_id FROM terminals WHERE id = ${id}`);
+  uzsDeposit = { id, currencyId: Number(res.rows[0]!.currency_id) };
+});
+afterAll(async () => {
+  await t.close();
+});
+
+/** −Σ merchant ledger entries of the Demo Merchant in a currency, counted straight from the table. */
+async function ledgerBalance(currencyId: number, terminalId?: string) {
+  const res = await t.ctx.db.execute<{ b: string | number }>(sql`
+    SELECT COALESCE(-SUM(amount), 0) AS b FROM ledger_entries
+    WHERE merchant_id = ${demo.merchantId} AND account = 'merchant' AND currency_id = ${currencyId}
+    ${terminalId ? sql`AND terminal_id = ${terminalId}` : sql``}`);
+  return Number(res.rows[0]!.b);
+}
+async function counts() {
+  const res = await t.ctx.db.execute<{ s: number; l: number }>(
+    sql`SELECT (SELECT COUNT(*) FROM settlements)::int AS s, (SELECT COUNT(*) FROM ledger_entries)::int AS l`,
+  );
+  return { settlements: Number(res.rows[0]!.s), ledger: Number(res.rows[0]!.l) };
+}
+const settle = (cookie: string, payload: unknown, query = '') =>
+  t.app.inject({ method: 'POST', url: `/api/v1/settlement${query}`, headers: { cookie }, payload: payload as object });
+
+describe('POST /api/v1/settlement', () => {
+  it('debits the merchant by exactly the base amount, records USDT in micro-units, and keeps the books balanced', async () => {
+    const before = await ledgerBalance(uzsDeposit.currencyId);
+    const tileBefore = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/merchant/balance?terminalId=${uzsDeposit.id}`,
+      headers: { cookie: owner },
+    });
+    expect(before).toBeGreaterThan(150_050);
+
+    const res = await settle(owner, { baseAmount: 1500.5, settlementAmount: 12.345678, terminalId: uzsDeposit.id });
+    expect(res.statusCode).toBe(200);
+    const s = res.json().data;
+    expect(s).toMatchObject({ terminalId: uzsDeposit.id, currency: 'UZS', baseAmount: 150_050, settlementAmount: 12_345_678 });
+    expect(s.balanceAfter).toBe(before - 150_050);
+    expect(await ledgerBalance(uzsDeposit.currencyId)).toBe(before - 150_050);
+
+    const tileAfter = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/merchant/balance?terminalId=${uzsDeposit.id}`,
+      headers: { cookie: owner },
+    });
+    expect(tileAfter.json().data[0].sum).toBe(tileBefore.json().data[0].sum - 150_050);
+
+    const legs = await t.ctx.db.execute<{ account: string; amount: number; tx_id: string }>(
+      sql`SELECT account, amount, tx_id FROM ledger_entries WHERE settlement_id = ${s.id} ORDER BY account`,
+    );
+    expect(legs.rows.map((r) => [r.account, Number(r.amount)])).toEqual([
+      ['merchant', 150_050],
+      ['settlement', -150_050],
+    ]);
+    const row = await t.ctx.db.execute(sql`SELECT base_amount, settlement_amount, merchant_id FROM settlements WHERE id = ${s.id}`);
+    expect(row.rows[0]).toMatchObject({ base_amount: 150_050, settlement_amount: 12_345_678, merchant_id: demo.merchantId });
+    const ev = await t.ctx.db.execute(sql`SELECT code FROM event_log WHERE code = 'SETTLEMENT_CREATED' AND merchant_id = ${demo.merchantId}`);
+    expect(ev.rows.length).toBe(1);
+  });
+
+  it('accepts numbers sent as strings (text inputs) and whole amounts', async () => {
+    const before = await ledgerBalance(uzsDeposit.currencyId);
+    const res = await settle(owner, { baseAmount: '100', settlementAmount: '0.1', terminalId: uzsDeposit.id });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ baseAmount: 10_000, settlementAmount: 100_000 });
+    expect(await ledgerBalance(uzsDeposit.currencyId)).toBe(before - 10_000);
+  });
+
+  it('refuses with 409 INSUFFICIENT_BALANCE past zero and writes nothing', async () => {
+    const balance = await ledgerBalance(uzsDeposit.currencyId);
+    const before = await counts();
+    const over = (balance + 1) / 100; // one minor unit more than there is
+    const res = await settle(owner, { baseAmount: over, settlementAmount: 1, terminalId: uzsDeposit.id });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.code).toBe('INSUFFICIENT_BALANCE');
+    expect(res.json().error.message).toMatch(/^Settlement exceeds the available balance \(.+ UZS\)$/);
+    expect(await counts()).toEqual(before);
+    expect(await ledgerBalance(uzsDeposit.currencyId)).toBe(balance);
+  });
+
+  it('takes the balance to exactly zero, and of two concurrent settlements that both fit alone only one passes', async () => {
+    const balance = await ledgerBalance(uzsDeposit.currencyId);
+    const part = Math.floor((balance * 0.6) / 100); // major units, 60 % of the balance
+    const [a, b] = await Promise.all([
+      settle(owner, { baseAmount: part, settlementAmount: 1, terminalId: uzsDeposit.id }),
+      settle(owner, { baseAmount: part, settlementAmount: 1, terminalId: uzsDeposit.id }),
+    ]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
+    const rest = await ledgerBalance(uzsDeposit.currencyId);
+    expect(rest).toBe(balance - part * 100);
+    const all = await settle(owner, { baseAmount: rest / 100, settlementAmount: 1, terminalId: uzsDeposit.id });
+    expect(all.statusCode).toBe(200);
+    expect(await ledgerBalance(uzsDeposit.currencyId)).toBe(0);
+    const more = await settle(owner, { baseAmount: 0.01, settlementAmount: 1, terminalId: uzsDeposit.id });
+    expect(more.statusCode).toBe(409);
+  });
+
+  it('403 without settlement.create (support, viewer)', async () => {
+    for (const u of ['support', 'viewer']) {
+      const res = await settle(await loginAs(t.app, u), { baseAmount: 1, settlementAmount: 1, terminalId: uzsDeposit.id });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().error.code).toBe('FORBIDDEN');
+    }
+  });
+
+  it("404 for another merchant's terminal (second-owner; admin scoped to Second Shop)", async () => {
+    const before = await counts();
+    const res = await settle(await loginAs(t.app, 'second-owner'), { baseAmount: 1, settlementAmount: 1, terminalId: uzsDeposit.id });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error).toMatchObject({ code: 'NOT_FOUND', message: 'Terminal not found' });
+    const admin = await loginAs(t.app, 'admin');
+    const second = await t.ctx.db.execute<{ id: string }>(sql`SELECT id FROM merchants WHERE name = 'Second Shop'`);
+    const scoped = await settle(admin, { baseAmount: 1, settlementAmount: 1, terminalId: uzsDeposit.id }, `?merchantId=${second.rows[0]!.id}`);
+    expect(scoped.statusCode).toBe(404);
+    const unknown = await settle(owner, { baseAmount: 1, settlementAmount: 1, terminalId: '00000000-0000-4000-8000-000000000000' });
+    expect(unknown.statusCode).toBe(404);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('400 with clear messages for bad bodies, never 500', async () => {
+    const id = uzsDeposit.id;
+    const cases: [unknown, string, RegExp][] = [
+      [{ baseAmount: 'abc', settlementAmount: 1, terminalId: id }, 'baseAmount', /Base amount must be a number/],
+      [{ baseAmount: 1, settlementAmount: 'ten', terminalId: id }, 'settlementAmount', /Settlement amount must be a number/],
+      [{ settlementAmount: 1, terminalId: id }, 'baseAmount', /Base amount is required/],
+      [{ baseAmount: '', settlementAmount: 1, terminalId: id }, 'baseAmount', /Base amount is required/],
+      [{ baseAmount: 1, terminalId: id }, 'settlementAmount', /Settlement amount is required/],
+      [{ baseAmount: -5, settlementAmount: 1, terminalId: id }, 'baseAmount', /greater than 0/],
+      [{ baseAmount: 0, settlementAmount: 1, terminalId: id }, 'baseAmount', /greater than 0/],
+      [{ baseAmount: 1, settlementAmount: 1.1234567, terminalId: id }, 'settlementAmount', /at most 6 decimals/],
+      [{ baseAmount: 1.123, settlementAmount: 1, terminalId: id }, 'baseAmount', /at most 2 decimals for UZS/],
+      [{ baseAmount: 1e300, settlementAmount: 1, terminalId: id }, 'baseAmount', /./],
+      [{ baseAmount: null, settlementAmount: 1, terminalId: id }, 'baseAmount', /must be a number/],
+      [{ baseAmount: 1, settlementAmount: 1 }, 'terminalId', /./],
+      [{ baseAmount: 1, settlementAmount: 1, terminalId: 'nope' }, 'terminalId', /UUID/],
+      [{ baseAmount: 1, settlementAmount: 1, terminalId: id, extra: true }, 'extra', /Unknown field/],
+    ];
+    const before = await counts();
+    for (const [payload, field, msg] of cases) {
+      const res = await settle(owner, payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      const err = res.json().error;
+      expect(err.code).toBe('VALIDATION_ERROR');
+      expect(err.fields?.[field], JSON.stringify(err)).toMatch(msg);
+    }
+    const notJson = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/settlement',
+      headers: { cookie: owner, 'content-type': 'application/json' },
+      payload: '{"baseAmount":',
+    });
+    expect(notJson.statusCode).toBe(400);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('401 without a session', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/settlement', payload: { baseAmount: 1, settlementAmount: 1, terminalId: uzsDeposit.id } });
+    expect(res.statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,57 @@
+import { and, asc, eq } from 'drizzle-orm';
+import { TICKET_STATUSES, canDecideTicket, type SupportTicketItem } from '@paydesk/contracts';
+import { invoices, supportTickets } from '../../db/schema';
+import type { AppContext } from '../../lib/context';
+import { forbidden, invalidState, notFound } from '../../lib/errors';
+import { decideTicket } from '../engine/service';
+
+type TicketRow = typeof supportTickets.$inferSelect;
+
+const toItem = (t: TicketRow): SupportTicketItem => {
+  const s = TICKET_STATUSES.find((x) => x.code === t.status);
+  return {
+    id: t.id,
+    description: t.description,
+    createDate: t.createDate.toISOString(),
+    status: { code: t.status, value: s?.value ?? t.status },
+  };
+};
+
+/** Support history of one invoice of the merchant (404 for another merchant's invoice). */
+export async function ticketsOfInvoice(ctx: AppContext, merchantId: string, invoiceId: string): Promise<SupportTicketItem[]> {
+  const [inv] = await ctx.db
+    .select({ id: invoices.id })
+    .from(invoices)
+    .where(and(eq(invoices.id, invoiceId), eq(invoices.merchantId, merchantId)));
+  if (!inv) throw notFound('Invoice');
+  const rows = await ctx.db
+    .select()
+    .from(supportTickets)
+    .where(and(eq(supportTickets.invoiceId, invoiceId), eq(supportTickets.merchantId, merchantId)))
+    .orderBy(asc(supportTickets.createDate), asc(supportTickets.id));
+  return rows.map(toItem);
+}
+
+/**
+ * Approve or reject under canDecideTicket: without ticket.decision 403, a SOLVED or REJECTED
+ * ticket 409. The engine moves the invoice and writes the event log.
+ */
+export async function decide(
+  ctx: AppContext,
+  merchantId: string,
+  ticketId: number,
+  decision: 'approve' | 'reject',
+  caller: { userId: string; permissions: readonly string[] },
+): Promise<SupportTicketItem> {
+  const [ticket] = await ctx.db
+    .select()
+    .from(supportTickets)
+    .where(and(eq(supportTickets.id, ticketId), eq(supportTickets.merchantId, merchantId)));
+  if (!ticket) throw notFound('Ticket');
+  if (!canDecideTicket(ticket, caller.permissions)) {
+    if (!caller.permissions.includes('ticket.decision')) throw forbidden('Permission required: ticket.decision');
+    throw invalidState(`The ticket is already ${ticket.status}`);
+  }
+  const updated = await decideTicket(ctx, { ticketId, merchantId, decision, actor: { kind: 'operator', userId: caller.userId } });
+  return toItem(updated);
+}

@@ -1,0 +1,92 @@
+import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { merchantSignaturePayload } from '@paydesk/contracts';
+
+/** Signed merchant API requests for tests (inject or real HTTP). */
+export function merchantSigner(merchantId: string, privateKeyPem: string, now: () => Date = () => new Date()) {
+  const key: KeyObject = createPrivateKey(privateKeyPem);
+  return (method: string, path: string, body?: unknown, extra: Record<string, string> = {}) => {
+    const raw = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
+    const ts = String(Math.floor(now().getTime() / 1000));
+    const signature = sign(null, Buffer.from(merchantSignaturePayload(ts, method, path, raw)), key).toString('base64');
+    const headers: Record<string, string> = {
+      'x-merchant-id': merchantId,
+      'x-timestamp': ts,
+      'x-signature': signature,
+      ...(raw ? { 'content-type': 'application/json' } : {}),
+      ...extra,
+    };
+    return { method, path, raw, headers };
+  };
+}
+
+export type Signer = ReturnType<typeof merchantSigner>;
+
+export async function injectSigned(app: FastifyInstance, signer: Signer, method: 'GET' | 'POST', path: string, body?: unknown, extra?: Record<string, string>) {
+  const r = signer(method, path, body, extra);
+  return app.inject({ method, url: path, headers: r.headers, payload: r.raw || undefined });
+}
+
+export async function fetchSigned(base: string, signer: Signer, method: 'GET' | 'POST', path: string, body?: unknown, extra?: Record<string, string>) {
+  const r = signer(method, path, body, extra);
+  const res = await fetch(base + path, { method, headers: r.headers, body: r.raw || undefined });
+  return { status: res.status, json: (await res.json()) as any };
+}
+
+export type ReceivedHook = { headers: Record<string, string>; body: string };
+
+/** A merchant's callback endpoint on 127.0.0.1: answers `status()` and records what arrived. */
+export async function startReceiver(status: () => number = () => 200) {
+  const received: ReceivedHook[] = [];
+  const refused: ReceivedHook[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const hook = { headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') };
+      const code = status();
+      (code >= 200 && code < 300 ? received : refused).push(hook);
+      res.writeHead(code, { 'content-type': 'text/plain' }).end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    received,
+    refused,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+/** Listens on 127.0.0.1, port 0; returns the base URL. */
+export async function listen(app: FastifyInstance) {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  return `http://127.0.0.1:${port}`;
+}
+
+export const validCard = '4111111111111111';
+
+let seq = 0;
+export const uniqueId = (p = 'inv') => `${p}-${process.pid}-${Date.now()}-${++seq}`;
+
+export function invoiceBody(
+  terminal: { id: string; flowType: 'DEPOSIT' | 'WITHDRAWAL'; currency: string },
+  over: Record<string, unknown> = {},
+) {
+  return {
+    terminalId: terminal.id,
+    flowType: terminal.flowType,
+    amount: 150_000_00,
+    currency: terminal.currency,
+    merchantInvoiceId: uniqueId(),
+    customer: { externalId: 'cust-1', firstName: 'Aziz', lastName: 'Karimov' },
+    successUrl: 'https://shop.example.com/ok',
+    cancelUrl: 'https://shop.example.com/cancel',
+    errorUrl: 'https://shop.example.com/error',
+    ...over,
+  };
+}

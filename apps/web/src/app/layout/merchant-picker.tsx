@@ -1,0 +1,38 @@
+import { Select } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { merchantsQuery } from '../../lib/merchant';
+import { rememberedMerchantStore, scopedMerchantStore } from '../../lib/merchant-scope';
+import { useStore } from '../../lib/persisted-store';
+import { isMerchantScopedQuery } from '../../lib/query-client';
+import { selectedTerminalStore } from '../../lib/terminals';
+
+/** merchant.rw.all: choose the merchant every back-office call works on (SPEC §2, DESIGN §1). */
+export function MerchantPicker() {
+  const queryClient = useQueryClient();
+  const { data } = useQuery(merchantsQuery);
+  const current = useStore(scopedMerchantStore);
+  const options = (data?.data ?? []).map((m) => ({ value: m.id, label: m.name }));
+
+  const change = (id: string | null) => {
+    if (!id || id === current) return;
+    rememberedMerchantStore.set(id);
+    scopedMerchantStore.set(id);
+    selectedTerminalStore.set('');
+    // Everything cached belongs to the previous merchant: drop it and refetch what is on screen.
+    void queryClient.resetQueries({ predicate: (q) => isMerchantScopedQuery(q.queryKey) });
+  };
+
+  return (
+    <Select
+      aria-label="Merchant"
+      data={options}
+      value={current}
+      onChange={change}
+      allowDeselect={false}
+      searchable={options.length > 8}
+      nothingFoundMessage="Nothing found."
+      w={220}
+      comboboxProps={{ shadow: 'md' }}
+    />
+  );
+}

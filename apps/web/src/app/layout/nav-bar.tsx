@@ -1,0 +1,108 @@
+import type { ComponentType } from 'react';
+import { AppShell, Group, NavLink, ScrollArea, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import {
+  IconActivity,
+  IconBuildingStore,
+  IconExternalLink,
+  IconLayoutDashboard,
+  IconLifebuoy,
+  IconLogout,
+  IconReportAnalytics,
+  IconSettings,
+  IconTerminal2,
+  IconUsers,
+  type IconProps,
+} from '@tabler/icons-react';
+import { Link, useLocation } from 'react-router';
+import { canSeeMonitoring, hasPermission } from '@paydesk/contracts/permissions';
+import { ROUTES, SUPPORT_URL } from '../../lib/routes';
+import { usePermissions } from '../../lib/session';
+import { Logo } from '../../components/logo';
+import { useLogout } from './use-logout';
+
+type NavEntry = {
+  label: string;
+  to: string;
+  icon: ComponentType<IconProps>;
+  visible: (perms: readonly string[]) => boolean;
+};
+
+/** Navigation entries of SPEC §2 with the permissions that show them. */
+const ENTRIES: NavEntry[] = [
+  { label: 'Dashboard', to: ROUTES.Invoices, icon: IconLayoutDashboard, visible: () => true },
+  { label: 'Reports', to: ROUTES.Reports, icon: IconReportAnalytics, visible: (p) => hasPermission(p, 'merchant.read.report') },
+  { label: 'Merchant', to: ROUTES.Merchant, icon: IconBuildingStore, visible: (p) => hasPermission(p, 'merchant.read') },
+  { label: 'Terminals', to: ROUTES.Terminals, icon: IconTerminal2, visible: () => true },
+  { label: 'Accounts', to: ROUTES.Accounts, icon: IconUsers, visible: (p) => hasPermission(p, 'people.account') },
+  { label: 'Monitoring', to: ROUTES.Monitoring, icon: IconActivity, visible: canSeeMonitoring },
+];
+
+const isActive = (pathname: string, to: string) => pathname === to || pathname.startsWith(`${to}/`);
+
+export function NavBar() {
+  const perms = usePermissions();
+  const { pathname } = useLocation();
+  const logout = useLogout();
+
+  return (
+    <AppShell.Navbar p="md" aria-label="Main navigation">
+      <AppShell.Section mb="lg">
+        <UnstyledButton component={Link} to={ROUTES.Invoices} aria-label="Paydesk: go to transactions">
+          <Logo />
+        </UnstyledButton>
+      </AppShell.Section>
+
+      <AppShell.Section grow component={ScrollArea}>
+        {ENTRIES.filter((e) => e.visible(perms)).map(({ label, to, icon: Icon }) => (
+          <NavLink
+            key={to}
+            component={Link}
+            to={to}
+            label={label}
+            active={isActive(pathname, to)}
+            aria-current={isActive(pathname, to) ? 'page' : undefined}
+            leftSection={<Icon size={20} stroke={1.6} aria-hidden />}
+            fw={500}
+            style={{ borderRadius: 'var(--mantine-radius-md)' }}
+          />
+        ))}
+      </AppShell.Section>
+
+      <AppShell.Section pt="md" style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>
+        <NavLink
+          component={Link}
+          to={ROUTES.Settings}
+          label="Settings"
+          active={isActive(pathname, ROUTES.Settings)}
+          aria-current={isActive(pathname, ROUTES.Settings) ? 'page' : undefined}
+          leftSection={<IconSettings size={20} stroke={1.6} aria-hidden />}
+          style={{ borderRadius: 'var(--mantine-radius-md)' }}
+        />
+        <NavLink
+          component="a"
+          href={SUPPORT_URL}
+          target="_blank"
+          rel="noopener noreferrer"
+          label={
+            <Group gap={6} component="span">
+              <span>Support</span>
+              <IconExternalLink size={14} aria-hidden />
+              <VisuallyHidden component="span">(opens in a new tab)</VisuallyHidden>
+            </Group>
+          }
+          leftSection={<IconLifebuoy size={20} stroke={1.6} aria-hidden />}
+          style={{ borderRadius: 'var(--mantine-radius-md)' }}
+        />
+        <NavLink
+          component="button"
+          type="button"
+          label="Log Out"
+          disabled={logout.isPending}
+          onClick={() => logout.mutate()}
+          leftSection={<IconLogout size={20} stroke={1.6} aria-hidden />}
+          style={{ borderRadius: 'var(--mantine-radius-md)' }}
+        />
+      </AppShell.Section>
+    </AppShell.Navbar>
+  );
+}

@@ -1,0 +1,38 @@
+import { useMemo } from 'react';
+import { Select, type ComboboxItem, type OptionsFilter } from '@mantine/core';
+import { useSelectedTerminal, useTerminals } from '../../lib/terminals';
+
+// Mantine's Select cannot hold '' as an option value; this stands for "no terminal filter".
+const ALL = '__all__';
+const normalize = (s: string) => s.toLowerCase().replace(/\s+/g, '');
+
+/** Case- and whitespace-insensitive substring match (SPEC §2). */
+const filter: OptionsFilter = ({ options, search }) => {
+  const needle = normalize(search);
+  return (options as ComboboxItem[]).filter((o) => normalize(o.label).includes(needle));
+};
+
+export function TerminalSelect() {
+  const { data: terminals, isPending } = useTerminals();
+  const [terminalId, setTerminalId] = useSelectedTerminal();
+  const data = useMemo(
+    () => [{ value: ALL, label: 'ALL TERMINALS' }, ...(terminals ?? []).map((t) => ({ value: t.id, label: t.name }))],
+    [terminals],
+  );
+
+  return (
+    <Select
+      aria-label="Terminal"
+      placeholder={isPending ? 'Loading terminals…' : 'ALL TERMINALS'}
+      data={data}
+      value={terminalId || ALL}
+      onChange={(v) => setTerminalId(!v || v === ALL ? '' : v)}
+      searchable
+      filter={filter}
+      nothingFoundMessage="Nothing found."
+      allowDeselect={false}
+      w={260}
+      comboboxProps={{ shadow: 'md' }}
+    />
+  );
+}

@@ -1,0 +1,68 @@
+import { Suspense, lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { Navigate, createBrowserRouter, type RouteObject } from 'react-router';
+import { FullPageLoader, SectionLoader } from '../components/full-page-loader';
+import { ROUTES } from '../lib/routes';
+import { PublicOnly, RequireAuth } from './guards';
+import { AppLayout } from './layout/app-layout';
+import { RouteError } from './route-error';
+
+// One chunk per feature page: the shell stays small and a screen's code loads when it is opened.
+const LoginPage = lazy(() => import('../features/auth/pages/login-page'));
+const InvoicesPage = lazy(() => import('../features/invoices/pages/invoices-page'));
+const InvoiceDetailsPage = lazy(() => import('../features/invoices/pages/invoice-details-page'));
+const ReportsPage = lazy(() => import('../features/reports/pages/reports-page'));
+const MerchantPage = lazy(() => import('../features/merchant/pages/merchant-page'));
+const SettingsPage = lazy(() => import('../features/settings/pages/settings-page'));
+const ChangePasswordPage = lazy(() => import('../features/settings/pages/change-password-page'));
+const TerminalsPage = lazy(() => import('../features/terminals/pages/terminals-page'));
+const MonitoringPage = lazy(() => import('../features/monitoring/pages/monitoring-page'));
+const NotificationsPage = lazy(() => import('../features/notifications/pages/notifications-page'));
+const AccountsPage = lazy(() => import('../features/accounts/pages/accounts-page'));
+const AccountDetailsPage = lazy(() => import('../features/accounts/pages/account-details-page'));
+
+const page = (Page: LazyExoticComponent<ComponentType>) => (
+  <Suspense fallback={<SectionLoader />}>
+    <Page />
+  </Suspense>
+);
+
+/** Route names and paths of SPEC §2; `handle.name` carries the route name. */
+export const routes: RouteObject[] = [
+  {
+    path: ROUTES.Login,
+    handle: { name: 'Login' },
+    element: (
+      <PublicOnly>
+        <Suspense fallback={<FullPageLoader />}>
+          <LoginPage />
+        </Suspense>
+      </PublicOnly>
+    ),
+    errorElement: <RouteError />,
+  },
+  {
+    element: (
+      <RequireAuth>
+        <AppLayout />
+      </RequireAuth>
+    ),
+    errorElement: <RouteError />,
+    children: [
+      { path: ROUTES.Invoices, handle: { name: 'Invoices' }, element: page(InvoicesPage) },
+      { path: '/invoices/:id', handle: { name: 'InvoiceDetails' }, element: page(InvoiceDetailsPage) },
+      { path: ROUTES.Reports, handle: { name: 'Reports' }, element: page(ReportsPage) },
+      { path: ROUTES.Merchant, handle: { name: 'Merchant' }, element: page(MerchantPage) },
+      { path: ROUTES.Settings, handle: { name: 'Settings' }, element: page(SettingsPage) },
+      { path: ROUTES.ChangePassword, handle: { name: 'ChangePassword' }, element: page(ChangePasswordPage) },
+      { path: ROUTES.Terminals, handle: { name: 'Terminals' }, element: page(TerminalsPage) },
+      { path: ROUTES.Monitoring, handle: { name: 'Monitoring' }, element: page(MonitoringPage) },
+      { path: ROUTES.Notifications, handle: { name: 'Notifications' }, element: page(NotificationsPage) },
+      { path: ROUTES.Accounts, handle: { name: 'Accounts' }, element: page(AccountsPage) },
+      { path: '/accounts/:id', handle: { name: 'AccountDetails' }, element: page(AccountDetailsPage) },
+    ],
+  },
+  // Any unknown path goes to Login, which forwards an authorised user to the invoices list.
+  { path: '*', element: <Navigate to={ROUTES.Login} replace /> },
+];
+
+export const createAppRouter = () => createBrowserRouter(routes);

@@ -1,0 +1,36 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Invoice } from '@paydesk/contracts/invoices';
+import { api } from '../../../lib/api';
+import { invoicesKey } from './invoice-list';
+import { invoiceKey } from './invoice';
+
+/** Every action refreshes the whole invoice (card, history, sections) and the list it appears in. */
+function useInvoiceMutation<TVars>(invoiceId: string, fn: (vars: TVars) => Promise<unknown>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSettled: async () => {
+      await queryClient.invalidateQueries({ queryKey: invoiceKey(invoiceId) });
+      await queryClient.invalidateQueries({ queryKey: [...invoicesKey, 'list'] });
+    },
+  });
+}
+
+export const useChangeStatus = (invoiceId: string) =>
+  useInvoiceMutation(invoiceId, (statusId: number) =>
+    api.patch<{ data: Invoice }>('/api/v1/invoice/status', { invoiceId, statusId }),
+  );
+
+export const useChangeAmount = (invoiceId: string) =>
+  useInvoiceMutation(invoiceId, (amount: number) => api.patch<{ data: Invoice }>('/api/v1/invoice/amount', { invoiceId, amount }));
+
+export const useRetry = (invoiceId: string) =>
+  useInvoiceMutation<void>(invoiceId, () => api.post('/api/v1/invoice/retry', { invoiceId }));
+
+export const useSendCallback = (invoiceId: string) =>
+  useInvoiceMutation<void>(invoiceId, () => api.post('/api/v1/merchant/callback', { invoiceId }));
+
+export const useDecideTicket = (invoiceId: string) =>
+  useInvoiceMutation(invoiceId, ({ ticketId, decision }: { ticketId: number; decision: 'approve' | 'reject' }) =>
+    api.post(`/api/v1/merchant/support/${decision}`, { ticketId }),
+  );

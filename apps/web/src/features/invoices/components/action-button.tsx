@@ -1,0 +1,40 @@
+import { useState, type ReactNode } from 'react';
+import { Button, type ButtonProps } from '@mantine/core';
+import type { UseMutationResult } from '@tanstack/react-query';
+import { toast } from '../../../components/toast';
+import { ConfirmDialog } from './confirm-dialog';
+
+type Props = {
+  label: string;
+  title: string;
+  message: ReactNode;
+  mutation: UseMutationResult<unknown, Error, void>;
+  success: string;
+  icon?: ReactNode;
+} & Omit<ButtonProps, 'children' | 'onClick'>;
+
+/** A button whose action runs after a confirmation dialog (Retry, Callback). */
+export function ConfirmedActionButton({ label, title, message, mutation, success, icon, ...rest }: Props) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button variant="default" leftSection={icon} onClick={() => setOpen(true)} {...rest}>
+        {label}
+      </Button>
+      <ConfirmDialog
+        opened={open}
+        title={title}
+        message={message}
+        loading={mutation.isPending}
+        onCancel={() => setOpen(false)}
+        onConfirm={() =>
+          mutation.mutate(undefined, {
+            onSuccess: () => toast.success(success),
+            onError: (e) => toast.error(e.message),
+            onSettled: () => setOpen(false),
+          })
+        }
+      />
+    </>
+  );
+}

@@ -1,0 +1,162 @@
+import '@mantine/dates/styles.css';
+import { useState } from 'react';
+import { Button, Checkbox, Group, Modal, NumberInput, Select, SimpleGrid, Stack } from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import {
+  FLOW_TYPES,
+  ddMmYyyyToIsoDay,
+  isoDayToDdMmYyyy,
+  majorStringToMinor,
+  minorToMajorString,
+  type FlowType,
+} from '@paydesk/contracts';
+import { useInvoiceStatuses } from '../api/invoice-statuses';
+import { EMPTY_FILTERS, type InvoiceFilters } from '../model/list-state';
+
+
+/** Sums are typed in major units; every invoice currency here has two decimals. */
+const SUM_DIMENSION = 2;
+const NOT_SELECTED = '__none__';
+
+type Draft = {
+  statusIds: number[];
+  dateFrom: string | null; // yyyy-MM-dd, the pickers' value
+  dateTo: string | null;
+  lastStatusDate: string | null;
+  flowType: FlowType | null;
+  sumFrom: string | number;
+  sumTo: string | number;
+};
+
+const toDraft = (f: InvoiceFilters): Draft => ({
+  statusIds: f.statusIds,
+  dateFrom: f.dateFrom && ddMmYyyyToIsoDay(f.dateFrom),
+  dateTo: f.dateTo && ddMmYyyyToIsoDay(f.dateTo),
+  lastStatusDate: f.lastStatusDate && ddMmYyyyToIsoDay(f.lastStatusDate),
+  flowType: f.flowType,
+  sumFrom: f.sumFrom === null ? '' : minorToMajorString(f.sumFrom, SUM_DIMENSION),
+  sumTo: f.sumTo === null ? '' : minorToMajorString(f.sumTo, SUM_DIMENSION),
+});
+
+/** NaN values and invalid dates are dropped on apply (SPEC §2). */
+const sum = (v: string | number) => (v === '' ? null : majorStringToMinor(String(v), SUM_DIMENSION));
+const day = (v: string | null) => (v ? isoDayToDdMmYyyy(v) : null);
+
+export function fromDraft(d: Draft): InvoiceFilters {
+  return {
+    statusIds: d.statusIds,
+    dateFrom: day(d.dateFrom),
+    dateTo: day(d.dateTo),
+    lastStatusDate: day(d.lastStatusDate),
+    flowType: d.flowType,
+    sumFrom: sum(d.sumFrom),
+    sumTo: sum(d.sumTo),
+  };
+}
+
+const asNumber = (v: string | number) => {
+  const n = typeof v === 'number' ? v : Number.parseFloat(v);
+  return Number.isFinite(n) ? n : undefined;
+};
+
+type Props = { opened: boolean; value: InvoiceFilters; onClose: () => void; onApply: (f: InvoiceFilters) => void };
+
+export function FilterDialog({ opened, value, onClose, onApply }: Props) {
+  return (
+    <Modal opened={opened} onClose={onClose} title="Filter" size="lg" centered>
+      {/* mounted per opening so the draft starts from the applied filters */}
+      {opened && <FilterForm value={value} onApply={onApply} />}
+    </Modal>
+  );
+}
+
+function FilterForm({ value, onApply }: { value: InvoiceFilters; onApply: (f: InvoiceFilters) => void }) {
+  const { data: statuses = [] } = useInvoiceStatuses();
+  const [d, setD] = useState<Draft>(() => toDraft(value));
+  const set = <K extends keyof Draft>(key: K, v: Draft[K]) => setD((prev) => ({ ...prev, [key]: v }));
+
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        onApply(fromDraft(d));
+      }}
+    >
+      <Stack gap="md">
+        <Checkbox.Group
+          label="Status"
+          value={d.statusIds.map(String)}
+          onChange={(v) => set('statusIds', v.map(Number))}
+        >
+          <Group gap="md" mt="xs">
+            {statuses.map((s) => (
+              <Checkbox key={s.id} value={String(s.id)} label={s.value} />
+            ))}
+          </Group>
+        </Checkbox.Group>
+
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <DatePickerInput
+            label="Date From"
+            placeholder="dd/mm/yyyy"
+            valueFormat="DD/MM/YYYY"
+            clearable
+            value={d.dateFrom}
+            maxDate={d.dateTo ?? undefined}
+            onChange={(v) => set('dateFrom', v)}
+          />
+          <DatePickerInput
+            label="Date To"
+            placeholder="dd/mm/yyyy"
+            valueFormat="DD/MM/YYYY"
+            clearable
+            value={d.dateTo}
+            minDate={d.dateFrom ?? undefined}
+            onChange={(v) => set('dateTo', v)}
+          />
+          <DatePickerInput
+            label="Last Status Date"
+            placeholder="dd/mm/yyyy"
+            valueFormat="DD/MM/YYYY"
+            clearable
+            value={d.lastStatusDate}
+            onChange={(v) => set('lastStatusDate', v)}
+          />
+          <Select
+            label="Flow Type"
+            data={[{ value: NOT_SELECTED, label: 'Not selected' }, ...FLOW_TYPES.map((f) => ({ value: f, label: f }))]}
+            value={d.flowType ?? NOT_SELECTED}
+            onChange={(v) => set('flowType', !v || v === NOT_SELECTED ? null : (v as FlowType))}
+            allowDeselect={false}
+          />
+          <NumberInput
+            label="Sum From"
+            placeholder="0.00"
+            min={0}
+            max={asNumber(d.sumTo)}
+            decimalScale={SUM_DIMENSION}
+            thousandSeparator=" "
+            value={d.sumFrom}
+            onChange={(v) => set('sumFrom', v)}
+          />
+          <NumberInput
+            label="Sum To"
+            placeholder="0.00"
+            min={asNumber(d.sumFrom) ?? 0}
+            decimalScale={SUM_DIMENSION}
+            thousandSeparator=" "
+            value={d.sumTo}
+            onChange={(v) => set('sumTo', v)}
+          />
+        </SimpleGrid>
+
+        <Group justify="space-between" mt="sm">
+          <Button variant="default" onClick={() => onApply(EMPTY_FILTERS)}>
+            Reset Filter
+          </Button>
+          <Button type="submit">Apply Filter</Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

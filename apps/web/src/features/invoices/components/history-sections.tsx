@@ -1,0 +1,276 @@
+import type { ReactNode } from 'react';
+import { Accordion, Badge, Button, Group, Stack, Table, Text, Timeline } from '@mantine/core';
+import { formatDateLong } from '@paydesk/contracts/dates';
+import { hasPermission } from '@paydesk/contracts/permissions';
+import { canDecideTicket } from '@paydesk/contracts/statuses';
+import { SectionLoader } from '../../../components/full-page-loader';
+import { toast } from '../../../components/toast';
+import { usePermissions } from '../../../lib/session';
+import { useDecideTicket } from '../api/invoice-actions';
+import {
+  useInvoiceCallbacks,
+  useInvoiceErrors,
+  useInvoiceEvents,
+  useInvoiceTransactions,
+  useStatusHistory,
+  useSupportTickets,
+} from '../api/invoice';
+import { BADGE_COLOR, StatusBadge } from './status-badge';
+
+const CALLBACK_COLOR: Record<string, string> = {
+  DELIVERED: BADGE_COLOR.success,
+  PENDING: BADGE_COLOR.primary,
+  FAILED: BADGE_COLOR.error,
+  NO_URL: BADGE_COLOR.neutral,
+};
+
+export function StatusHistory({ invoiceId }: { invoiceId: string }) {
+  const { data, isPending } = useStatusHistory(invoiceId);
+  if (isPending) return <SectionLoader label="Loading status history" />;
+  return (
+    <section aria-label="Status history">
+      <Text fw={600} mb="sm">
+        Status history
+      </Text>
+      {data?.length ? (
+        <Timeline active={data.length - 1} bulletSize={14} lineWidth={2}>
+          {data.map((e, i) => (
+            <Timeline.Item key={i} title={<StatusBadge code={e.status.code} label={e.status.value} size="sm" />}>
+              <Text size="xs" c="dimmed">
+                {formatDateLong(e.statusDate)}
+              </Text>
+            </Timeline.Item>
+          ))}
+        </Timeline>
+      ) : (
+        <Text size="sm" c="dimmed">
+          No status changes
+        </Text>
+      )}
+    </section>
+  );
+}
+
+function Section({ value, title, count, children }: { value: string; title: string; count: number | undefined; children: ReactNode }) {
+  return (
+    <Accordion.Item value={value}>
+      <Accordion.Control>
+        <Group gap="xs">
+          <Text fw={500}>{title}</Text>
+          <Badge variant="light" color="gray" size="sm" data-testid={`count-${value}`}>
+            {count ?? '…'}
+          </Badge>
+        </Group>
+      </Accordion.Control>
+      <Accordion.Panel>{children}</Accordion.Panel>
+    </Accordion.Item>
+  );
+}
+
+const Empty = ({ text }: { text: string }) => (
+  <Text size="sm" c="dimmed">
+    {text}
+  </Text>
+);
+
+/** Collapsible sections with counts, each shown only with its permission (SPEC §2). */
+export function HistorySections({ invoiceId }: { invoiceId: string }) {
+  const perms = usePermissions();
+  const can = {
+    errors: hasPermission(perms, 'invoice.error.read'),
+    events: hasPermission(perms, 'invoice.event.read'),
+    callbacks: hasPermission(perms, 'merchant.callback.read'),
+    transactions: hasPermission(perms, 'invoice.transaction.read'),
+  };
+  const errors = useInvoiceErrors(invoiceId, can.errors);
+  const events = useInvoiceEvents(invoiceId, can.events);
+  const callbacks = useInvoiceCallbacks(invoiceId, can.callbacks);
+  const tickets = useSupportTickets(invoiceId);
+  const transactions = useInvoiceTransactions(invoiceId, can.transactions);
+  const decide = useDecideTicket(invoiceId);
+
+  return (
+    <Accordion multiple variant="separated" radius="md" defaultValue={[]}>
+      {can.errors && (
+        <Section value="errors" title="Errors" count={errors.data?.length}>
+          {errors.data?.length ? (
+            <Stack gap="xs">
+              {errors.data.map((e, i) => (
+                <Group key={i} justify="space-between" wrap="nowrap">
+                  <Text size="sm" c="red.8">
+                    {e.description}
+                  </Text>
+                  <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                    {formatDateLong(e.eventTime)}
+                  </Text>
+                </Group>
+              ))}
+            </Stack>
+          ) : (
+            <Empty text="No errors" />
+          )}
+        </Section>
+      )}
+
+      {can.events && (
+        <Section value="events" title="Event Log" count={events.data?.length}>
+          {events.data?.length ? (
+            <Table verticalSpacing="xs" aria-label="Event log">
+              <Table.Tbody>
+                {events.data.map((e) => (
+                  <Table.Tr key={e.id}>
+                    <Table.Td>
+                      <Badge variant="light" size="sm" style={{ whiteSpace: 'nowrap' }}>
+                        {e.code}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{e.description}</Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                        {formatDateLong(e.eventTime)}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="xs" c="dimmed" ff="monospace">
+                        {e.userId ?? '-'}
+                      </Text>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          ) : (
+            <Empty text="No events" />
+          )}
+        </Section>
+      )}
+
+      {can.callbacks && (
+        <Section value="callbacks" title="Callbacks" count={callbacks.data?.length}>
+          {callbacks.data?.length ? (
+            <Stack gap="sm">
+              {callbacks.data.map((c) => (
+                <Stack key={c.id} gap={4} p="xs" style={{ border: '1px solid var(--mantine-color-gray-3)', borderRadius: 8 }} data-testid="callback-item">
+                  <Group gap="xs" wrap="wrap">
+                    <Text size="xs" ff="monospace">
+                      {c.id}
+                    </Text>
+                    <Badge color={CALLBACK_COLOR[c.status] ?? BADGE_COLOR.warning} variant="light" size="sm">
+                      {c.status}
+                    </Badge>
+                    <StatusBadge code={c.invoiceStatus} size="sm" />
+                    {c.manual && (
+                      <Badge variant="outline" size="sm" color="gray">
+                        manual
+                      </Badge>
+                    )}
+                  </Group>
+                  <Text size="xs" c="dimmed">
+                    Created {formatDateLong(c.createDate)} · Executed {c.executionDate ? formatDateLong(c.executionDate) : '-'}
+                  </Text>
+                  {c.attempts.map((a, i) => (
+                    <Text key={i} size="xs" c="dimmed" pl="md">
+                      Attempt {i + 1}: {formatDateLong(a.attemptedAt)} → {a.responseCode ?? a.error ?? 'no response'}
+                    </Text>
+                  ))}
+                </Stack>
+              ))}
+            </Stack>
+          ) : (
+            <Empty text="No callbacks" />
+          )}
+        </Section>
+      )}
+
+      <Section value="support" title="Support History" count={tickets.data?.length}>
+        {tickets.data?.length ? (
+          <Stack gap="sm">
+            {tickets.data.map((t) => (
+              <Group key={t.id} justify="space-between" wrap="nowrap" align="flex-start" data-testid="support-ticket">
+                <Stack gap={2}>
+                  <Group gap="xs">
+                    <Text size="sm" fw={500}>
+                      #{t.id}
+                    </Text>
+                    <StatusBadge code={t.status.code} label={t.status.value} size="sm" />
+                    <Text size="xs" c="dimmed">
+                      {formatDateLong(t.createDate)}
+                    </Text>
+                  </Group>
+                  <Text size="sm">{t.description}</Text>
+                </Stack>
+                {canDecideTicket({ status: t.status.code }, perms) && (
+                  <Group gap="xs" wrap="nowrap">
+                    {(['approve', 'reject'] as const).map((decision) => (
+                      <Button
+                        key={decision}
+                        size="xs"
+                        color={decision === 'approve' ? 'green' : 'red'}
+                        variant="light"
+                        loading={decide.isPending && decide.variables?.ticketId === t.id && decide.variables.decision === decision}
+                        onClick={() =>
+                          decide.mutate(
+                            { ticketId: t.id, decision },
+                            {
+                              onSuccess: () => toast.success(decision === 'approve' ? 'Successfully approved' : 'Successfully rejected'),
+                              onError: () => toast.error('Failed to change status'),
+                            },
+                          )
+                        }
+                      >
+                        {decision === 'approve' ? 'Approve' : 'Reject'}
+                      </Button>
+                    ))}
+                  </Group>
+                )}
+              </Group>
+            ))}
+          </Stack>
+        ) : (
+          <Empty text="No support tickets" />
+        )}
+      </Section>
+
+      {can.transactions && (
+        <Section value="transactions" title="Transactions" count={transactions.data?.length}>
+          {transactions.data?.length ? (
+            <Table verticalSpacing="xs" aria-label="Provider transactions">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>ID</Table.Th>
+                  <Table.Th>Type</Table.Th>
+                  <Table.Th>Attempt</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Th>Created</Table.Th>
+                  <Table.Th>Status date</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {transactions.data.map((x) => (
+                  <Table.Tr key={x.id}>
+                    <Table.Td>
+                      <Text size="xs" ff="monospace">
+                        {x.id}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>{x.type}</Table.Td>
+                    <Table.Td>{x.attempt}</Table.Td>
+                    <Table.Td>
+                      <StatusBadge code={x.status} size="sm" />
+                    </Table.Td>
+                    <Table.Td>{formatDateLong(x.createDate)}</Table.Td>
+                    <Table.Td>{formatDateLong(x.statusDate)}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          ) : (
+            <Empty text="No transactions" />
+          )}
+        </Section>
+      )}
+    </Accordion>
+  );
+}

@@ -1,0 +1,85 @@
+import { Badge, Group, Stack, Table, Text } from '@mantine/core';
+import { Link, useNavigate } from 'react-router';
+import { formatDateLong } from '@paydesk/contracts/dates';
+import type { Invoice } from '@paydesk/contracts/invoices';
+import { formatMoney } from '@paydesk/contracts/money';
+import { ROUTES } from '../../../lib/routes';
+import { StatusBadge } from './status-badge';
+
+/** Rows of SPEC §2: id upper case, dates in the long format, flow and Test badges, status badge, amount. */
+export function InvoiceTable({ rows }: { rows: Invoice[] }) {
+  const navigate = useNavigate();
+  return (
+    <Table.ScrollContainer minWidth={760}>
+      <Table highlightOnHover verticalSpacing="sm" aria-label="Transactions">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Invoice ID</Table.Th>
+            <Table.Th>Created / Status date (UTC)</Table.Th>
+            <Table.Th>Type</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th ta="right">Amount</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((inv) => (
+            <Table.Tr
+              key={inv.invoiceId}
+              style={{ cursor: 'pointer' }}
+              data-testid="invoice-row"
+              onClick={(e) => {
+                // the id link handles its own clicks (and middle/ctrl clicks)
+                if ((e.target as HTMLElement).closest('a')) return;
+                navigate(ROUTES.InvoiceDetails(inv.invoiceId));
+              }}
+            >
+              <Table.Td>
+                <Text
+                  component={Link}
+                  to={ROUTES.InvoiceDetails(inv.invoiceId)}
+                  ff="monospace"
+                  size="sm"
+                  c="blue.8"
+                  style={{ textDecoration: 'none' }}
+                >
+                  {inv.invoiceId.toUpperCase()}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {inv.merchantInvoiceId}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Stack gap={0}>
+                  <Text size="sm">{formatDateLong(inv.createdDate)}</Text>
+                  <Text size="xs" c="dimmed">
+                    {formatDateLong(inv.statusDate)}
+                  </Text>
+                </Stack>
+              </Table.Td>
+              <Table.Td>
+                <Group gap={4} wrap="nowrap">
+                  <Badge variant="outline" color="gray" tt="lowercase">
+                    {inv.flowType.code.toLowerCase()}
+                  </Badge>
+                  {inv.isTestProcessing && (
+                    <Badge variant="filled" color="orange">
+                      Test
+                    </Badge>
+                  )}
+                </Group>
+              </Table.Td>
+              <Table.Td>
+                <StatusBadge code={inv.invoiceStatus.code} label={inv.invoiceStatus.value} />
+              </Table.Td>
+              <Table.Td ta="right">
+                <Text size="sm" fw={500} style={{ whiteSpace: 'nowrap' }}>
+                  {formatMoney(inv.amount, inv.currency.dimension, 'en', inv.currency.code)}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

@@ -1,0 +1,164 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { Alert, Badge, Button, Center, Group, Pagination, Paper, Select, Text, TextInput } from '@mantine/core';
+import { useDebouncedCallback } from '@mantine/hooks';
+import { IconFilter, IconSearch } from '@tabler/icons-react';
+import { INVOICE_PAGE_SIZES, INVOICE_SEARCH_MAX } from '@paydesk/contracts/invoices';
+import { PageTitle } from '../../../components/page-title';
+import { SectionLoader } from '../../../components/full-page-loader';
+import { useCan } from '../../../lib/session';
+import { selectedTerminalStore, useSelectedTerminal } from '../../../lib/terminals';
+import { useInvoiceList } from '../api/invoice-list';
+import { CsvButton } from '../components/csv-button';
+import { FilterDialog } from '../components/filter-dialog';
+import { FinanceStrip } from '../components/finance-strip';
+import { InvoiceTable } from '../components/invoice-table';
+import { activeFilterCount, parseListState, toQuery, toSearchParams, type InvoiceFilters, type ListState } from '../model/list-state';
+
+const SEARCH_DEBOUNCE_MS = 400;
+
+/**
+ * The list's state lives in the URL. The terminal chosen in the top bar and the URL's terminalId
+ * are kept equal: a bookmarked URL selects its terminal on arrival, and picking a terminal in the
+ * top bar rewrites the URL (back to page 0).
+ */
+function useListState(): [ListState, (next: Partial<ListState>) => void] {
+  const [sp, setSp] = useSearchParams();
+  const [terminalId, setTerminalId] = useSelectedTerminal();
+  const state = useMemo(() => parseListState(sp), [sp]);
+  const arrived = useRef(false);
+
+  const update = useMemo(
+    () => (next: Partial<ListState>) => setSp((prev) => toSearchParams({ ...parseListState(prev), ...next })),
+    [setSp],
+  );
+
+  useEffect(() => {
+    if (!arrived.current) {
+      arrived.current = true;
+      if (sp.has('terminalId') && state.terminalId !== terminalId) {
+        setTerminalId(state.terminalId);
+        return;
+      }
+    }
+    // a stale run (the store already moved on) must not write an old terminal back
+    if (selectedTerminalStore.get() !== terminalId && terminalId !== '') return;
+    if (state.terminalId !== terminalId) {
+      setSp((prev) => toSearchParams({ ...parseListState(prev), terminalId, page: 0 }), { replace: true });
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [terminalId]);
+
+  const effectiveTerminal = sp.has('terminalId') ? state.terminalId : terminalId;
+  return [{ ...state, terminalId: effectiveTerminal }, update];
+}
+
+export default function InvoicesPage() {
+  const canSeeFinance = useCan('merchant.read.finance');
+  const [state, update] = useListState();
+  const [filterOpen, setFilterOpen] = useState(false);
+  const [searchText, setSearchText] = useState(state.search);
+  const query = useMemo(() => toQuery(state), [state]);
+  const { data, isPending, isError, error, isPlaceholderData } = useInvoiceList(query);
+
+  // the URL may change under us (back/forward): follow it
+  useEffect(() => setSearchText(state.search), [state.search]);
+  const applySearch = useDebouncedCallback((text: string) => update({ search: text.trim(), page: 0 }), SEARCH_DEBOUNCE_MS);
+
+  const filters: InvoiceFilters = state;
+  const nFilters = activeFilterCount(filters);
+  const pages = data ? Math.max(1, Math.ceil(data.total / state.size)) : 1;
+  const first = data && data.data.length ? state.page * state.size + 1 : 0;
+  const last = data ? state.page * state.size + data.data.length : 0;
+  const totalLabel = data ? (data.totalIsCapped ? `${data.total.toLocaleString('en')}+` : data.total.toLocaleString('en')) : '';
+
+  return (
+    <>
+      <PageTitle title="Transactions" />
+      {canSeeFinance && <FinanceStrip terminalId={state.terminalId} />}
+
+      <Paper withBorder radius="md" p="md">
+        <Group justify="space-between" mb="md" wrap="wrap" gap="sm">
+          <TextInput
+            aria-label="Search"
+            placeholder="Search by invoice, merchant or provider invoice ID, or user ID"
+            leftSection={<IconSearch size={16} aria-hidden />}
+            value={searchText}
+            maxLength={INVOICE_SEARCH_MAX}
+            onChange={(e) => {
+              setSearchText(e.currentTarget.value);
+              applySearch(e.currentTarget.value);
+            }}
+            w={{ base: '100%', sm: 420 }}
+          />
+          <Group gap="sm">
+            <Button
+              variant="default"
+              leftSection={<IconFilter size={16} aria-hidden />}
+              rightSection={nFilters ? <Badge size="sm" circle>{nFilters}</Badge> : null}
+              onClick={() => setFilterOpen(true)}
+            >
+              Filter
+            </Button>
+            <CsvButton query={toQuery(state, false)} />
+          </Group>
+        </Group>
+
+        {isPending ? (
+          <SectionLoader label="Loading transactions" />
+        ) : isError ? (
+          <Alert color="red" title="Could not load transactions">
+            {error.message}
+          </Alert>
+        ) : data.data.length === 0 ? (
+          <Center py="xl">
+            <Text c="dimmed">Nothing found</Text>
+          </Center>
+        ) : (
+          <div style={{ opacity: isPlaceholderData ? 0.6 : 1 }} aria-busy={isPlaceholderData}>
+            <InvoiceTable rows={data.data} />
+          </div>
+        )}
+
+        <Group justify="space-between" mt="md" wrap="wrap" gap="sm">
+          <Group gap="xs">
+            <Text size="sm" c="dimmed" data-testid="invoice-range">
+              {data ? `${first}–${last} of ${totalLabel}` : ''}
+            </Text>
+            <Select
+              aria-label="Items per page"
+              data={INVOICE_PAGE_SIZES.map(String)}
+              value={String(state.size)}
+              onChange={(v) => v && update({ size: Number(v), page: 0 })}
+              allowDeselect={false}
+              w={80}
+              size="xs"
+            />
+            <Text size="sm" c="dimmed">
+              per page
+            </Text>
+          </Group>
+          <Pagination
+            total={pages}
+            value={Math.min(state.page + 1, pages)}
+            onChange={(p) => update({ page: p - 1 })}
+            siblings={1}
+            size="sm"
+            getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+            getItemProps={(page) => ({ 'aria-label': `Page ${page}` })}
+          />
+        </Group>
+      </Paper>
+
+      <FilterDialog
+        opened={filterOpen}
+        value={filters}
+        onClose={() => setFilterOpen(false)}
+        onApply={(f) => {
+          setFilterOpen(false);
+          update({ ...f, page: 0 });
+        }}
+      />
+    </>
+  );
+}

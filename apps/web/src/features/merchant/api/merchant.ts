@@ -1,0 +1,45 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Merchant, MerchantCreateBody, MerchantUpdateBody } from '@paydesk/contracts';
+import { api } from '../../../lib/api';
+import { currentMerchantQuery, merchantsQuery } from '../../../lib/merchant';
+import { rememberedMerchantStore, scopedMerchantStore, getScopedMerchantId } from '../../../lib/merchant-scope';
+import { useStore } from '../../../lib/persisted-store';
+import { isMerchantScopedQuery } from '../../../lib/query-client';
+import { selectedTerminalStore } from '../../../lib/terminals';
+
+export function useCurrentMerchant() {
+  return useQuery(currentMerchantQuery(useStore(scopedMerchantStore)));
+}
+
+/** PUT, then the current merchant (and the picker's list) are refetched (SPEC §7). */
+export function useUpdateMerchant() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { id: string; body: MerchantUpdateBody }) =>
+      api.put<{ data: Merchant }>(`/api/v1/merchant/${v.id}`, v.body).then((r) => r.data),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: currentMerchantQuery(getScopedMerchantId()).queryKey });
+      await queryClient.invalidateQueries({ queryKey: merchantsQuery.queryKey });
+    },
+  });
+}
+
+export function useCreateMerchant() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: MerchantCreateBody) =>
+      api.post<{ data: Merchant }>('/api/v1/merchant', body, { scoped: false }).then((r) => r.data),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: merchantsQuery.queryKey }),
+  });
+}
+
+/** Work on another merchant: what the top-bar picker does (remembered; merchant-scoped caches dropped). */
+export function useSwitchMerchant() {
+  const queryClient = useQueryClient();
+  return (id: string) => {
+    rememberedMerchantStore.set(id);
+    scopedMerchantStore.set(id);
+    selectedTerminalStore.set('');
+    void queryClient.resetQueries({ predicate: (q) => isMerchantScopedQuery(q.queryKey) });
+  };
+}

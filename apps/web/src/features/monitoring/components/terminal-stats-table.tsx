@@ -1,0 +1,104 @@
+import { Badge, Table, Text, Tooltip } from '@mantine/core';
+import { successLevel, type SuccessLevel, type TerminalStatItem } from '@paydesk/contracts/monitoring';
+import { SuccessChart } from './success-chart';
+
+/** Red below the low threshold, amber between, green at or above the high one. */
+const LEVEL_COLOR: Record<SuccessLevel, string> = { low: 'red', mid: 'yellow', high: 'teal', none: 'gray' };
+const LEVEL_TEXT: Record<SuccessLevel, string> = { low: 'below the low threshold', mid: 'between thresholds', high: 'at or above target', none: '' };
+
+const pct = (v: number) => `${v}%`;
+
+function CountCell({ count, percent, label }: { count: number; percent: number; label: string }) {
+  return (
+    <Table.Td aria-label={`${label} ${count}, ${pct(percent)}`}>
+      <Text span fw={500} style={{ fontVariantNumeric: 'tabular-nums' }}>
+        {count}
+      </Text>{' '}
+      <Text span c="dimmed" size="sm">
+        ({pct(percent)})
+      </Text>
+    </Table.Td>
+  );
+}
+
+export function TerminalStatsTable({ rows }: { rows: TerminalStatItem[] }) {
+  if (!rows.length) {
+    return (
+      <Text c="dimmed" py="md">
+        This merchant has no terminals.
+      </Text>
+    );
+  }
+  return (
+    <Table.ScrollContainer minWidth={900}>
+      <Table striped highlightOnHover verticalSpacing="sm" aria-label="Terminal statistics">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Terminal</Table.Th>
+            <Table.Th>Enabled</Table.Th>
+            <Table.Th>NEW</Table.Th>
+            <Table.Th>Success</Table.Th>
+            <Table.Th>Canceled</Table.Th>
+            <Table.Th>Declined</Table.Th>
+            <Table.Th>Success rate over the period</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((r) => {
+            const hasData = r.total > 0;
+            const level = successLevel(r.successPercent, r.successPercentLowThreshold, r.successPercentHighThreshold, hasData);
+            const thresholds =
+              r.successPercentLowThreshold !== null || r.successPercentHighThreshold !== null
+                ? `Low ${r.successPercentLowThreshold ?? '–'}%, high ${r.successPercentHighThreshold ?? '–'}%`
+                : 'No thresholds set';
+            return (
+              <Table.Tr key={r.terminalId} data-testid={`terminal-row-${r.terminalId}`}>
+                <Table.Td>
+                  <Text fw={500}>{r.name}</Text>
+                  {hasData && (
+                    <Text size="xs" c="dimmed">
+                      {r.total} invoices
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <Badge variant="light" color={r.enable ? 'teal' : 'gray'}>
+                    {r.enable ? 'on' : 'off'}
+                  </Badge>
+                </Table.Td>
+                {hasData ? (
+                  <>
+                    <Table.Td aria-label={`NEW ${r.newCount}`} style={{ fontVariantNumeric: 'tabular-nums' }}>
+                      {r.newCount}
+                    </Table.Td>
+                    <Table.Td aria-label={`Success ${r.successCount}, ${pct(r.successPercent)}`}>
+                      <Text span fw={500} style={{ fontVariantNumeric: 'tabular-nums' }}>
+                        {r.successCount}
+                      </Text>{' '}
+                      <Tooltip label={`${thresholds} — ${LEVEL_TEXT[level]}`}>
+                        <Badge variant="filled" color={LEVEL_COLOR[level]} data-level={level} data-testid="success-percent">
+                          {pct(r.successPercent)}
+                        </Badge>
+                      </Tooltip>
+                    </Table.Td>
+                    <CountCell count={r.cancelCount} percent={r.cancelPercent} label="Canceled" />
+                    <CountCell count={r.declinedCount} percent={r.declinedPercent} label="Declined" />
+                    <Table.Td>
+                      <SuccessChart series={r.series} color={`${LEVEL_COLOR[level]}.6`} name={r.name} />
+                    </Table.Td>
+                  </>
+                ) : (
+                  <Table.Td colSpan={5}>
+                    <Text c="dimmed" fs="italic">
+                      no data
+                    </Text>
+                  </Table.Td>
+                )}
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

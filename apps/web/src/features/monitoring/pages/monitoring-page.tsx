@@ -1,0 +1,85 @@
+import '@mantine/charts/styles.css';
+import { useState } from 'react';
+import { Alert, Group, Paper, SegmentedControl, Tabs, Text } from '@mantine/core';
+import dayjs from 'dayjs';
+import { MONITORING_DEFAULT_PERIOD, MONITORING_PERIODS } from '@paydesk/contracts/monitoring';
+import { PageTitle } from '../../../components/page-title';
+import { SectionLoader } from '../../../components/full-page-loader';
+import { useCurrentMerchantId } from '../../../lib/merchant';
+import { useStatisticMerchants, useTerminalStatistics } from '../api/statistics';
+import { TerminalStatsTable } from '../components/terminal-stats-table';
+
+function MerchantPanel({ merchantId, period, active }: { merchantId: string; period: number; active: boolean }) {
+  const stats = useTerminalStatistics(merchantId, period, active);
+  if (stats.isPending) return <SectionLoader label="Loading terminal statistics" />;
+  if (stats.isError) {
+    return (
+      <Alert color="red" title="Could not load the statistics">
+        {stats.error.message}
+      </Alert>
+    );
+  }
+  return (
+    <>
+      <Text size="xs" c="dimmed" mb="xs" aria-live="polite">
+        Updated {dayjs(stats.dataUpdatedAt).format('HH:mm:ss')} · refreshes every minute
+      </Text>
+      <TerminalStatsTable rows={stats.data} />
+    </>
+  );
+}
+
+/** Monitoring (SPEC §2): a tab per merchant, a period choice, per-terminal outcome table refreshed every 60 s. */
+export default function MonitoringPage() {
+  const merchants = useStatisticMerchants();
+  const current = useCurrentMerchantId();
+  const [period, setPeriod] = useState(MONITORING_DEFAULT_PERIOD);
+  const [tab, setTab] = useState<string | null>(null);
+
+  const list = merchants.data ?? [];
+  const activeTab = tab && list.some((m) => m.merchantId === tab) ? tab : (list.find((m) => m.merchantId === current)?.merchantId ?? list[0]?.merchantId ?? null);
+
+  return (
+    <>
+      <PageTitle title="Monitoring">
+        <Group gap="xs">
+          <Text size="sm" c="dimmed" id="monitoring-period-label">
+            Period
+          </Text>
+          <SegmentedControl
+            aria-labelledby="monitoring-period-label"
+            value={String(period)}
+            onChange={(v) => setPeriod(Number(v))}
+            data={MONITORING_PERIODS.map((p) => ({ value: String(p.value), label: p.label }))}
+          />
+        </Group>
+      </PageTitle>
+      {merchants.isPending ? (
+        <SectionLoader label="Loading merchants" />
+      ) : merchants.isError ? (
+        <Alert color="red" title="Could not load the merchants">
+          {merchants.error.message}
+        </Alert>
+      ) : list.length === 0 ? (
+        <Text c="dimmed">Nothing found</Text>
+      ) : (
+        <Paper withBorder radius="md" p="md">
+          <Tabs value={activeTab} onChange={setTab} keepMounted={false}>
+            <Tabs.List mb="md">
+              {list.map((m) => (
+                <Tabs.Tab key={m.merchantId} value={m.merchantId}>
+                  {m.name}
+                </Tabs.Tab>
+              ))}
+            </Tabs.List>
+            {list.map((m) => (
+              <Tabs.Panel key={m.merchantId} value={m.merchantId}>
+                <MerchantPanel merchantId={m.merchantId} period={period} active={activeTab === m.merchantId} />
+              </Tabs.Panel>
+            ))}
+          </Tabs>
+        </Paper>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,170 @@
+import { Select } from '@mantine/core';
+import { Controller, useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import dayjs from 'dayjs';
+import utc from 'dayjs/plugin/utc';
+import {
+  balanceReportForm,
+  poolBalanceReportForm,
+  providerReportForm,
+  reportDatesForm,
+  type ReportDatesForm,
+} from '@paydesk/contracts/reports';
+import type { z } from 'zod';
+import { useCurrencies, useProviders, useTerminalPools } from '../../../lib/references';
+import { useDownloadReport } from '../api/download-report';
+import { ReportCard, ReportDates } from './report-card';
+
+dayjs.extend(utc);
+
+/** The last seven UTC days up to today. */
+const defaultDates = (): ReportDatesForm => ({
+  periodStart: dayjs.utc().subtract(6, 'day').format('YYYY-MM-DD'),
+  periodEnd: dayjs.utc().format('YYYY-MM-DD'),
+});
+
+type Values = Record<string, string>;
+
+/** A report card's form: string fields validated on submit by the card's schema from contracts, then on change. */
+function useReportForm(schema: z.ZodType<Values, Values>, extra: Values) {
+  const form = useForm<Values>({
+    resolver: zodResolver(schema),
+    defaultValues: { ...defaultDates(), ...extra },
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+  });
+  const from = useWatch({ control: form.control, name: 'periodStart' }) ?? '';
+  const to = useWatch({ control: form.control, name: 'periodEnd' }) ?? '';
+  return { form, from, to };
+}
+
+export function InvoiceReportCard({ terminalId }: { terminalId: string }) {
+  const { form, from, to } = useReportForm(reportDatesForm, {});
+  const download = useDownloadReport();
+  return (
+    <ReportCard
+      title="Transactions"
+      description={terminalId ? 'Every invoice created in the period on the terminal chosen above.' : 'Every invoice created in the period.'}
+      loading={download.isPending}
+      onSubmit={form.handleSubmit((v) => download.mutate({ kind: 'invoice', params: { ...v, terminalId } }))}
+    >
+      <ReportDates control={form.control} errors={form.formState.errors} from={from} to={to} />
+    </ReportCard>
+  );
+}
+
+export function BalanceReportCard() {
+  const { form, from, to } = useReportForm(balanceReportForm, { currencyId: '' });
+  const currencies = useCurrencies();
+  const download = useDownloadReport();
+  return (
+    <ReportCard
+      title="Balance"
+      description="Per day: opening balance, deposits credited, withdrawals paid, fees, settlements and closing balance."
+      loading={download.isPending}
+      onSubmit={form.handleSubmit((v) => download.mutate({ kind: 'balance', params: v }))}
+    >
+      <ReportDates control={form.control} errors={form.formState.errors} from={from} to={to} />
+      <Controller
+        control={form.control}
+        name="currencyId"
+        render={({ field, fieldState }) => (
+          <Select
+            label="Currency"
+            withAsterisk
+            placeholder={currencies.isPending ? 'Loading…' : 'Choose a currency'}
+            data={(currencies.data ?? []).map((c) => ({ value: String(c.id), label: `${c.code} — ${c.name}` }))}
+            value={field.value || null}
+            onChange={(v) => field.onChange(v ?? '')}
+            searchable
+            nothingFoundMessage="Nothing found."
+            error={fieldState.error?.message}
+          />
+        )}
+      />
+    </ReportCard>
+  );
+}
+
+export function ProviderReportCard() {
+  const { form, from, to } = useReportForm(providerReportForm, { currencyId: '', providerId: '' });
+  const currencies = useCurrencies();
+  const providers = useProviders();
+  const download = useDownloadReport();
+  return (
+    <ReportCard
+      title="Provider"
+      description="Per account of the provider: incoming deposits and payouts completed in the period, count and sum."
+      loading={download.isPending}
+      onSubmit={form.handleSubmit((v) => download.mutate({ kind: 'provider', params: v }))}
+    >
+      <ReportDates control={form.control} errors={form.formState.errors} from={from} to={to} />
+      <Controller
+        control={form.control}
+        name="currencyId"
+        render={({ field, fieldState }) => (
+          <Select
+            label="Currency"
+            withAsterisk
+            placeholder={currencies.isPending ? 'Loading…' : 'Choose a currency'}
+            data={(currencies.data ?? []).map((c) => ({ value: c.code, label: c.code }))}
+            value={field.value || null}
+            onChange={(v) => field.onChange(v ?? '')}
+            searchable
+            nothingFoundMessage="Nothing found."
+            error={fieldState.error?.message}
+          />
+        )}
+      />
+      <Controller
+        control={form.control}
+        name="providerId"
+        render={({ field, fieldState }) => (
+          <Select
+            label="Provider"
+            withAsterisk
+            placeholder={providers.isPending ? 'Loading…' : 'Choose a provider'}
+            data={(providers.data ?? []).map((p) => ({ value: String(p.id), label: p.name }))}
+            value={field.value || null}
+            onChange={(v) => field.onChange(v ?? '')}
+            searchable
+            nothingFoundMessage="Nothing found."
+            error={fieldState.error?.message}
+          />
+        )}
+      />
+    </ReportCard>
+  );
+}
+
+export function PoolBalanceReportCard() {
+  const { form, from, to } = useReportForm(poolBalanceReportForm, { terminalPoolId: '' });
+  const pools = useTerminalPools();
+  const download = useDownloadReport();
+  return (
+    <ReportCard
+      title="Terminal Pool Balance"
+      description="Per terminal of the pool: completed deposits, completed withdrawals and net in the period."
+      loading={download.isPending}
+      onSubmit={form.handleSubmit((v) => download.mutate({ kind: 'pool/balance', params: v }))}
+    >
+      <ReportDates control={form.control} errors={form.formState.errors} from={from} to={to} />
+      <Controller
+        control={form.control}
+        name="terminalPoolId"
+        render={({ field, fieldState }) => (
+          <Select
+            label="Terminal pool"
+            withAsterisk
+            placeholder={pools.isPending ? 'Loading…' : 'Choose a terminal pool'}
+            data={(pools.data ?? []).map((p) => ({ value: String(p.id), label: p.name }))}
+            value={field.value || null}
+            onChange={(v) => field.onChange(v ?? '')}
+            nothingFoundMessage="Nothing found."
+            error={fieldState.error?.message}
+          />
+        )}
+      />
+    </ReportCard>
+  );
+}

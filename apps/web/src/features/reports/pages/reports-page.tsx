@@ -1,0 +1,65 @@
+import '@mantine/dates/styles.css';
+import { Alert, Group, SimpleGrid, Text } from '@mantine/core';
+import { BalanceCard } from '../../../components/balance-card';
+import { PageTitle } from '../../../components/page-title';
+import { useCurrencies } from '../../../lib/references';
+import { useCan } from '../../../lib/session';
+import { useSelectedTerminal } from '../../../lib/terminals';
+import { useBalance } from '../api/balance';
+import { BalanceReportCard, InvoiceReportCard, PoolBalanceReportCard, ProviderReportCard } from '../components/report-forms';
+
+/** The balance of the terminal chosen in the top bar (or of the merchant), with the Settlement action. */
+function BalanceStrip({ terminalId }: { terminalId: string }) {
+  const balance = useBalance(terminalId, true);
+  const currencies = useCurrencies();
+  if (balance.isError) {
+    return (
+      <Alert color="red" mb="lg" title="Could not load the balance">
+        {balance.error.message}
+      </Alert>
+    );
+  }
+  if (balance.data === null) return null;
+  const code = balance.data?.currency;
+  const dim = code ? currencies.data?.find((c) => c.code === code)?.dimension : undefined;
+  return (
+    <Group mb="lg" align="stretch">
+      <BalanceCard
+        title="balance"
+        amount={dim === undefined ? undefined : balance.data?.sum}
+        currency={code && dim !== undefined ? { code, dimension: dim } : undefined}
+        terminalId={terminalId || undefined}
+      />
+    </Group>
+  );
+}
+
+/** Reports (SPEC §2): four cards, each shown with its permission; every card downloads a CSV. */
+export default function ReportsPage() {
+  const [terminalId] = useSelectedTerminal();
+  const canFinance = useCan('merchant.read.finance');
+  const cards = {
+    invoice: useCan('report.read.invoice'),
+    balance: useCan('report.read.balance'),
+    provider: useCan('report.read.provider'),
+    pool: useCan('report.read.pool.balance'),
+  };
+  const none = !Object.values(cards).some(Boolean);
+
+  return (
+    <>
+      <PageTitle title="Reports" />
+      {canFinance && <BalanceStrip terminalId={terminalId} />}
+      {none ? (
+        <Text c="dimmed">You have no report permissions.</Text>
+      ) : (
+        <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
+          {cards.invoice && <InvoiceReportCard terminalId={terminalId} />}
+          {cards.balance && <BalanceReportCard />}
+          {cards.provider && <ProviderReportCard />}
+          {cards.pool && <PoolBalanceReportCard />}
+        </SimpleGrid>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,31 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api';
+
+const SETTING = 'settings.withdrawal.retry.auto.enable';
+const path = `/api/v1/settings/${SETTING}`;
+type SettingResponse = { data: { value: 'true' | 'false' } };
+
+export const autoRetryQuery = queryOptions({
+  queryKey: ['settings', SETTING] as const,
+  queryFn: ({ signal }) => api.get<SettingResponse>(path, { signal }).then((r) => r.data.value === 'true'),
+  refetchOnWindowFocus: false,
+});
+
+/** Optimistic (SPEC §4): the switch moves at once and silently reverts if saving fails. */
+export function useSetAutoRetry() {
+  const queryClient = useQueryClient();
+  const key = autoRetryQuery.queryKey;
+  return useMutation({
+    mutationFn: (enabled: boolean) => api.post<SettingResponse>(path, { value: enabled ? 'true' : 'false' }),
+    onMutate: async (enabled) => {
+      await queryClient.cancelQueries({ queryKey: key });
+      const previous = queryClient.getQueryData(key);
+      queryClient.setQueryData(key, enabled);
+      return { previous };
+    },
+    onError: (_error, _enabled, context) => {
+      if (context) queryClient.setQueryData(key, context.previous);
+    },
+    onSuccess: (res) => queryClient.setQueryData(key, res.data.value === 'true'),
+  });
+}

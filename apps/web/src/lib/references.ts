@@ -1,0 +1,68 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import {
+  TERMINAL_ATTRIBUTE_TYPE_HEADER,
+  type CurrencyItem,
+  type PaymentMethodItem,
+  type ProviderItem,
+  type ReferenceHeaderId,
+  type ReferenceItem,
+  type TerminalPoolItem,
+} from '@paydesk/contracts';
+import { api } from './api';
+import { useCurrentMerchantId } from './merchant';
+
+/** Reference lists change with a deployment, not during a session. */
+const REFERENCE_STALE_MS = 60 * 60_000;
+
+/** A reference list by header id (SPEC §3); terminal attribute types (105) are cached for good (SPEC §7). */
+export const referenceQuery = (refHeaderId: ReferenceHeaderId) =>
+  queryOptions({
+    queryKey: ['reference', refHeaderId] as const,
+    queryFn: ({ signal }) =>
+      api
+        .get<{ data: ReferenceItem[] }>('/api/v1/reference', { signal, scoped: false, query: { refHeaderId } })
+        .then((r) => r.data),
+    staleTime: refHeaderId === TERMINAL_ATTRIBUTE_TYPE_HEADER ? Infinity : REFERENCE_STALE_MS,
+    gcTime: refHeaderId === TERMINAL_ATTRIBUTE_TYPE_HEADER ? Infinity : undefined,
+    refetchOnWindowFocus: false,
+  });
+
+export const useReference = (refHeaderId: ReferenceHeaderId) => useQuery(referenceQuery(refHeaderId));
+
+export const currenciesQuery = queryOptions({
+  queryKey: ['reference', 'currency'] as const,
+  queryFn: ({ signal }) =>
+    api.get<{ data: CurrencyItem[] }>('/api/v1/reference/currency', { signal, scoped: false }).then((r) => r.data),
+  staleTime: REFERENCE_STALE_MS,
+  refetchOnWindowFocus: false,
+});
+export const useCurrencies = () => useQuery(currenciesQuery);
+
+export const providersQuery = queryOptions({
+  queryKey: ['reference', 'provider'] as const,
+  queryFn: ({ signal }) =>
+    api.get<{ data: ProviderItem[] }>('/api/v1/provider', { signal, scoped: false }).then((r) => r.data),
+  staleTime: REFERENCE_STALE_MS,
+  refetchOnWindowFocus: false,
+});
+export const useProviders = () => useQuery(providersQuery);
+
+/** The current merchant's terminal pools (merchant-scoped, so keyed by merchant). */
+export const terminalPoolsQuery = (merchantId: string | null) =>
+  queryOptions({
+    queryKey: ['terminal-pools', merchantId ?? 'own'] as const,
+    queryFn: ({ signal }) =>
+      api.get<{ data: TerminalPoolItem[] }>('/api/v1/terminal/pool', { signal }).then((r) => r.data),
+    staleTime: REFERENCE_STALE_MS,
+    refetchOnWindowFocus: false,
+  });
+export const useTerminalPools = () => useQuery(terminalPoolsQuery(useCurrentMerchantId()));
+
+export const paymentMethodsQuery = queryOptions({
+  queryKey: ['reference', 'payment-method'] as const,
+  queryFn: ({ signal }) =>
+    api.get<{ data: PaymentMethodItem[] }>('/api/v1/payment-method', { signal, scoped: false }).then((r) => r.data),
+  staleTime: REFERENCE_STALE_MS,
+  refetchOnWindowFocus: false,
+});
+export const usePaymentMethods = () => useQuery(paymentMethodsQuery);

@@ -1,0 +1,102 @@
+/** English texts of the payment form; the shape every other language must match. */
+const en = {
+  form: {
+    title: 'Payment',
+    header: {
+      payment: 'Payment',
+      method: 'Select payment method',
+      deposit: 'Deposit {{amount}}',
+      withdrawal: 'Transfer to your account {{amount}}',
+      processing: 'Payment in progress',
+      success: 'Success',
+      fail: 'Fail',
+    },
+    text: {
+      fail: 'Something went wrong',
+      processing: 'Wait. Payment in progress...',
+      success: 'Your balance will be updated soon',
+      expired: 'The time for this payment has run out.',
+      not_found: 'This payment form does not exist or has expired.',
+      load_error: 'The payment form could not be loaded. Check your connection and try again.',
+      no_methods: 'No payment method is available for this payment.',
+      limits: 'Min {{min}} · Max {{max}}',
+      loading: 'Loading…',
+      loading_credentials: 'Preparing the payment details…',
+      payment_id_note: 'Save your Payment ID until the money arrives in your account',
+      deposit_instructions:
+        'Copy the details below and send exactly {{amount}} from your bank app. Then press “Have paid”.',
+      withdrawal_card: 'Enter the number of the card that should receive the money.',
+      withdrawal_phone: 'Enter the phone number that should receive the money.',
+      withdrawal_sbp: {
+        intro: 'Choose your bank and enter the phone number linked to it in the Faster Payments System (SBP).',
+        nothing_found: 'Nothing found',
+        selected: 'Selected: {{bank}}',
+      },
+      support_intro: 'Already paid, or need help? Send a request to support with your support code {{code}}.',
+      support_sent: 'Your request has been sent. Support will contact the merchant about this payment.',
+      support_error: 'The request could not be sent. Please try again.',
+    },
+    label: {
+      amount: 'Amount',
+      payment_id: 'Payment ID',
+      invoice_id: 'Invoice ID',
+      card_number: 'Card number',
+      phone_number: 'Phone number',
+      bank: 'Bank',
+      bank_search: 'Search for your bank',
+      owner: 'Recipient',
+      method: 'Payment method',
+      quick_amounts: 'Quick amounts',
+      countdown: 'Time left to pay',
+      support_description: 'Describe the problem (optional)',
+      requisites: 'Payment details',
+    },
+    button: {
+      continue: 'Continue',
+      have_paid: 'Have paid',
+      deposit: 'Deposit {{amount}}',
+      withdrawal: 'Withdraw {{amount}}',
+      back: 'Back',
+      copy: 'Copy',
+      copied: 'Copied',
+      increase: 'Increase the amount by {{step}}',
+      decrease: 'Decrease the amount by {{step}}',
+      change_method: 'Change',
+      try_again: 'Try again',
+      send: 'Send',
+      support: 'Contact support',
+    },
+    field: {
+      phoneNumberError: 'Phone number must start with nine',
+      phone_required: 'Fill in the phone number',
+      bank_required: 'Choose the bank',
+      card_length: 'Card number must have 16 to 19 digits',
+      card_invalid: 'Card number is not valid',
+      amount_range: 'Choose an amount from {{min}} to {{max}}',
+    },
+    countdown: {
+      days: '{{count}} d',
+    },
+    instructions: {
+      title: 'How to pay with {{bank}}',
+      app_sberbank: 'SberBank Online',
+      app_tinkoff: 'T-Bank (Tinkoff)',
+      app_sbp: 'SBP',
+      open_app: 'Open the {{app}} app.',
+      open_bank_app: 'Open your bank’s app.',
+      payments: 'Go to Payments.',
+      transfer_card: 'Choose “Transfer by card number”.',
+      transfer_phone: 'Choose “Transfer by phone number”.',
+      transfer_sbp: 'Choose “Transfer by phone number” through the Faster Payments System (SBP).',
+      paste: 'Paste the copied card or phone number.',
+      amount: 'Enter exactly {{amount}}.',
+      confirm: 'Confirm the transfer, then come back here and press “Have paid”.',
+    },
+  },
+};
+
+export default en;
+
+type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };
+/** Every language has exactly the English keys. */
+export type Messages = Shape<typeof en>;

@@ -1,0 +1,271 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './support/auth';
+
+/** Picks an option of a Mantine Select by its label. */
+async function choose(page: Page, select: Locator, option: string) {
+  await select.click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+const toast = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text }).first();
+/** Saves go through the real server on a shared 2-core machine: allow them more than the default wait. */
+const SAVED = { timeout: 15_000 };
+
+// Each run works on records it creates itself, so the demo data other specs rely on stays as seeded.
+const suffix = () => Math.random().toString(36).slice(2, 7);
+
+test.describe('terminals', () => {
+  test('owner creates a terminal, validates and saves every attribute type, and switches it to production', async ({
+    page,
+    signInAs,
+  }) => {
+    await signInAs('owner');
+    await page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Terminals', exact: true })
+      .click();
+    await expect(page.getByRole('heading', { name: 'Terminals', level: 1 })).toBeVisible();
+
+    // New Terminal: the form checks on submit, then on change
+    const name = `E2E Payouts ${suffix()}`;
+    await page.getByRole('button', { name: 'New Terminal' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New Terminal' });
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect(dialog.getByText('Name is required')).toBeVisible();
+    await expect(dialog.getByText('Flow type is required')).toBeVisible();
+    await expect(dialog.getByText('Currency is required')).toBeVisible();
+    await dialog.getByLabel('Name').fill(name);
+    await choose(page, dialog.getByRole('combobox', { name: 'Flow type' }), 'WITHDRAWAL');
+    await choose(page, dialog.getByRole('combobox', { name: 'Currency' }), 'UZS · Uzbekistani sum');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect(toast(page, 'Terminal created')).toBeVisible(SAVED);
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('tab', { name, selected: true })).toBeVisible();
+
+    const form = page.getByRole('form', { name: `Edit terminal ${name}` });
+    await expect(form.getByText('No attributes')).toBeVisible();
+    await expect(page.getByText('Test', { exact: true })).toBeVisible();
+
+    // name rules
+    await form.getByLabel('Name').fill('');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(form.getByText('Name is required')).toBeVisible();
+    await form.getByLabel('Name').fill('ab');
+    await expect(form.getByText('Name must be at least 3 characters long')).toBeVisible();
+    await form.getByLabel('Name').fill(name);
+    await expect(form.getByText('Name must be at least 3 characters long')).toBeHidden();
+
+    // one attribute of each type, first with a wrong value
+    const attributes = [
+      {
+        label: 'Maximum invoice amount (minor units)',
+        wrong: '12.5',
+        message: 'value is not Integer',
+        right: '150000000',
+      },
+      { label: 'Preferred provider code', wrong: 'bad\u0007code', message: 'value is not String', right: 'SANDBOX' },
+      { label: 'Currency symbol', wrong: 'UZS', message: 'value is not Char', right: '$' },
+      { label: 'Fee, %', wrong: '2', message: 'value is not Numeric', right: '2.75' },
+    ];
+    for (const a of attributes) await choose(page, form.getByRole('combobox', { name: 'Add attribute' }), a.label);
+    await choose(page, form.getByRole('combobox', { name: 'Add attribute' }), 'Auto-confirm paid invoices');
+    // Boolean: a true/false choice, true by default
+    await expect(form.getByRole('combobox', { name: 'Auto-confirm paid invoices' })).toHaveValue('true');
+
+    for (const a of attributes) await form.getByRole('textbox', { name: a.label }).fill(a.wrong);
+    await form.getByRole('button', { name: 'Save' }).click();
+    for (const a of attributes) await expect(form.getByText(a.message, { exact: true })).toBeVisible();
+    await expect(toast(page, 'Successfully changed')).toHaveCount(0);
+
+    for (const a of attributes) {
+      await form.getByRole('textbox', { name: a.label }).fill(a.right);
+      await expect(form.getByText(a.message, { exact: true })).toBeHidden();
+    }
+    await choose(page, form.getByRole('combobox', { name: 'Auto-confirm paid invoices' }), 'false');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(toast(page, 'Successfully changed')).toBeVisible(SAVED);
+
+    // stored: a fresh page shows the saved values
+    await page.reload();
+    await page.getByRole('tab', { name }).click();
+    const saved = page.getByRole('form', { name: `Edit terminal ${name}` });
+    for (const a of attributes) await expect(saved.getByRole('textbox', { name: a.label })).toHaveValue(a.right);
+    await expect(saved.getByRole('combobox', { name: 'Auto-confirm paid invoices' })).toHaveValue('false');
+
+    // a stored attribute removed at once
+    await saved.getByRole('button', { name: 'Remove Preferred provider code' }).click();
+    await expect(toast(page, 'Successfully removed')).toBeVisible(SAVED);
+    await expect(saved.getByRole('textbox', { name: 'Preferred provider code' })).toHaveCount(0);
+
+    // test → production, after the confirmation; no way back in the UI
+    await page.getByRole('button', { name: 'Switch to production' }).click();
+    const confirm = page.getByRole('dialog', { name: 'State changing' });
+    await expect(confirm.getByText('Are you sure to switch current terminal to production state?')).toBeVisible();
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    await expect(toast(page, 'Successfully changed').last()).toBeVisible(SAVED);
+    await expect(page.getByText('Production', { exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Switch to production' })).toHaveCount(0);
+  });
+
+  test('support sees terminals without attributes and cannot create or switch them', async ({ page, signInAs }) => {
+    await signInAs('support');
+    await page.goto('/terminals');
+    await expect(page.getByRole('heading', { name: 'Terminals', level: 1 })).toBeVisible();
+    await expect(page.getByRole('tab').first()).toBeVisible();
+    await expect(page.getByLabel('Name')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'New Terminal' })).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: 'Attributes' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Switch to production' })).toHaveCount(0);
+  });
+});
+
+test.describe('accounts', () => {
+  test('admin creates an account, toggles it, edits a credential and a limit', async ({ page, signInAs }) => {
+    await signInAs('admin');
+    await page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Accounts', exact: true })
+      .click();
+    await expect(page.getByRole('heading', { name: 'Accounts', level: 1 })).toBeVisible();
+    await expect(page.getByRole('table', { name: 'Provider accounts' })).toBeVisible();
+
+    const bank = `E2E Bank ${suffix()}`;
+    await page.getByRole('button', { name: 'New Account' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New Account' });
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect(dialog.getByText('Payment method is required')).toBeVisible();
+    await expect(dialog.getByText('Payment provider is required')).toBeVisible();
+    await choose(page, dialog.getByRole('combobox', { name: 'Payment method' }), 'Humo (HUMOUZS)');
+    await choose(page, dialog.getByRole('combobox', { name: 'Payment provider' }), 'TuronPay');
+    await dialog.getByLabel('Bank name').fill(bank);
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect(toast(page, 'Account created')).toBeVisible(SAVED);
+    await expect(page).toHaveURL(/\/accounts\/\d+$/);
+    const id = page.url().split('/').pop()!;
+
+    // the on/off cell in the list
+    await page.getByRole('link', { name: 'Accounts' }).first().click();
+    const row = page.getByRole('row', { name: `Account ${id}` });
+    await expect(row).toContainText(bank);
+    const enabled = row.getByRole('switch', { name: `Account ${id} enabled` });
+    await expect(enabled).toBeChecked();
+    await enabled.click({ force: true });
+    await expect(enabled).not.toBeChecked();
+    await page.reload();
+    await expect(page.getByRole('switch', { name: `Account ${id} enabled` })).not.toBeChecked();
+    await page.getByRole('switch', { name: `Account ${id} enabled` }).click({ force: true });
+    await expect(page.getByRole('switch', { name: `Account ${id} enabled` })).toBeChecked();
+
+    // details: add a card (Luhn checked), then edit it
+    await page
+      .getByRole('row', { name: `Account ${id}` })
+      .getByRole('cell', { name: bank })
+      .click();
+    await expect(page).toHaveURL(new RegExp(`/accounts/${id}$`));
+    await expect(page.getByText('TuronPay')).toBeVisible();
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    const add = page.getByRole('dialog', { name: 'Add credential' });
+    await add.getByRole('button', { name: 'Save' }).click();
+    await expect(add.getByText('Credential type is required')).toBeVisible();
+    await choose(page, add.getByRole('combobox', { name: 'Credential type' }), 'CARD');
+    await add.getByLabel('Value').fill('4111 1111 1111 1112');
+    await add.getByRole('button', { name: 'Save' }).click();
+    await expect(add.getByText('Card number is not valid (Luhn check failed)')).toBeVisible();
+    await add.getByLabel('Value').fill('4111 1111 1111 1111');
+    await add.getByRole('button', { name: 'Save' }).click();
+    await expect(toast(page, 'Successfully created')).toBeVisible(SAVED);
+    const credentials = page.getByRole('table', { name: 'Credentials' });
+    await expect(credentials.getByText('4111111111111111')).toBeVisible();
+
+    await credentials.getByRole('button', { name: 'Edit CARD 4111111111111111' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit credential' });
+    await expect(edit.getByLabel('Value')).toHaveValue('4111111111111111');
+    await edit.getByLabel('Value').fill('1234');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expect(edit.getByText('Card number must be 16 to 19 digits')).toBeVisible();
+    await edit.getByLabel('Value').fill('5555555555554444');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expect(toast(page, 'Successfully changed')).toBeVisible(SAVED);
+    await expect(credentials.getByText('5555555555554444')).toBeVisible();
+
+    // limits grid: the limit input keeps only digits; priority at least 0
+    const limits = page.getByRole('table', { name: 'Limits' });
+    await expect(limits.getByRole('cell', { name: '0.00 UZS' }).first()).toBeVisible();
+    await limits.getByRole('button', { name: 'Edit limit' }).click();
+    const limit = page.getByRole('dialog', { name: 'Edit limit' });
+    await limit.getByLabel('Limit (minor units)').fill('');
+    await limit.getByRole('button', { name: 'Save' }).click();
+    await expect(limit.getByText('Limit is required')).toBeVisible();
+    await limit.getByLabel('Limit (minor units)').pressSequentially('5x0-00.000');
+    await expect(limit.getByLabel('Limit (minor units)')).toHaveValue('5000000');
+    await limit.getByLabel('Priority').fill('-1');
+    await limit.getByRole('button', { name: 'Save' }).click();
+    await expect(limit.getByText('Priority must be at least 0')).toBeVisible();
+    await limit.getByLabel('Priority').fill('7');
+    await limit.getByLabel(/Unique amount/).check();
+    await limit.getByRole('button', { name: 'Save' }).click();
+    await expect(toast(page, 'Successfully changed').last()).toBeVisible(SAVED);
+    await expect(limits.getByRole('cell', { name: '50,000.00 UZS' })).toBeVisible();
+    await expect(limits.getByRole('cell', { name: '7', exact: true })).toBeVisible();
+    await expect(limits.getByRole('cell', { name: 'Yes' })).toBeVisible();
+  });
+});
+
+test.describe('merchant', () => {
+  test('owner edits the merchant name; bad names and keys are refused', async ({ page, signInAs }) => {
+    await signInAs('owner');
+    await page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Merchant', exact: true })
+      .click();
+    await expect(page.getByRole('heading', { name: 'Merchant', level: 1 })).toBeVisible();
+    const form = page.getByRole('form', { name: 'Edit merchant' });
+    await expect(form.getByLabel('ID')).toHaveAttribute('readonly', '');
+    await expect(form.getByText('-----BEGIN PUBLIC KEY-----')).toBeVisible();
+    await expect(form.getByText('-----END PUBLIC KEY-----')).toBeVisible();
+    await expect(form.getByRole('button', { name: 'Copy public key' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'New Merchant' })).toHaveCount(0);
+
+    const original = await form.getByLabel('Name').inputValue();
+    await form.getByLabel('Name').fill('ab');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(form.getByText('Name must be at least 3 characters long')).toBeVisible();
+    await form.getByLabel('Name').fill('');
+    await expect(form.getByText('Name is required')).toBeVisible();
+
+    await form.getByLabel('Name').fill(`${original} E2E`);
+    await form.getByLabel('New public key (PEM)').fill('not a key');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(form.getByText('Public key must be an Ed25519 public key in PEM (SPKI) format')).toBeVisible();
+    // an emptied key field keeps the stored key
+    await form.getByLabel('New public key (PEM)').fill('');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(toast(page, 'Successfully changed')).toBeVisible(SAVED);
+
+    await page.reload();
+    await expect(page.getByRole('form', { name: 'Edit merchant' }).getByLabel('Name')).toHaveValue(`${original} E2E`);
+    await expect(page.getByText('-----BEGIN PUBLIC KEY-----')).toBeVisible();
+
+    // put the name back for the other specs
+    await page.getByRole('form', { name: 'Edit merchant' }).getByLabel('Name').fill(original);
+    await page.getByRole('form', { name: 'Edit merchant' }).getByRole('button', { name: 'Save' }).click();
+    await expect(toast(page, 'Successfully changed').last()).toBeVisible(SAVED);
+  });
+
+  test('admin creates a merchant and is offered to switch to it', async ({ page, signInAs }) => {
+    await signInAs('admin');
+    await page.goto('/merchant');
+    const name = `E2E Store ${suffix()}`;
+    await page.getByRole('button', { name: 'New Merchant' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New Merchant' });
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect(dialog.getByText('Name is required')).toBeVisible();
+    await dialog.getByLabel('Name').fill(name);
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect(toast(page, 'Merchant created')).toBeVisible(SAVED);
+    await dialog.getByRole('button', { name: `Switch to ${name}` }).click();
+    await expect(page.getByRole('form', { name: 'Edit merchant' }).getByLabel('Name')).toHaveValue(name);
+    await expect(page.getByRole('banner').getByRole('combobox', { name: 'Merchant' })).toHaveValue(name);
+    await expect(page.getByText('not set')).toBeVisible();
+  });
+});

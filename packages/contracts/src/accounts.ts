@@ -1,0 +1,169 @@
+import { z } from 'zod';
+import { dataOf } from './common';
+import { luhnValid } from './payment-form';
+import { dbId, dbIdParam, PARAM_TYPES } from './references';
+
+/* ---- Provider ("people") accounts, their credentials and limits ---- */
+
+export const accountListItem = z.object({
+  id: z.number().int(),
+  providerName: z.string(),
+  bankName: z.string().nullable(),
+  paymentMethodName: z.string(),
+  enabled: z.boolean(),
+});
+export type AccountListItem = z.infer<typeof accountListItem>;
+export const accountListResponse = dataOf(z.array(accountListItem));
+
+/** Requisite types (reference header 103). */
+export const CREDENTIAL_TYPES = ['CARD', 'PHONE'] as const;
+export type CredentialType = (typeof CREDENTIAL_TYPES)[number];
+
+export const accountCredential = z.object({
+  id: z.number().int(),
+  credentialType: z.string(),
+  paramType: z.string(),
+  /** Card numbers are masked (first 6, ******, last 4) unless the user holds invoice.credentials.read. */
+  value: z.string(),
+});
+export type AccountCredential = z.infer<typeof accountCredential>;
+
+export const accountDetails = accountListItem.extend({
+  providerId: z.number().int(),
+  paymentMethodId: z.number().int(),
+  ownerName: z.string().nullable(),
+  currency: z.object({ code: z.string(), dimension: z.number().int() }),
+  credentials: z.array(accountCredential),
+});
+export type AccountDetails = z.infer<typeof accountDetails>;
+export const accountDetailsResponse = dataOf(accountDetails);
+
+export const accountParams = z.object({ id: dbIdParam('Account id must be a positive integer') }).strict();
+export const credentialParams = z
+  .object({ credentialId: dbIdParam('Credential id must be a positive integer') })
+  .strict();
+
+export const accountEnabledBody = z.object({ enabled: z.boolean({ error: 'enabled must be true or false' }) }).strict();
+export const accountEnabledResponse = dataOf(accountListItem);
+
+const optionalText = z.string().max(200, 'At most 200 characters').optional();
+
+/** New account (SPEC §5): payment method and provider are required. */
+export const accountCreateBody = z
+  .object({
+    paymentMethodId: dbId('Payment method is required'),
+    paymentProviderId: dbId('Payment provider is required'),
+    bankName: optionalText,
+    ownerName: optionalText,
+  })
+  .strict();
+export type AccountCreateBody = z.infer<typeof accountCreateBody>;
+export const accountCreateResponse = dataOf(accountListItem);
+
+/* ---- Credential values ---- */
+
+export const CREDENTIAL_MESSAGES = {
+  typeRequired: 'Credential type is required',
+  paramTypeRequired: 'Parameter type is required',
+  valueRequired: 'Value is required',
+  cardLength: 'Card number must be 16 to 19 digits',
+  cardLuhn: 'Card number is not valid (Luhn check failed)',
+  phone: "Phone number must be '+' followed by 10 to 15 digits",
+} as const;
+
+/** Spaces and dashes people type inside card and phone numbers are not part of the value. */
+export const normalizeCredentialValue = (type: string, value: string) =>
+  type === 'CARD' || type === 'PHONE' ? value.replace(/[\s-]/g, '') : value.trim();
+
+/** The message for a credential value of a type, or null when valid (the value as normalised). */
+export function credentialValueIssue(type: string, value: string): string | null {
+  if (!value) return CREDENTIAL_MESSAGES.valueRequired;
+  if (type === 'CARD') {
+    if (!/^\d{16,19}$/.test(value)) return CREDENTIAL_MESSAGES.cardLength;
+    if (!luhnValid(value)) return CREDENTIAL_MESSAGES.cardLuhn;
+  }
+  if (type === 'PHONE' && !/^\+\d{10,15}$/.test(value)) return CREDENTIAL_MESSAGES.phone;
+  return null;
+}
+
+/** first 6 + ****** + last 4 for card numbers; other values are not secret in this sense. */
+export function maskCredential(type: string, value: string): string {
+  if (type !== 'CARD' || value.length < 12) return value;
+  return `${value.slice(0, 6)}******${value.slice(-4)}`;
+}
+
+const credentialValue = z.string({ error: CREDENTIAL_MESSAGES.valueRequired }).max(200);
+
+export const credentialCreateBody = z
+  .object({
+    peopleAccountId: dbId('Account is required'),
+    credentialType: z.enum(CREDENTIAL_TYPES, { error: CREDENTIAL_MESSAGES.typeRequired }),
+    paramType: z.enum(PARAM_TYPES, { error: CREDENTIAL_MESSAGES.paramTypeRequired }),
+    value: credentialValue,
+  })
+  .strict()
+  .superRefine((b, ctx) => {
+    const issue = credentialValueIssue(b.credentialType, normalizeCredentialValue(b.credentialType, b.value));
+    if (issue) ctx.addIssue({ code: 'custom', path: ['value'], message: issue });
+  });
+export type CredentialCreateBody = z.infer<typeof credentialCreateBody>;
+
+/** The value alone; its rule depends on the stored credential's type, checked by the server. */
+export const credentialUpdateBody = z.object({ value: credentialValue }).strict();
+export type CredentialUpdateBody = z.infer<typeof credentialUpdateBody>;
+export const credentialResponse = dataOf(accountCredential);
+
+/** The web's credential forms (add: all three; edit: value for a known type). */
+export const credentialForm = z
+  .object({
+    credentialType: z.enum(CREDENTIAL_TYPES, { error: CREDENTIAL_MESSAGES.typeRequired }),
+    paramType: z.enum(PARAM_TYPES, { error: CREDENTIAL_MESSAGES.paramTypeRequired }),
+    value: z.string().min(1, CREDENTIAL_MESSAGES.valueRequired),
+  })
+  .superRefine((b, ctx) => {
+    const issue = credentialValueIssue(b.credentialType, normalizeCredentialValue(b.credentialType, b.value));
+    if (issue) ctx.addIssue({ code: 'custom', path: ['value'], message: issue });
+  });
+export type CredentialForm = z.infer<typeof credentialForm>;
+
+/* ---- Limits ---- */
+
+export const LIMIT_MESSAGES = {
+  limitRequired: 'Limit is required',
+  limitInteger: 'Limit must be a whole number of minor units',
+  limitMin: 'Limit must be at least 0',
+  priorityRequired: 'Priority is required',
+  priorityInteger: 'Priority must be a whole number',
+  priorityMin: 'Priority must be at least 0',
+} as const;
+
+export const accountLimit = z.object({
+  peopleAccountId: z.number().int(),
+  limit: z.number().int(),
+  balance: z.number().int(),
+  priority: z.number().int(),
+  checkUniqueAmount: z.boolean(),
+});
+export type AccountLimit = z.infer<typeof accountLimit>;
+export const accountLimitResponse = dataOf(accountLimit);
+
+export const accountLimitBody = z
+  .object({
+    peopleAccountId: dbId('Account is required'),
+    limit: z
+      .number({ error: LIMIT_MESSAGES.limitRequired })
+      .int(LIMIT_MESSAGES.limitInteger)
+      .min(0, LIMIT_MESSAGES.limitMin)
+      .max(Number.MAX_SAFE_INTEGER, 'Limit is too large'),
+    priority: z
+      .number({ error: LIMIT_MESSAGES.priorityRequired })
+      .int(LIMIT_MESSAGES.priorityInteger)
+      .min(0, LIMIT_MESSAGES.priorityMin)
+      .max(1_000_000, 'Priority must be at most 1000000'),
+    checkUniqueAmount: z.boolean({ error: 'Unique amount must be true or false' }),
+  })
+  .strict();
+export type AccountLimitBody = z.infer<typeof accountLimitBody>;
+
+/** The limit input keeps only digits (SPEC §5). */
+export const digitsOnly = (raw: string) => raw.replace(/\D+/g, '');

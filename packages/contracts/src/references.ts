@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { dataOf, scopedQuery } from './common';
+
+/** Reference lists by header id (SPEC §3). */
+export const REFERENCE_HEADERS = {
+  99: 'gender',
+  100: 'event type',
+  101: 'currency',
+  102: 'parameter type',
+  103: 'requisite type',
+  104: 'contact type',
+  105: 'terminal attribute type',
+  106: 'fee type',
+  107: 'ticket issue type',
+  108: 'notification type',
+  110: 'payment channel type',
+  111: 'channel integration type',
+  112: 'client cohorts',
+  113: 'terminal pool status',
+  114: 'terminal pool type',
+  200: 'flow type',
+  201: 'payment status',
+  202: 'transaction status',
+  203: 'transaction type',
+  204: 'ticket status',
+  205: 'bank name',
+} as const;
+export type ReferenceHeaderId = keyof typeof REFERENCE_HEADERS;
+export const REFERENCE_HEADER_IDS = Object.keys(REFERENCE_HEADERS).map(Number) as ReferenceHeaderId[];
+export const isReferenceHeaderId = (n: number): n is ReferenceHeaderId => n in REFERENCE_HEADERS;
+
+/** Serial ids are PostgreSQL integers: anything larger cannot exist (and must not reach the database as a 500). */
+export const MAX_DB_ID = 2_147_483_647;
+export const dbId = (message: string) =>
+  z.number({ error: message }).int(message).positive(message).max(MAX_DB_ID, message);
+export const dbIdParam = (message: string) =>
+  z.coerce.number({ error: message }).int(message).positive(message).max(MAX_DB_ID, message);
+
+export const TERMINAL_ATTRIBUTE_TYPE_HEADER = 105;
+export const FLOW_TYPE_HEADER = 200;
+
+/** Value types of terminal attributes and credentials (header 102): Integer, String, Char, Boolean, Numeric. */
+export const PARAM_TYPES = ['I', 'S', 'C', 'B', 'N'] as const;
+export type ParamType = (typeof PARAM_TYPES)[number];
+export const PARAM_TYPE_NAMES: Record<ParamType, string> = {
+  I: 'Integer',
+  S: 'String',
+  C: 'Char',
+  B: 'Boolean',
+  N: 'Numeric',
+};
+
+const headerMessage = `refHeaderId must be one of ${REFERENCE_HEADER_IDS.join(', ')}`;
+export const referenceQuery = scopedQuery({
+  refHeaderId: z.coerce
+    .number({ error: headerMessage })
+    .int({ error: headerMessage })
+    .refine(isReferenceHeaderId, { error: headerMessage }),
+});
+
+export const referenceItem = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  value: z.string(),
+  paramType: z.enum(PARAM_TYPES).optional(),
+});
+export type ReferenceItem = z.infer<typeof referenceItem>;
+export const referenceListResponse = dataOf(z.array(referenceItem));
+
+export const currencyItem = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  name: z.string(),
+  dimension: z.number().int(),
+});
+export type CurrencyItem = z.infer<typeof currencyItem>;
+export const currencyListResponse = dataOf(z.array(currencyItem));
+
+export const terminalPoolItem = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  status: z.string(),
+  type: z.string(),
+  terminals: z.array(z.object({ id: z.uuid(), name: z.string() })),
+});
+export type TerminalPoolItem = z.infer<typeof terminalPoolItem>;
+export const terminalPoolListResponse = dataOf(z.array(terminalPoolItem));
+
+export const providerItem = z.object({ id: z.number().int(), code: z.string(), name: z.string() });
+export type ProviderItem = z.infer<typeof providerItem>;
+export const providerListResponse = dataOf(z.array(providerItem));
+
+/** Strict query for staff lists that take no parameters besides the merchant scope. */
+export const plainScopedQuery = scopedQuery({});
+
+/** Payment methods (for choosing one in the New Account dialog). */
+export const paymentMethodItem = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  name: z.string(),
+  currency: z.object({ code: z.string(), dimension: z.number().int() }),
+});
+export type PaymentMethodItem = z.infer<typeof paymentMethodItem>;
+export const paymentMethodListResponse = dataOf(z.array(paymentMethodItem));

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { dataOf, scopedQuery } from './common';
+import { majorStringToMinor } from './money';
+
+/** The settlement amount is denominated in USDT (SPEC §9), 6 decimals. */
+export const USDT_DIMENSION = 6;
+
+/** Without the terminal known, base amounts may have this many decimals; the server checks the currency's own. */
+const MAX_BASE_DIMENSION = 6;
+
+/** A JS number as the plain decimal string it was written as ("1500.5"), or null for NaN, ±Infinity or exponent forms. */
+export function numberToDecimalString(n: number): string | null {
+  if (!Number.isFinite(n)) return null;
+  const s = String(n);
+  return /^-?\d+(\.\d+)?$/.test(s) ? s : null;
+}
+
+/** Decimal places of a number as written, or Infinity when it has no plain decimal form. */
+export function decimalsOf(n: number): number {
+  const s = numberToDecimalString(n);
+  if (s === null) return Number.POSITIVE_INFINITY;
+  return s.includes('.') ? s.split('.')[1]!.length : 0;
+}
+
+/** A major-unit number → integer minor units through its decimal string (never float math); null when it does not fit. */
+export function numberToMinor(n: number, dimension: number): number | null {
+  const s = numberToDecimalString(n);
+  return s === null ? null : majorStringToMinor(s, dimension);
+}
+
+const requiredNumber = (label: string) =>
+  z.preprocess(
+    (v) => {
+      if (typeof v !== 'string') return v;
+      const s = v.trim().replace(',', '.');
+      if (s === '') return undefined;
+      return /^\d+(\.\d+)?$/.test(s) ? Number(s) : v;
+    },
+    z
+      .number({ error: (iss) => (iss.input === undefined ? `${label} is required` : `${label} must be a number`) })
+      .positive(`${label} must be greater than 0`),
+  );
+
+const withDecimals = (label: string, dimension: number, checkSize: boolean) =>
+  requiredNumber(label)
+    .refine(
+      (n) => decimalsOf(n) <= dimension,
+      dimension === 0 ? `${label} must be a whole number` : `${label} must have at most ${dimension} decimals`,
+    )
+    .refine((n) => !checkSize || decimalsOf(n) > dimension || numberToMinor(n, dimension) !== null, `${label} is too large`);
+
+/**
+ * Settlement payload (SPEC §3): baseAmount in major units of the terminal's currency, settlementAmount in USDT.
+ * Text inputs are coerced to numbers. `baseDimension` is the terminal currency's dimension when known (the
+ * web form knows it from the balance tile; the server checks it again against the terminal).
+ */
+export const makeSettlementSchema = (baseDimension?: number) =>
+  z
+    .object({
+      baseAmount: withDecimals('Base amount', baseDimension ?? MAX_BASE_DIMENSION, baseDimension !== undefined),
+      settlementAmount: withDecimals('Settlement amount', USDT_DIMENSION, true),
+      terminalId: z.uuid('terminalId must be a UUID'),
+    })
+    .strict();
+
+export const settlementBody = makeSettlementSchema();
+export type SettlementBody = z.infer<typeof settlementBody>;
+/** What the web form holds before coercion. */
+export type SettlementFormInput = z.input<typeof settlementBody>;
+
+export const settlementCreateQuery = scopedQuery({});
+
+export const settlementSchema = z.object({
+  id: z.int(),
+  terminalId: z.uuid(),
+  currency: z.string(),
+  /** Minor units of the terminal's currency. */
+  baseAmount: z.int(),
+  /** USDT micro-units (6 decimals). */
+  settlementAmount: z.int(),
+  /** The merchant's balance in that currency after the settlement, minor units. */
+  balanceAfter: z.int(),
+  createdAt: z.iso.datetime(),
+});
+export type Settlement = z.infer<typeof settlementSchema>;
+export const settlementResponse = dataOf(settlementSchema);
+
+export const INSUFFICIENT_BALANCE_MESSAGE = 'Settlement exceeds the available balance';

@@ -1,0 +1,42 @@
+import { defineConfig } from '@playwright/test';
+
+const PORT = 3100;
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** End-to-end against the real server with demo data, driving Debian's Chromium (DESIGN §6). */
+export default defineConfig({
+  testDir: 'e2e',
+  fullyParallel: false,
+  workers: 1, // 2-core machine: the server and the browser share it
+  retries: 0,
+  reporter: 'list',
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    headless: true,
+    trace: 'off',
+    launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS },
+  },
+  projects: [{ name: 'chromium' }],
+  webServer: {
+    command: [
+      'npm run build -w apps/web',
+      'rm -rf .tmp/e2e-data',
+      `DATA_DIR=.tmp/e2e-data PORT=${PORT} SANDBOX_DELAY_MS=300 LOG_LEVEL=warn npx tsx apps/server/src/server.ts`,
+    ].join(' && '),
+    url: `http://localhost:${PORT}/api/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});
