@@ -20,9 +20,13 @@ async function openInvoice(page: Page, invoiceId: string) {
 async function invoiceWithOpenTicket(request: APIRequestContext): Promise<string> {
   for (const statusIds of [5, 6]) {
     for (let page = 0; page < 5; page++) {
-      const list = await (await request.get(`/api/v1/invoice?statusIds=${statusIds}&flowType=DEPOSIT&size=100&page=${page}`)).json();
+      const list = await (
+        await request.get(`/api/v1/invoice?statusIds=${statusIds}&flowType=DEPOSIT&size=100&page=${page}`)
+      ).json();
       for (const inv of list.data as { invoiceId: string }[]) {
-        const tickets = (await (await request.get(`/api/v1/merchant/support/${inv.invoiceId}`)).json()).data as { status: { code: string } }[];
+        const tickets = (await (await request.get(`/api/v1/merchant/support/${inv.invoiceId}`)).json()).data as {
+          status: { code: string };
+        }[];
         if (tickets.some((t) => !['SOLVED', 'REJECTED'].includes(t.status.code))) return inv.invoiceId;
       }
       if (list.data.length < 100) break;
@@ -31,7 +35,11 @@ async function invoiceWithOpenTicket(request: APIRequestContext): Promise<string
   throw new Error('The demo data has no invoice with an open support ticket');
 }
 
-test('admin filters by status and dates; the bookmarked URL shows the same list', async ({ page, signInAs, context }) => {
+test('admin filters by status and dates; the bookmarked URL shows the same list', async ({
+  page,
+  signInAs,
+  context,
+}) => {
   await signInAs('admin');
   await expect(page.getByRole('region', { name: 'Finance summary' })).toBeVisible();
 
@@ -40,17 +48,29 @@ test('admin filters by status and dates; the bookmarked URL shows the same list'
   await dialog.getByRole('checkbox', { name: 'Done' }).check();
   await dialog.getByRole('checkbox', { name: 'Declined' }).check();
   // Date From: the 1st of this month; Date To: today (the calendars open on the current month)
-  await dialog.getByRole('button', { name: 'Date From' }).click();
-  await page.getByRole('dialog').last().locator('button:not([data-outside])').getByText('1', { exact: true }).first().click();
-  await dialog.getByRole('button', { name: 'Date To' }).click();
-  await page.locator('button[data-today]').last().click();
-  await dialog.getByRole('button', { name: 'Apply Filter' }).click();
-  await expect(dialog).toBeHidden();
-
   const now = new Date();
   const dd = (d: number) => String(d).padStart(2, '0');
   const from = `01/${dd(now.getMonth() + 1)}/${now.getFullYear()}`;
   const to = `${dd(now.getDate())}/${dd(now.getMonth() + 1)}/${now.getFullYear()}`;
+  await dialog.getByRole('button', { name: 'Date From' }).click();
+  // calendar days are named like '1 November 2026'
+  const month = `${now.toLocaleString('en', { month: 'long' })} ${now.getFullYear()}`;
+  await page
+    .getByRole('button', { name: `1 ${month}`, exact: true })
+    .filter({ visible: true })
+    .click();
+  await expect(dialog.getByRole('button', { name: 'Date From' })).toHaveText(from);
+  // let the first calendar close before opening the second
+  await expect(page.getByRole('button', { name: `1 ${month}`, exact: true }).filter({ visible: true })).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Date To' }).click();
+  await page
+    .getByRole('button', { name: `${now.getDate()} ${month}`, exact: true })
+    .filter({ visible: true })
+    .click();
+  await expect(dialog.getByRole('button', { name: 'Date To' })).toHaveText(to);
+  await dialog.getByRole('button', { name: 'Apply Filter' }).click();
+  await expect(dialog).toBeHidden();
+
   await expect(page).toHaveURL((u) => {
     const sp = u.searchParams;
     return sp.getAll('statusIds').join(',') === '4,5' && sp.get('dateFrom') === from && sp.get('dateTo') === to;
@@ -79,13 +99,20 @@ test('admin filters by status and dates; the bookmarked URL shows the same list'
       await Promise.all([page.reload(), shared.reload()]);
       await Promise.all([expect(rows(page)).toHaveCount(5), expect(rows(shared)).toHaveCount(5)]);
       const [a, b] = await Promise.all([rowIds(page), rowIds(shared)]);
-      const [ra, rb] = await Promise.all([page.getByTestId('invoice-range').textContent(), shared.getByTestId('invoice-range').textContent()]);
+      const [ra, rb] = await Promise.all([
+        page.getByTestId('invoice-range').textContent(),
+        shared.getByTestId('invoice-range').textContent(),
+      ]);
       return a.join() === b.join() && ra === rb && ra?.startsWith('6–10 of ');
     })
     .toBe(true);
 });
 
-test('admin changes status and amount, sends a manual callback and sees its attempt', async ({ page, signInAs, baseURL }) => {
+test('admin changes status and amount, sends a manual callback and sees its attempt', async ({
+  page,
+  signInAs,
+  baseURL,
+}) => {
   const created = await createInvoice(baseURL!, { flowType: 'DEPOSIT', amount: 150_000 });
   await signInAs('admin');
   await openInvoice(page, created.invoiceId);
@@ -145,7 +172,10 @@ test('support approves a ticket', async ({ page, signInAs }) => {
   const invoiceId = await invoiceWithOpenTicket(page.request);
   await page.goto(`/invoices/${invoiceId}`);
   await page.getByRole('button', { name: /Support History/ }).click();
-  const open = page.getByTestId('support-ticket').filter({ has: page.getByRole('button', { name: 'Approve' }) }).first();
+  const open = page
+    .getByTestId('support-ticket')
+    .filter({ has: page.getByRole('button', { name: 'Approve' }) })
+    .first();
   await open.getByRole('button', { name: 'Approve' }).click();
   await expect(toast(page, 'Successfully approved')).toBeVisible();
   await expect(page.getByTestId('invoice-status')).toHaveText('Done');
@@ -160,7 +190,8 @@ test('viewer sees no finance strip and no action buttons', async ({ page, signIn
   const inv = (list.data as { invoiceId: string; isTestProcessing: boolean }[]).find((i) => !i.isTestProcessing)!;
   await page.goto(`/invoices/${inv.invoiceId}`);
   await expect(page.getByRole('heading', { name: 'Transaction', level: 2 })).toBeVisible();
-  for (const name of ['Change amount', 'Retry', 'Callback']) await expect(page.getByRole('button', { name, exact: true })).toHaveCount(0);
+  for (const name of ['Change amount', 'Retry', 'Callback'])
+    await expect(page.getByRole('button', { name, exact: true })).toHaveCount(0);
   await expect(page.getByRole('combobox', { name: 'Change status' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: /Event Log|Errors|Callbacks|Transactions/ })).toHaveCount(0);
   await expect(page.getByRole('button', { name: /Support History/ })).toBeVisible();

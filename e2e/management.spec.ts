@@ -162,7 +162,8 @@ test.describe('accounts', () => {
       .getByRole('cell', { name: bank })
       .click();
     await expect(page).toHaveURL(new RegExp(`/accounts/${id}$`));
-    await expect(page.getByText('TuronPay')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Account', level: 1 })).toBeVisible();
+    await expect(page.getByText('TuronPay').first()).toBeVisible();
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     const add = page.getByRole('dialog', { name: 'Add credential' });
     await add.getByRole('button', { name: 'Save' }).click();

@@ -196,7 +196,10 @@ test.describe('session', () => {
   test('change password round trip', async ({ page }) => {
     const NEW_PASSWORD = 'e2e-new-pass-2026';
     const change = async (from: string, to: string) => {
-      await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Settings', exact: true }).click();
+      await page
+        .getByRole('navigation', { name: 'Main navigation' })
+        .getByRole('link', { name: 'Settings', exact: true })
+        .click();
       await page.getByRole('link', { name: /Change password/ }).click();
       await expect(page.getByRole('heading', { name: 'Change password', level: 1 })).toBeVisible();
       await page.getByRole('textbox', { name: 'Old password', exact: true }).fill(from);

@@ -9,7 +9,8 @@ if (existsSync(CHROMIUM)) process.exit(0);
 
 if (process.getuid?.() === 0) {
   console.log(`${CHROMIUM} not found: installing Debian's chromium package…`);
-  const run = (cmd, args) => spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  const run = (cmd, args) =>
+    spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
   const update = run('apt-get', ['update']);
   const install = update.status === 0 ? run('apt-get', ['install', '-y', 'chromium']) : update;
   if (install.status === 0 && existsSync(CHROMIUM)) process.exit(0);

@@ -14,7 +14,8 @@ export async function signIn(page: Page, username: string, password = DEMO_PASSW
   const heading = page.getByRole('heading', { name: 'Transactions', level: 1 });
   const toast = page.getByRole('alert');
   await expect(heading.or(toast).first()).toBeVisible();
-  if (!(await heading.isVisible())) throw new Error(`Log In as ${username} failed: ${await toast.first().textContent()}`);
+  if (!(await heading.isVisible()))
+    throw new Error(`Log In as ${username} failed: ${await toast.first().textContent()}`);
   await expect(page).toHaveURL(/\/invoices(\?.*)?$/);
 }
 

@@ -85,9 +85,26 @@ async function prepare(url: string) {
       [m],
     )
   ).rows as { id: string; terminal_id: string }[];
-  const [{ n }] = (await q('SELECT count(*)::int AS n FROM invoices WHERE merchant_id = $1', [m])).rows as { n: number }[];
+  const [{ n }] = (await q('SELECT count(*)::int AS n FROM invoices WHERE merchant_id = $1', [m])).rows as {
+    n: number;
+  }[];
   await dbh.close();
   return { merchantId: m, invoiceId: sample!.id, terminalId: sample!.terminal_id, total: n! };
+}
+
+/** BENCH_REUSE=1: measure an already loaded benchmark database again. */
+async function reuse(url: string) {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  const { rows } = await c.query(
+    `SELECT m.merchant_id, m.n,
+            (SELECT id FROM invoices WHERE merchant_id = m.merchant_id ORDER BY created_at DESC OFFSET 500000 LIMIT 1) AS id,
+            (SELECT terminal_id FROM invoices WHERE merchant_id = m.merchant_id LIMIT 1) AS terminal_id
+     FROM (SELECT merchant_id, count(*)::int AS n FROM invoices GROUP BY 1 ORDER BY 2 DESC LIMIT 1) m`,
+  );
+  await c.end();
+  const r = rows[0] as { merchant_id: string; n: number; id: string; terminal_id: string };
+  return { merchantId: r.merchant_id, invoiceId: r.id, terminalId: r.terminal_id, total: r.n };
 }
 
 function rssKb(pid: number): number {
@@ -99,29 +116,6 @@ function rssKb(pid: number): number {
   }
 }
 
-/** The server's process: `npx tsx` forks node, so the heaviest descendant is the server. */
-function serverPid(rootPid: number): number {
-  const kids = (pid: number): number[] => {
-    try {
-      return fs
-        .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
-        .trim()
-        .split(/\s+/)
-        .filter(Boolean)
-        .map(Number);
-    } catch {
-      return [];
-    }
-  };
-  const all: number[] = [];
-  const walk = (p: number) => {
-    all.push(p);
-    for (const k of kids(p)) walk(k);
-  };
-  walk(rootPid);
-  return all.sort((a, b) => rssKb(b) - rssKb(a))[0] ?? rootPid;
-}
-
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
@@ -131,12 +125,24 @@ async function main() {
   const url = withDb(BASE, DB_NAME);
   log(`Preparing ${DB_NAME} with ${ROWS.toLocaleString('en')} invoices…`);
   const t0 = process.hrtime.bigint();
-  const fx = await prepare(url);
+  const fx = process.env.BENCH_REUSE ? await reuse(url) : await prepare(url);
   log(`Prepared in ${(ms(t0) / 1000).toFixed(1)} s; merchant has ${fx.total.toLocaleString('en')} invoices`);
 
-  const server = spawn('npx', ['tsx', 'apps/server/src/server.ts'], {
+  // node with the tsx loader directly (not npx): one process to measure and to stop
+  const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
     cwd: repoRoot,
-    env: { ...process.env, DATABASE_URL: url, PORT: String(PORT), WORKERS: 'false', SEED_DEMO: 'false', LOG_LEVEL: 'warn', DATA_DIR: dataDir, NODE_ENV: 'production', COOKIE_SECURE: 'false', JWT_SECRET: 'bench-secret-bench-secret-bench-secret-1234' },
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      PORT: String(PORT),
+      WORKERS: 'false',
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      NODE_ENV: 'production',
+      COOKIE_SECURE: 'false',
+      JWT_SECRET: 'bench-secret-bench-secret-bench-secret-1234',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${PORT}`;
@@ -158,21 +164,28 @@ async function main() {
     const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
     const get = (p: string) => fetch(`${base}${p}`, { headers: { cookie } });
 
-    const day = (d: Date) => `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${d.getUTCFullYear()}`;
+    const day = (d: Date) =>
+      `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${d.getUTCFullYear()}`;
     const mid = new Date(Date.now() - 180 * 86_400_000);
     const week = new Date(mid.getTime() + 6 * 86_400_000);
     const scenarios: [string, string][] = [
       ['no filter', '/api/v1/invoice?page=0&size=10'],
       ['status filter (DONE)', '/api/v1/invoice?page=0&size=10&statusIds=4'],
       ['status filter (NEW, PAYED)', '/api/v1/invoice?page=0&size=10&statusIds=1&statusIds=3'],
-      ['date range (7 days)', `/api/v1/invoice?page=0&size=10&dateFrom=${encodeURIComponent(day(mid))}&dateTo=${encodeURIComponent(day(week))}`],
+      [
+        'date range (7 days)',
+        `/api/v1/invoice?page=0&size=10&dateFrom=${encodeURIComponent(day(mid))}&dateTo=${encodeURIComponent(day(week))}`,
+      ],
       ['search by invoice id', `/api/v1/invoice?page=0&size=10&search=${fx.invoiceId}`],
       ['search by merchant invoice id', '/api/v1/invoice?page=0&size=10&search=bench-424242'],
       ['search by customer id', '/api/v1/invoice?page=0&size=10&search=bench-cust-4242'],
       ['terminal filter', `/api/v1/invoice?page=0&size=10&terminalId=${fx.terminalId}`],
       ['last status date', `/api/v1/invoice?page=0&size=10&lastStatusDate=${encodeURIComponent(day(mid))}`],
       ['sum range (narrow)', '/api/v1/invoice?page=0&size=10&sumFrom=100000&sumTo=101000'],
-      ['combined (terminal+status+dates+flow)', `/api/v1/invoice?page=0&size=10&terminalId=${fx.terminalId}&statusIds=4&statusIds=5&dateFrom=${encodeURIComponent(day(mid))}&dateTo=${encodeURIComponent(day(week))}`],
+      [
+        'combined (terminal+status+dates+flow)',
+        `/api/v1/invoice?page=0&size=10&terminalId=${fx.terminalId}&statusIds=4&statusIds=5&dateFrom=${encodeURIComponent(day(mid))}&dateTo=${encodeURIComponent(day(week))}`,
+      ],
       ['page 100 of 40', '/api/v1/invoice?page=100&size=40'],
     ];
     const results: { name: string; p50: number; p95: number; total: string }[] = [];
@@ -192,11 +205,13 @@ async function main() {
         times.push(ms(s));
       }
       results.push({ name, p50: pct(times, 50), p95: pct(times, 95), total });
-      log(`  ${name.padEnd(40)} p50 ${pct(times, 50).toFixed(1).padStart(6)} ms   p95 ${pct(times, 95).toFixed(1).padStart(6)} ms   total ${total}`);
+      log(
+        `  ${name.padEnd(40)} p50 ${pct(times, 50).toFixed(1).padStart(6)} ms   p95 ${pct(times, 95).toFixed(1).padStart(6)} ms   total ${total}`,
+      );
     }
 
     // CSV export of every row
-    const pid = serverPid(server.pid!);
+    const pid = server.pid!;
     const rss0 = rssKb(pid);
     let peak = rss0;
     const sampler = setInterval(() => (peak = Math.max(peak, rssKb(pid))), 50);

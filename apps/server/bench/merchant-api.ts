@@ -65,11 +65,21 @@ async function main() {
     });
     const [m] = await dbh.db
       .insert(merchants)
-      .values({ name: 'Bench merchant', clientPublicKey: publicKey, webhookSecret: `whsec_${randomBytes(32).toString('base64')}` })
+      .values({
+        name: 'Bench merchant',
+        clientPublicKey: publicKey,
+        webhookSecret: `whsec_${randomBytes(32).toString('base64')}`,
+      })
       .returning();
     const [t] = await dbh.db
       .insert(terminals)
-      .values({ merchantId: m!.id, name: 'Bench UZS Deposit', flowType: 'DEPOSIT', currencyId: ref.currencyIds.get('UZS')!, isTest: false })
+      .values({
+        merchantId: m!.id,
+        name: 'Bench UZS Deposit',
+        flowType: 'DEPOSIT',
+        currencyId: ref.currencyIds.get('UZS')!,
+        isTest: false,
+      })
       .returning();
     await dbh.db.insert(terminalMethods).values({ terminalId: t!.id, paymentMethodId: ref.methods.get('HUMOUZS')!.id });
     await dbh.close();
@@ -127,11 +137,20 @@ async function main() {
                 errorUrl: 'https://shop.example.com/error',
               });
               const ts = String(Math.floor(Date.now() / 1000));
-              const signature = sign(null, Buffer.from(merchantSignaturePayload(ts, 'POST', apiPath, body)), key).toString('base64');
+              const signature = sign(
+                null,
+                Buffer.from(merchantSignaturePayload(ts, 'POST', apiPath, body)),
+                key,
+              ).toString('base64');
               return {
                 ...req,
                 body,
-                headers: { 'content-type': 'application/json', 'x-merchant-id': m!.id, 'x-timestamp': ts, 'x-signature': signature },
+                headers: {
+                  'content-type': 'application/json',
+                  'x-merchant-id': m!.id,
+                  'x-timestamp': ts,
+                  'x-signature': signature,
+                },
               };
             },
           },

@@ -50,7 +50,11 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
 
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Paydesk API', version: '1.0.0', description: 'Back-office, merchant, payment-form and provider APIs' },
+      info: {
+        title: 'Paydesk API',
+        version: '1.0.0',
+        description: 'Back-office, merchant, payment-form and provider APIs',
+      },
       components: {
         securitySchemes: {
           cookieAuth: { type: 'apiKey', in: 'cookie', name: 'jwt' },

@@ -11,7 +11,9 @@ const config = loadConfig();
 
 let dbh: DbHandle;
 try {
-  dbh = await createDb(config.databaseUrl ? { databaseUrl: config.databaseUrl, poolMax: config.pgPoolMax } : { dataDir: config.dataDir });
+  dbh = await createDb(
+    config.databaseUrl ? { databaseUrl: config.databaseUrl, poolMax: config.pgPoolMax } : { dataDir: config.dataDir },
+  );
 } catch (err) {
   if (err instanceof DataDirLockedError) {
     console.error(`\n${err.message}\n`);
@@ -24,18 +26,24 @@ await runMigrations(dbh);
 // currencies, reference lists, providers and payment methods every installation needs (idempotent)
 await ensureReferenceData(dbh.db);
 
-const seedWanted =
-  config.seedDemo === 'true' || (config.seedDemo === 'auto' && config.env !== 'production');
+const seedWanted = config.seedDemo === 'true' || (config.seedDemo === 'auto' && config.env !== 'production');
 const seeded = seedWanted ? await seedDemoIfEmpty(ctx) : null;
 
-const app = await buildApp(ctx, { logger: { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers["x-signature"]', 'req.headers.authorization'] } });
+const app = await buildApp(ctx, {
+  logger: {
+    level: config.logLevel,
+    redact: ['req.headers.cookie', 'req.headers["x-signature"]', 'req.headers.authorization'],
+  },
+});
 await app.listen({ port: config.port, host: config.host });
 const workers = config.workers ? startWorkers(ctx, app.log) : null;
 
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;
 const url = config.publicUrl ?? `http://localhost:${port}`;
-console.log(`\nPaydesk is running at ${url}  (database: ${dbh.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL'}, ready in ${Date.now() - started} ms)`);
+console.log(
+  `\nPaydesk is running at ${url}  (database: ${dbh.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL'}, ready in ${Date.now() - started} ms)`,
+);
 if (seeded || (seedWanted && dbh.kind === 'pglite')) {
   console.log(`Demo logins (password demo-2026): admin, owner, support, viewer`);
   console.log(`Merchant API credentials for scripts: ${config.dataDir}/demo-merchant.json\n`);

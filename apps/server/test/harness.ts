@@ -84,14 +84,17 @@ export type TestApp = {
 export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const dbh = await createTestDb();
   const clock = makeClock();
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }, {
-    workers: false,
-    sandboxDelayMs: 0,
-    dataDir: TMP_DIR,
-    publicUrl: 'http://localhost:3000',
-    trustProxy: true,
-    ...overrides,
-  });
+  const config = loadConfig(
+    { NODE_ENV: 'test', LOG_LEVEL: 'silent' },
+    {
+      workers: false,
+      sandboxDelayMs: 0,
+      dataDir: TMP_DIR,
+      publicUrl: 'http://localhost:3000',
+      trustProxy: true,
+      ...overrides,
+    },
+  );
   const ctx: AppContext = { dbh, db: dbh.db, config, now: clock.now };
   const app = await buildApp(ctx);
   await app.ready();

@@ -24,12 +24,26 @@ export function merchantSigner(merchantId: string, privateKeyPem: string, now: (
 
 export type Signer = ReturnType<typeof merchantSigner>;
 
-export async function injectSigned(app: FastifyInstance, signer: Signer, method: 'GET' | 'POST', path: string, body?: unknown, extra?: Record<string, string>) {
+export async function injectSigned(
+  app: FastifyInstance,
+  signer: Signer,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  extra?: Record<string, string>,
+) {
   const r = signer(method, path, body, extra);
   return app.inject({ method, url: path, headers: r.headers, payload: r.raw || undefined });
 }
 
-export async function fetchSigned(base: string, signer: Signer, method: 'GET' | 'POST', path: string, body?: unknown, extra?: Record<string, string>) {
+export async function fetchSigned(
+  base: string,
+  signer: Signer,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  extra?: Record<string, string>,
+) {
   const r = signer(method, path, body, extra);
   const res = await fetch(base + path, { method, headers: r.headers, body: r.raw || undefined });
   return { status: res.status, json: (await res.json()) as any };

@@ -13,10 +13,7 @@ export const PASSWORD_MIN = 8;
 export const changePasswordBody = z
   .object({
     currentPassword: z.string().min(1, 'Current password is required').max(200),
-    newPassword: z
-      .string()
-      .min(PASSWORD_MIN, `New password must be at least ${PASSWORD_MIN} characters long`)
-      .max(200),
+    newPassword: z.string().min(PASSWORD_MIN, `New password must be at least ${PASSWORD_MIN} characters long`).max(200),
   })
   .strict();
 export type ChangePasswordBody = z.infer<typeof changePasswordBody>;

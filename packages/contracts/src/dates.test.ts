@@ -14,7 +14,18 @@ describe('dd/MM/yyyy', () => {
   it('parses real calendar days only', () => {
     expect(parseDdMmYyyy('21/11/2026')).toEqual({ year: 2026, month: 11, day: 21 });
     expect(parseDdMmYyyy('29/02/2024')).toEqual({ year: 2024, month: 2, day: 29 });
-    for (const bad of ['29/02/2026', '31/04/2026', '00/01/2026', '01/13/2026', '1/1/2026', '2026-11-21', '21/11/26', '', 'NaN', '21/11/2026 ']) {
+    for (const bad of [
+      '29/02/2026',
+      '31/04/2026',
+      '00/01/2026',
+      '01/13/2026',
+      '1/1/2026',
+      '2026-11-21',
+      '21/11/26',
+      '',
+      'NaN',
+      '21/11/2026 ',
+    ]) {
       expect(parseDdMmYyyy(bad), bad).toBeNull();
     }
   });

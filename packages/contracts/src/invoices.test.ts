@@ -27,7 +27,10 @@ describe('invoiceListQuery', () => {
     expect(invoiceListQuery.safeParse({ statusIds: ['1', '77'] }).success).toBe(false);
   });
   it('blank values mean absent; a blank search is trimmed away', () => {
-    expect(invoiceListQuery.parse({ search: '   ', dateFrom: '', flowType: '', sumFrom: '', statusIds: '' })).toEqual({ page: 0, size: 10 });
+    expect(invoiceListQuery.parse({ search: '   ', dateFrom: '', flowType: '', sumFrom: '', statusIds: '' })).toEqual({
+      page: 0,
+      size: 10,
+    });
     expect(invoiceListQuery.parse({ search: '  FX-1 ' }).search).toBe('FX-1');
   });
   it('refuses NaN, fractions, invalid dates, unknown keys and sizes outside 5..100', () => {
@@ -68,7 +71,11 @@ describe('action bodies', () => {
 
 describe('rules on API invoices', () => {
   it('invoiceRuleInput feeds the visibility rules of statuses.ts', () => {
-    const inv = { flowType: { code: 'WITHDRAWAL' as const }, invoiceStatus: { id: 5, code: 'DECLINED' as const, value: 'Declined' }, isTestProcessing: true };
+    const inv = {
+      flowType: { code: 'WITHDRAWAL' as const },
+      invoiceStatus: { id: 5, code: 'DECLINED' as const, value: 'Declined' },
+      isTestProcessing: true,
+    };
     expect(canRetry(invoiceRuleInput(inv))).toBe(true);
     expect(canChangeStatus(invoiceRuleInput(inv), [])).toBe(true);
     expect(canChangeStatus(invoiceRuleInput({ ...inv, isTestProcessing: false }), [])).toBe(false);

@@ -5,9 +5,7 @@ import { FLOW_TYPES, INVOICE_STATUS_CODES } from './statuses';
 /** Minor units: a positive safe integer (JSON numbers beyond 2^53 are refused, never rounded). */
 export const amountMinor = z.int().positive().max(Number.MAX_SAFE_INTEGER);
 
-const httpUrl = z
-  .url({ protocol: /^https?$/, message: 'Must be an http(s) URL' })
-  .max(2048);
+const httpUrl = z.url({ protocol: /^https?$/, message: 'Must be an http(s) URL' }).max(2048);
 
 export const MERCHANT_API_PREFIX = '/api/merchant/v1';
 /** Seconds a signed request's X-Timestamp may differ from the server clock. */

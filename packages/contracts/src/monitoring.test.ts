@@ -30,6 +30,7 @@ describe('monitoring helpers', () => {
 
   it('minutes query: 1..1440 whole minutes', () => {
     expect(terminalStatisticQuery.parse({ minutes: '60' })).toEqual({ minutes: 60 });
-    for (const minutes of ['0', '1441', '1.5', 'x']) expect(terminalStatisticQuery.safeParse({ minutes }).success).toBe(false);
+    for (const minutes of ['0', '1441', '1.5', 'x'])
+      expect(terminalStatisticQuery.safeParse({ minutes }).success).toBe(false);
   });
 });

@@ -7,7 +7,9 @@ import { luhnValid } from './card';
 export const PAYMENT_FORM_PREFIX = '/api/payments/form';
 
 /** 24 random bytes in base64url: 32 characters. */
-export const formIdParams = z.object({ formId: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'Invalid form id') }).strict();
+export const formIdParams = z
+  .object({ formId: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'Invalid form id') })
+  .strict();
 
 export const formMethod = z.object({
   id: z.int(),

@@ -26,10 +26,9 @@ const positiveId = (label: string) =>
     .positive(`${label} is required`);
 
 /** A currency by id, or by its code (the provider card picks currencies by code, SPEC §2). */
-const currencyRef = z.union(
-  [z.string().regex(/^[A-Z]{3,5}$/), positiveId('currencyId')],
-  { error: 'currencyId must be a currency id or code' },
-);
+const currencyRef = z.union([z.string().regex(/^[A-Z]{3,5}$/), positiveId('currencyId')], {
+  error: 'currencyId must be a currency id or code',
+});
 
 const period = {
   periodStart: isoDay('periodStart'),
@@ -42,9 +41,10 @@ const periodOrdered = <T extends { periodStart: string; periodEnd: string }>(v: 
   }
 };
 
-export const invoiceReportQuery = scopedQuery({ ...period, terminalId: z.uuid('terminalId must be a UUID').optional() }).superRefine(
-  periodOrdered,
-);
+export const invoiceReportQuery = scopedQuery({
+  ...period,
+  terminalId: z.uuid('terminalId must be a UUID').optional(),
+}).superRefine(periodOrdered);
 export const balanceReportQuery = scopedQuery({
   ...period,
   currencyId: currencyRef,
@@ -55,9 +55,10 @@ export const providerReportQuery = scopedQuery({
   currencyId: currencyRef,
   providerId: positiveId('providerId'),
 }).superRefine(periodOrdered);
-export const poolBalanceReportQuery = scopedQuery({ ...period, terminalPoolId: positiveId('terminalPoolId') }).superRefine(
-  periodOrdered,
-);
+export const poolBalanceReportQuery = scopedQuery({
+  ...period,
+  terminalPoolId: positiveId('terminalPoolId'),
+}).superRefine(periodOrdered);
 export type InvoiceReportQuery = z.infer<typeof invoiceReportQuery>;
 export type BalanceReportQuery = z.infer<typeof balanceReportQuery>;
 export type ProviderReportQuery = z.infer<typeof providerReportQuery>;
@@ -65,8 +66,28 @@ export type PoolBalanceReportQuery = z.infer<typeof poolBalanceReportQuery>;
 
 /** Column headers of each CSV. */
 export const REPORT_COLUMNS = {
-  invoice: ['invoice_id', 'merchant_invoice_id', 'created', 'status', 'flow', 'amount', 'fee', 'currency', 'terminal', 'method'],
-  balance: ['date', 'currency', 'opening_balance', 'deposits_credited', 'withdrawals_paid', 'fees', 'settlements', 'closing_balance'],
+  invoice: [
+    'invoice_id',
+    'merchant_invoice_id',
+    'created',
+    'status',
+    'flow',
+    'amount',
+    'fee',
+    'currency',
+    'terminal',
+    'method',
+  ],
+  balance: [
+    'date',
+    'currency',
+    'opening_balance',
+    'deposits_credited',
+    'withdrawals_paid',
+    'fees',
+    'settlements',
+    'closing_balance',
+  ],
   provider: [
     'account_id',
     'provider',
@@ -88,17 +109,30 @@ export const reportFileName = (kind: ReportKind, periodStart: string, periodEnd:
 /** The web form of every report card: both dates required, from not after to. */
 export const reportDatesForm = z
   .object({
-    periodStart: z.string({ error: 'Date From is required' }).min(1, 'Date From is required').refine(isIsoDay, 'Invalid date'),
-    periodEnd: z.string({ error: 'Date To is required' }).min(1, 'Date To is required').refine(isIsoDay, 'Invalid date'),
+    periodStart: z
+      .string({ error: 'Date From is required' })
+      .min(1, 'Date From is required')
+      .refine(isIsoDay, 'Invalid date'),
+    periodEnd: z
+      .string({ error: 'Date To is required' })
+      .min(1, 'Date To is required')
+      .refine(isIsoDay, 'Invalid date'),
   })
   .superRefine((v, ctx) => {
     if (v.periodStart && v.periodEnd && v.periodStart > v.periodEnd) {
       ctx.addIssue({ code: 'custom', path: ['periodEnd'], message: 'Date To cannot precede Date From' });
     }
   });
-export const balanceReportForm = reportDatesForm.and(z.object({ currencyId: z.string().min(1, 'Currency is required') }));
-export const providerReportForm = reportDatesForm.and(
-  z.object({ currencyId: z.string().min(1, 'Currency is required'), providerId: z.string().min(1, 'Provider is required') }),
+export const balanceReportForm = reportDatesForm.and(
+  z.object({ currencyId: z.string().min(1, 'Currency is required') }),
 );
-export const poolBalanceReportForm = reportDatesForm.and(z.object({ terminalPoolId: z.string().min(1, 'Terminal pool is required') }));
+export const providerReportForm = reportDatesForm.and(
+  z.object({
+    currencyId: z.string().min(1, 'Currency is required'),
+    providerId: z.string().min(1, 'Provider is required'),
+  }),
+);
+export const poolBalanceReportForm = reportDatesForm.and(
+  z.object({ terminalPoolId: z.string().min(1, 'Terminal pool is required') }),
+);
 export type ReportDatesForm = z.infer<typeof reportDatesForm>;

@@ -22,14 +22,20 @@ describe('settlement amounts', () => {
       settlementAmount: 12,
       terminalId,
     });
-    const msg = (v: object) => settlementBody.safeParse({ terminalId, ...v }).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    const msg = (v: object) =>
+      settlementBody.safeParse({ terminalId, ...v }).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     expect(msg({ baseAmount: '', settlementAmount: 1 })).toEqual(['baseAmount: Base amount is required']);
     expect(msg({ baseAmount: 'abc', settlementAmount: 1 })).toEqual(['baseAmount: Base amount must be a number']);
-    expect(msg({ baseAmount: 1, settlementAmount: '1.1234567' })).toEqual(['settlementAmount: Settlement amount must have at most 6 decimals']);
+    expect(msg({ baseAmount: 1, settlementAmount: '1.1234567' })).toEqual([
+      'settlementAmount: Settlement amount must have at most 6 decimals',
+    ]);
     expect(msg({ baseAmount: -1, settlementAmount: 1 })).toEqual(['baseAmount: Base amount must be greater than 0']);
-    expect(makeSettlementSchema(2).safeParse({ baseAmount: '1.234', settlementAmount: 1, terminalId }).error?.issues[0]?.message).toBe(
-      'Base amount must have at most 2 decimals',
+    expect(
+      makeSettlementSchema(2).safeParse({ baseAmount: '1.234', settlementAmount: 1, terminalId }).error?.issues[0]
+        ?.message,
+    ).toBe('Base amount must have at most 2 decimals');
+    expect(makeSettlementSchema(2).safeParse({ baseAmount: '1e3', settlementAmount: 1, terminalId }).success).toBe(
+      false,
     );
-    expect(makeSettlementSchema(2).safeParse({ baseAmount: '1e3', settlementAmount: 1, terminalId }).success).toBe(false);
   });
 });

@@ -47,7 +47,10 @@ const withDecimals = (label: string, dimension: number, checkSize: boolean) =>
       (n) => decimalsOf(n) <= dimension,
       dimension === 0 ? `${label} must be a whole number` : `${label} must have at most ${dimension} decimals`,
     )
-    .refine((n) => !checkSize || decimalsOf(n) > dimension || numberToMinor(n, dimension) !== null, `${label} is too large`);
+    .refine(
+      (n) => !checkSize || decimalsOf(n) > dimension || numberToMinor(n, dimension) !== null,
+      `${label} is too large`,
+    );
 
 /**
  * Settlement payload (SPEC §3): baseAmount in major units of the terminal's currency, settlementAmount in USDT.

@@ -61,8 +61,16 @@ describe('demo roles', () => {
   });
   it('support reads every invoice section, decides tickets, changes status, no finance/reports/settings', () => {
     const s: readonly string[] = DEMO_ROLES.support;
-    for (const p of ['invoice.error.read', 'invoice.transaction.read', 'invoice.event.read', 'merchant.callback.read', 'ticket.decision', 'invoice.status.change'])
+    for (const p of [
+      'invoice.error.read',
+      'invoice.transaction.read',
+      'invoice.event.read',
+      'merchant.callback.read',
+      'ticket.decision',
+      'invoice.status.change',
+    ])
       expect(s).toContain(p);
-    for (const p of ['merchant.read.finance', 'merchant.read.report', 'settings.read', 'settings.edit']) expect(s).not.toContain(p);
+    for (const p of ['merchant.read.finance', 'merchant.read.report', 'settings.read', 'settings.edit'])
+      expect(s).not.toContain(p);
   });
 });

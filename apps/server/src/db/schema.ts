@@ -30,7 +30,10 @@ export const merchants = pgTable('merchants', {
 export const roles = pgTable('roles', {
   id: serial('id').primaryKey(),
   name: text('name').notNull().unique(),
-  permissions: text('permissions').array().notNull().default(sql`'{}'::text[]`),
+  permissions: text('permissions')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
 });
 
 export const users = pgTable('users', {
@@ -407,10 +410,7 @@ export const callbacks = pgTable(
     createDate: ts('create_date').notNull().defaultNow(),
     executionDate: ts('execution_date'),
   },
-  (t) => [
-    index('callbacks_invoice_idx').on(t.invoiceId),
-    index('callbacks_due_idx').on(t.status, t.nextAttemptAt),
-  ],
+  (t) => [index('callbacks_invoice_idx').on(t.invoiceId), index('callbacks_due_idx').on(t.status, t.nextAttemptAt)],
 );
 
 export const callbackAttempts = pgTable(

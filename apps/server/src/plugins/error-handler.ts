@@ -33,7 +33,9 @@ export function registerErrorHandler(app: FastifyInstance) {
       return reply.status(400).send({
         error: {
           code: 'VALIDATION_ERROR',
-          message: first ? `Invalid ${where}: ${first[0] === '_' ? '' : `${first[0]}: `}${first[1]}` : `Invalid ${where}`,
+          message: first
+            ? `Invalid ${where}: ${first[0] === '_' ? '' : `${first[0]}: `}${first[1]}`
+            : `Invalid ${where}`,
           fields,
         },
       });
@@ -56,5 +58,4 @@ export function registerErrorHandler(app: FastifyInstance) {
     req.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ error: { code: 'INTERNAL', message: 'Internal server error' } });
   });
-
 }

@@ -38,7 +38,9 @@ const flowType = values.flow.toUpperCase();
 if (flowType !== 'DEPOSIT' && flowType !== 'WITHDRAWAL') fail('--flow must be deposit or withdrawal');
 const currency = values.currency.toUpperCase();
 if (!/^\d+$/.test(values.amount)) fail('--amount is an integer in minor units (1500000 = 15 000.00)');
-const terminal = demo.terminals.find((t) => t.flowType === flowType && t.currency === currency && t.isTest === values.test);
+const terminal = demo.terminals.find(
+  (t) => t.flowType === flowType && t.currency === currency && t.isTest === values.test,
+);
 if (!terminal) {
   fail(
     `No ${values.test ? 'test' : 'production'} ${flowType} terminal in ${currency}. Available: ` +
@@ -62,20 +64,35 @@ const body = JSON.stringify({
   canChangeAmount: true,
 });
 const ts = String(Math.floor(Date.now() / 1000));
-const signature = sign(null, Buffer.from(merchantSignaturePayload(ts, 'POST', apiPath, body)), createPrivateKey(demo.privateKeyPem)).toString('base64');
+const signature = sign(
+  null,
+  Buffer.from(merchantSignaturePayload(ts, 'POST', apiPath, body)),
+  createPrivateKey(demo.privateKeyPem),
+).toString('base64');
 
 const base = values.url.replace(/\/+$/, '');
 let res: Response;
 try {
   res = await fetch(base + apiPath, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-merchant-id': demo.merchantId, 'x-timestamp': ts, 'x-signature': signature },
+    headers: {
+      'content-type': 'application/json',
+      'x-merchant-id': demo.merchantId,
+      'x-timestamp': ts,
+      'x-signature': signature,
+    },
     body,
   });
 } catch (err) {
   fail(`Could not reach ${base}: ${(err as Error).message}. Is the server running?`);
 }
-const json = (await res.json()) as { data?: { formUrl: string; invoiceId: string; expiresAt: string }; error?: { code: string; message: string } };
-if (!res.ok || !json.data) fail(`${res.status} ${json.error?.code ?? ''}: ${json.error?.message ?? JSON.stringify(json)}`);
-console.log(`Invoice ${json.data.invoiceId} (${flowType} ${values.amount} ${currency} on "${terminal.name}"), expires ${json.data.expiresAt}`);
+const json = (await res.json()) as {
+  data?: { formUrl: string; invoiceId: string; expiresAt: string };
+  error?: { code: string; message: string };
+};
+if (!res.ok || !json.data)
+  fail(`${res.status} ${json.error?.code ?? ''}: ${json.error?.message ?? JSON.stringify(json)}`);
+console.log(
+  `Invoice ${json.data.invoiceId} (${flowType} ${values.amount} ${currency} on "${terminal.name}"), expires ${json.data.expiresAt}`,
+);
 console.log(json.data.formUrl);

@@ -25,7 +25,15 @@ export function BalanceCard({ title, amount, currency, terminalId }: BalanceCard
   const label = title.charAt(0).toUpperCase() + title.slice(1);
 
   return (
-    <Paper withBorder radius="md" p="md" miw={220} aria-label={label} role="group" data-testid={`balance-card-${title}`}>
+    <Paper
+      withBorder
+      radius="md"
+      p="md"
+      miw={220}
+      aria-label={label}
+      role="group"
+      data-testid={`balance-card-${title}`}
+    >
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
         <div style={{ minWidth: 0 }}>
           <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
@@ -40,7 +48,12 @@ export function BalanceCard({ title, amount, currency, terminalId }: BalanceCard
           )}
         </div>
         {settlement && (
-          <Button size="xs" variant="light" leftSection={<IconCash size={16} aria-hidden />} onClick={() => setOpen(true)}>
+          <Button
+            size="xs"
+            variant="light"
+            leftSection={<IconCash size={16} aria-hidden />}
+            onClick={() => setOpen(true)}
+          >
             Settlement
           </Button>
         )}

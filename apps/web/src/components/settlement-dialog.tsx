@@ -68,8 +68,8 @@ export function SettlementDialog({ opened, onClose, terminalId, currency }: Prop
       <form noValidate onSubmit={form.handleSubmit((v) => create.mutate({ ...v, terminalId }))}>
         <Stack gap="md">
           <Text size="sm" c="dimmed">
-            Record a payout of the merchant balance. The base amount is debited from the balance{currency ? ` in ${currency.code}` : ''}; the
-            settlement amount is what was paid in USDT.
+            Record a payout of the merchant balance. The base amount is debited from the balance
+            {currency ? ` in ${currency.code}` : ''}; the settlement amount is what was paid in USDT.
           </Text>
           <TextInput
             label={`Base amount${currency ? ` (${currency.code})` : ''}`}

@@ -74,7 +74,15 @@ function parseErrorBody(body: unknown): { code: ErrorCode; message: string; fiel
 
 /** One fetch for every back-office call: scope, timeout, typed errors and the 401 sign-out. Returns the raw response (e.g. for CSV). */
 export async function apiFetch(path: string, opts: RequestOptions = {}): Promise<Response> {
-  const { method = 'GET', query, body, signal, scoped = true, signOutOn401 = true, timeoutMs = DEFAULT_TIMEOUT_MS } = opts;
+  const {
+    method = 'GET',
+    query,
+    body,
+    signal,
+    scoped = true,
+    signOutOn401 = true,
+    timeoutMs = DEFAULT_TIMEOUT_MS,
+  } = opts;
   const timeout = AbortSignal.timeout(timeoutMs);
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -99,7 +107,11 @@ export async function apiFetch(path: string, opts: RequestOptions = {}): Promise
   const parsed = parseErrorBody(await res.json().catch(() => null));
   const error = parsed
     ? new ApiError(res.status, parsed.code, parsed.message, parsed.fields)
-    : new ApiError(res.status, 'HTTP_ERROR', `Request failed (${res.status}${res.statusText ? ` ${res.statusText}` : ''})`);
+    : new ApiError(
+        res.status,
+        'HTTP_ERROR',
+        `Request failed (${res.status}${res.statusText ? ` ${res.statusText}` : ''})`,
+      );
   if (res.status === 401 && signOutOn401) onUnauthorized();
   throw error;
 }
@@ -114,8 +126,11 @@ export async function apiRequest<T>(path: string, opts: RequestOptions = {}): Pr
 type BodylessOptions = Omit<RequestOptions, 'method' | 'body'>;
 export const api = {
   get: <T>(path: string, opts?: BodylessOptions) => apiRequest<T>(path, { ...opts, method: 'GET' }),
-  post: <T>(path: string, body?: unknown, opts?: BodylessOptions) => apiRequest<T>(path, { ...opts, method: 'POST', body }),
-  put: <T>(path: string, body?: unknown, opts?: BodylessOptions) => apiRequest<T>(path, { ...opts, method: 'PUT', body }),
-  patch: <T>(path: string, body?: unknown, opts?: BodylessOptions) => apiRequest<T>(path, { ...opts, method: 'PATCH', body }),
+  post: <T>(path: string, body?: unknown, opts?: BodylessOptions) =>
+    apiRequest<T>(path, { ...opts, method: 'POST', body }),
+  put: <T>(path: string, body?: unknown, opts?: BodylessOptions) =>
+    apiRequest<T>(path, { ...opts, method: 'PUT', body }),
+  patch: <T>(path: string, body?: unknown, opts?: BodylessOptions) =>
+    apiRequest<T>(path, { ...opts, method: 'PATCH', body }),
   delete: <T>(path: string, opts?: BodylessOptions) => apiRequest<T>(path, { ...opts, method: 'DELETE' }),
 };

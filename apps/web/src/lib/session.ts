@@ -22,7 +22,8 @@ export const meQuery = queryOptions({
   gcTime: Infinity,
   refetchOnWindowFocus: false,
   // A 401 is answered above; give a transport or server hiccup two more tries before signing the user out.
-  retry: (failureCount, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failureCount < 2,
+  retry: (failureCount, error) =>
+    !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failureCount < 2,
 });
 
 export const CurrentUserContext = createContext<Me | null>(null);

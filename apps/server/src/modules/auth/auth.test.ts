@@ -50,7 +50,13 @@ describe('POST /api/v1/login', () => {
   });
 
   it('refuses bad bodies with 400 and the fields, never 500', async () => {
-    const cases: unknown[] = [{}, { username: '' , password: 'x'}, { username: 'a', password: 'b', extra: 1 }, 'not json', [1, 2]];
+    const cases: unknown[] = [
+      {},
+      { username: '', password: 'x' },
+      { username: 'a', password: 'b', extra: 1 },
+      'not json',
+      [1, 2],
+    ];
     for (const payload of cases) {
       const res = await t.app.inject({
         method: 'POST',
@@ -61,7 +67,11 @@ describe('POST /api/v1/login', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().error.code).toBe('VALIDATION_ERROR');
     }
-    const unknown = await t.app.inject({ method: 'POST', url: '/api/v1/login', payload: { username: 'a', password: 'b', extra: 1 } });
+    const unknown = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/login',
+      payload: { username: 'a', password: 'b', extra: 1 },
+    });
     expect(unknown.json().error.fields).toHaveProperty('extra');
   });
 
@@ -87,9 +97,9 @@ describe('POST /api/v1/login', () => {
 
   it('throttles an IP after 30 failures in 15 minutes', async () => {
     const ip = '10.9.9.9';
-    await t.ctx.db.insert(loginFailures).values(
-      Array.from({ length: 30 }, (_, i) => ({ ip, username: `ghost${i}`, at: new Date(Date.now() - 60_000) })),
-    );
+    await t.ctx.db
+      .insert(loginFailures)
+      .values(Array.from({ length: 30 }, (_, i) => ({ ip, username: `ghost${i}`, at: new Date(Date.now() - 60_000) })));
     const res = await login('owner', DEMO_PASSWORD, ip);
     expect(res.statusCode).toBe(429);
     expect(res.json().error.code).toBe('TOO_MANY_REQUESTS');
@@ -119,7 +129,11 @@ describe('session', () => {
 
   it('answers 401 without a session, with a forged token, and after logout for the old token', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/people/me' })).statusCode).toBe(401);
-    const forged = await t.app.inject({ method: 'GET', url: '/api/v1/people/me', headers: { cookie: 'jwt=eyJhbGciOiJIUzI1NiJ9.e30.x' } });
+    const forged = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/people/me',
+      headers: { cookie: 'jwt=eyJhbGciOiJIUzI1NiJ9.e30.x' },
+    });
     expect(forged.statusCode).toBe(401);
     expect(forged.json().error.code).toBe('UNAUTHORIZED');
 
@@ -133,11 +147,19 @@ describe('session', () => {
 
   it('403 without the permission, 200 with it', async () => {
     const viewer = await loginAs(t.app, 'viewer');
-    const res = await t.app.inject({ method: 'GET', url: '/api/v1/settings/settings.withdrawal.retry.auto.enable', headers: { cookie: viewer } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/settings/settings.withdrawal.retry.auto.enable',
+      headers: { cookie: viewer },
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json().error.code).toBe('FORBIDDEN');
     const owner = await loginAs(t.app, 'owner');
-    const ok = await t.app.inject({ method: 'GET', url: '/api/v1/settings/settings.withdrawal.retry.auto.enable', headers: { cookie: owner } });
+    const ok = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/settings/settings.withdrawal.retry.auto.enable',
+      headers: { cookie: owner },
+    });
     expect(ok.statusCode).toBe(200);
     expect(['true', 'false']).toContain(ok.json().data.value);
   });
@@ -205,24 +227,45 @@ describe('POST /api/v1/user/change_password', () => {
 describe('tenant scope', () => {
   it('a merchant user cannot read another merchant by naming it', async () => {
     const owner = await loginAs(t.app, 'owner');
-    const merchants = await t.app.inject({ method: 'GET', url: '/api/v1/merchant?page=0&size=50', headers: { cookie: await loginAs(t.app, 'admin') } });
+    const merchants = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/merchant?page=0&size=50',
+      headers: { cookie: await loginAs(t.app, 'admin') },
+    });
     expect(merchants.statusCode).toBe(200);
     const other = merchants.json().data.find((m: { id: string }) => m.id !== t.demo.merchantId);
     expect(other).toBeDefined();
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/merchant/me?merchantId=${other.id}`, headers: { cookie: owner } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/merchant/me?merchantId=${other.id}`,
+      headers: { cookie: owner },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.id).toBe(t.demo.merchantId);
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/merchant?page=0&size=50', headers: { cookie: owner } })).statusCode).toBe(403);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/v1/merchant?page=0&size=50', headers: { cookie: owner } }))
+        .statusCode,
+    ).toBe(403);
   });
 
   it('admin (merchant.rw.all) works on the merchant it names', async () => {
     const admin = await loginAs(t.app, 'admin');
-    const list = (await t.app.inject({ method: 'GET', url: '/api/v1/merchant?page=0&size=50', headers: { cookie: admin } })).json();
+    const list = (
+      await t.app.inject({ method: 'GET', url: '/api/v1/merchant?page=0&size=50', headers: { cookie: admin } })
+    ).json();
     expect(list.data[0].name).toBe('Demo Merchant');
     const other = list.data[1];
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/terminal?merchantId=${other.id}`, headers: { cookie: admin } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/terminal?merchantId=${other.id}`,
+      headers: { cookie: admin },
+    });
     expect(res.statusCode).toBe(200);
-    const mine = await t.app.inject({ method: 'GET', url: '/api/v1/terminal', headers: { cookie: await loginAs(t.app, 'owner') } });
+    const mine = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/terminal',
+      headers: { cookie: await loginAs(t.app, 'owner') },
+    });
     const ids = new Set(mine.json().data.map((x: { id: string }) => x.id));
     for (const term of res.json().data) expect(ids.has(term.id)).toBe(false);
   });

@@ -59,7 +59,10 @@ export const authRoutes =
 
     app.post(
       '/api/v1/user/change_password',
-      { config: { auth: 'session' }, schema: { tags: ['session'], body: changePasswordBody, response: { 200: okResponse } } },
+      {
+        config: { auth: 'session' },
+        schema: { tags: ['session'], body: changePasswordBody, response: { 200: okResponse } },
+      },
       async (req) => {
         await changePassword(ctx, currentUser(req).id, req.body.currentPassword, req.body.newPassword);
         return { data: { ok: true as const } };

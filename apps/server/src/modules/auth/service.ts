@@ -20,9 +20,14 @@ export async function login(ctx: AppContext, secret: Uint8Array, username: strin
   if (ipRow && ipRow.n >= IP_FAILURES) {
     const oldest = ipRow.oldest ? new Date(ipRow.oldest).getTime() : now.getTime();
     const retry = Math.max(1, Math.ceil((oldest + IP_WINDOW_MINUTES * 60_000 - now.getTime()) / 1000));
-    throw new AppError('TOO_MANY_REQUESTS', 'Too many failed sign-in attempts from this address. Try again later.', undefined, {
-      'retry-after': String(retry),
-    });
+    throw new AppError(
+      'TOO_MANY_REQUESTS',
+      'Too many failed sign-in attempts from this address. Try again later.',
+      undefined,
+      {
+        'retry-after': String(retry),
+      },
+    );
   }
 
   const [user] = await ctx.db.select().from(users).where(eq(users.username, username));
@@ -65,12 +70,17 @@ export async function changePassword(ctx: AppContext, userId: string, currentPas
   const [user] = await ctx.db.select().from(users).where(eq(users.id, userId));
   if (!user) throw new AppError('UNAUTHORIZED', 'Sign in to continue');
   if (!(await verifyPassword(currentPassword, user.passwordHash))) {
-    throw new AppError('WRONG_PASSWORD', 'The current password is wrong', { currentPassword: 'The current password is wrong' });
+    throw new AppError('WRONG_PASSWORD', 'The current password is wrong', {
+      currentPassword: 'The current password is wrong',
+    });
   }
   if (currentPassword === newPassword) {
     throw new AppError('VALIDATION_ERROR', 'The new password must differ from the current one', {
       newPassword: 'The new password must differ from the current one',
     });
   }
-  await ctx.db.update(users).set({ passwordHash: await hashPassword(newPassword) }).where(eq(users.id, userId));
+  await ctx.db
+    .update(users)
+    .set({ passwordHash: await hashPassword(newPassword) })
+    .where(eq(users.id, userId));
 }

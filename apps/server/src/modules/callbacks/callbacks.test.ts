@@ -17,7 +17,13 @@ async function cancelledInvoices(n: number, callbackUrl: string) {
   const terminal = t.demo.terminals.find((x) => x.flowType === 'DEPOSIT' && !x.isTest)!;
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    const c = await injectSigned(t.app, sign, 'POST', '/api/merchant/v1/invoices', invoiceBody(terminal, { callbackUrl }));
+    const c = await injectSigned(
+      t.app,
+      sign,
+      'POST',
+      '/api/merchant/v1/invoices',
+      invoiceBody(terminal, { callbackUrl }),
+    );
     const id = c.json().data.invoiceId as string;
     expect((await injectSigned(t.app, sign, 'POST', `/api/merchant/v1/invoices/${id}/cancel`)).statusCode).toBe(200);
     ids.push(id);
@@ -47,7 +53,10 @@ describe('callback delivery', () => {
       t.clock.advance(CALLBACK_BACKOFF_CAP_MS);
       while ((await tickCallbacks(t.ctx)) > 0);
       const rows = await t.ctx.db.execute<{ id: string; status: string; attempts: number; invoice_id: string }>(
-        sql`SELECT id, status, attempts, invoice_id FROM callbacks WHERE invoice_id IN (${sql.join(ids.map((i) => sql`${i}`), sql`, `)})`,
+        sql`SELECT id, status, attempts, invoice_id FROM callbacks WHERE invoice_id IN (${sql.join(
+          ids.map((i) => sql`${i}`),
+          sql`, `,
+        )})`,
       );
       expect(rows.rows).toHaveLength(5);
       for (const r of rows.rows) {
@@ -63,9 +72,13 @@ describe('callback delivery', () => {
         expect(JSON.parse(h.body)).toMatchObject({ status: 'CANCELED' });
       }
       const one = rows.rows[0]!.id;
-      const stamps = rx.refused.filter((h) => h.headers['webhook-id'] === one).map((h) => h.headers['webhook-timestamp']);
+      const stamps = rx.refused
+        .filter((h) => h.headers['webhook-id'] === one)
+        .map((h) => h.headers['webhook-timestamp']);
       expect(new Set(stamps).size).toBe(stamps.length);
-      const attempts = await t.ctx.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM callback_attempts WHERE callback_id = ${one}`);
+      const attempts = await t.ctx.db.execute<{ n: number }>(
+        sql`SELECT count(*)::int AS n FROM callback_attempts WHERE callback_id = ${one}`,
+      );
       expect(Number(attempts.rows[0]!.n)).toBe(rows.rows[0]!.attempts);
     } finally {
       t.clock.reset();
@@ -81,7 +94,11 @@ describe('callback delivery', () => {
         await tickCallbacks(t.ctx);
         t.clock.advance(3600_000);
       }
-      const [row] = (await t.ctx.db.execute<{ status: string; attempts: number }>(sql`SELECT status, attempts FROM callbacks WHERE invoice_id = ${id}`)).rows;
+      const [row] = (
+        await t.ctx.db.execute<{ status: string; attempts: number }>(
+          sql`SELECT status, attempts FROM callbacks WHERE invoice_id = ${id}`,
+        )
+      ).rows;
       expect(row!.status).toBe('FAILED');
       expect(row!.attempts).toBeGreaterThan(60);
     } finally {

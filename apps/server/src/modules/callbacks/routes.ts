@@ -1,5 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { callbackEnqueueResponse, callbackListResponse, invoiceIdBody, invoiceIdQuery, merchantScopeQuery } from '@paydesk/contracts';
+import {
+  callbackEnqueueResponse,
+  callbackListResponse,
+  invoiceIdBody,
+  invoiceIdQuery,
+  merchantScopeQuery,
+} from '@paydesk/contracts';
 import { eq, and } from 'drizzle-orm';
 import { invoices } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
@@ -18,7 +24,12 @@ export const callbacksRoutes =
       '/api/v1/merchant/callback',
       {
         config: perm('merchant.callback.read'),
-        schema: { tags, summary: "An invoice's merchant callbacks and their attempts", querystring: invoiceIdQuery, response: { 200: callbackListResponse } },
+        schema: {
+          tags,
+          summary: "An invoice's merchant callbacks and their attempts",
+          querystring: invoiceIdQuery,
+          response: { 200: callbackListResponse },
+        },
       },
       async (req) => {
         const merchantId = await requestMerchant(ctx, req);

@@ -82,7 +82,14 @@ type Claimed = { id: string; url: string; payload: unknown; attempts: number; cr
 export async function tickCallbacks(ctx: AppContext, opts: { limit?: number } = {}): Promise<number> {
   const now = ctx.now();
   const claimed = await ctx.db.transaction(async (tx) => {
-    const res = await tx.execute<{ id: string; url: string; payload: unknown; attempts: number; create_date: string | Date; secret: string }>(sql`
+    const res = await tx.execute<{
+      id: string;
+      url: string;
+      payload: unknown;
+      attempts: number;
+      create_date: string | Date;
+      secret: string;
+    }>(sql`
       WITH due AS (
         SELECT id FROM callbacks
         WHERE status = 'PENDING' AND next_attempt_at <= ${now.toISOString()}::timestamptz
@@ -94,9 +101,14 @@ export async function tickCallbacks(ctx: AppContext, opts: { limit?: number } = 
       FROM due, merchants m
       WHERE cb.id = due.id AND m.id = cb.merchant_id
       RETURNING cb.id, cb.url, cb.payload, cb.attempts, cb.create_date, m.webhook_secret AS secret`);
-    return res.rows.map(
-      (r): Claimed => ({ id: r.id, url: r.url, payload: r.payload, attempts: r.attempts, createDate: new Date(r.create_date), secret: r.secret }),
-    );
+    return res.rows.map((r): Claimed => ({
+      id: r.id,
+      url: r.url,
+      payload: r.payload,
+      attempts: r.attempts,
+      createDate: new Date(r.create_date),
+      secret: r.secret,
+    }));
   });
   await Promise.all(claimed.map((c) => deliver(ctx, c)));
   return claimed.length;
@@ -147,4 +159,3 @@ async function deliver(ctx: AppContext, c: Claimed) {
       .where(and(eq(callbacks.id, c.id), eq(callbacks.status, 'PENDING')));
   });
 }
-

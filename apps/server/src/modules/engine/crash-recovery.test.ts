@@ -94,14 +94,28 @@ describe.skipIf(!process.env.DATABASE_URL)('crash recovery (PostgreSQL, separate
         next++;
         try {
           const amount = 10_000_00 + Math.floor(Math.random() * 100_000) * 100;
-          const c = await fetchSigned(base, sign, 'POST', '/api/merchant/v1/invoices', invoiceBody(terminal, { amount, callbackUrl: rx.url, merchantInvoiceId: uniqueId('crash') }));
+          const c = await fetchSigned(
+            base,
+            sign,
+            'POST',
+            '/api/merchant/v1/invoices',
+            invoiceBody(terminal, { amount, callbackUrl: rx.url, merchantInvoiceId: uniqueId('crash') }),
+          );
           if (c.status !== 201) continue;
           created.push(c.json.data.invoiceId);
           const form = `${base}/api/payments/form/${c.json.data.formId}`;
           const init = (await (await fetch(`${form}/init`, { method: 'POST' })).json()) as any;
-          const cr = await fetch(`${form}/credential`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount, paymentMethodId: init.data.methods[0].id }) });
+          const cr = await fetch(`${form}/credential`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ amount, paymentMethodId: init.data.methods[0].id }),
+          });
           if (cr.status !== 200) continue;
-          const done = await fetch(`${form}/complete`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+          const done = await fetch(`${form}/complete`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{}',
+          });
           if (done.status === 200) completed.push(c.json.data.invoiceId);
         } catch {
           /* the server is gone: not acknowledged */
@@ -136,10 +150,13 @@ describe.skipIf(!process.env.DATABASE_URL)('crash recovery (PostgreSQL, separate
         [created],
       );
       if (pending.rows[0].n === 0 && open.rows[0].n === 0) break;
-      if (Date.now() > deadline) throw new Error(`callbacks still pending: ${pending.rows[0].n}, transactions ${open.rows[0].n}`);
+      if (Date.now() > deadline)
+        throw new Error(`callbacks still pending: ${pending.rows[0].n}, transactions ${open.rows[0].n}`);
       await new Promise((r) => setTimeout(r, 500));
     }
-    const sums = await db.query(`SELECT currency_id, SUM(amount)::bigint AS total FROM ledger_entries GROUP BY currency_id`);
+    const sums = await db.query(
+      `SELECT currency_id, SUM(amount)::bigint AS total FROM ledger_entries GROUP BY currency_id`,
+    );
     for (const r of sums.rows) expect(Number(r.total)).toBe(0);
     const cbs = await db.query(`SELECT id FROM callbacks WHERE invoice_id = ANY($1::uuid[])`, [created]);
     const got = new Set(rx.received.map((h) => h.headers['webhook-id']));

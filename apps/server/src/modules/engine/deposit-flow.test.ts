@@ -23,7 +23,11 @@ afterAll(async () => {
 });
 
 async function balance(terminalId: string) {
-  const res = await t.app.inject({ method: 'GET', url: `/api/v1/merchant/balance?terminalId=${terminalId}`, headers: { cookie } });
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/api/v1/merchant/balance?terminalId=${terminalId}`,
+    headers: { cookie },
+  });
   expect(res.statusCode).toBe(200);
   return res.json().data[0] as { sum: number; currency: string };
 }
@@ -33,11 +37,17 @@ describe('deposit flow', () => {
     const terminal = t.demo.terminals.find((x) => x.flowType === 'DEPOSIT' && x.currency === 'UZS' && !x.isTest)!;
     const before = await balance(terminal.id);
     const amount = 123_457_00;
-    const create = await injectSigned(t.app, sign, 'POST', '/api/merchant/v1/invoices', invoiceBody(terminal, {
-      amount,
-      paymentMethod: 'HUMOUZS',
-      callbackUrl: receiver.url,
-    }));
+    const create = await injectSigned(
+      t.app,
+      sign,
+      'POST',
+      '/api/merchant/v1/invoices',
+      invoiceBody(terminal, {
+        amount,
+        paymentMethod: 'HUMOUZS',
+        callbackUrl: receiver.url,
+      }),
+    );
     expect(create.statusCode, create.body).toBe(201);
     const created = create.json().data;
     expect(created.status).toBe('NEW');
@@ -48,18 +58,32 @@ describe('deposit flow', () => {
     const init = await t.app.inject({ method: 'POST', url: `${form}/init` });
     expect(init.statusCode, init.body).toBe(200);
     const data = init.json().data;
-    expect(data).toMatchObject({ invoiceId: created.invoiceId, type: 'Deposit', amount, status: 'NEW', paymentMethodName: 'Humo' });
+    expect(data).toMatchObject({
+      invoiceId: created.invoiceId,
+      type: 'Deposit',
+      amount,
+      status: 'NEW',
+      paymentMethodName: 'Humo',
+    });
     expect(data.expiredIn).toBeGreaterThan(1700);
     expect(data.currencyInfo).toMatchObject({ code: 'UZS', dimension: 2 });
     expect(JSON.stringify(data)).not.toContain(t.demo.merchantId);
 
-    const cred = await t.app.inject({ method: 'POST', url: `${form}/credential`, payload: { amount, paymentMethodId: data.paymentMethodId, supportCode: data.verificationKey } });
+    const cred = await t.app.inject({
+      method: 'POST',
+      url: `${form}/credential`,
+      payload: { amount, paymentMethodId: data.paymentMethodId, supportCode: data.verificationKey },
+    });
     expect(cred.statusCode, cred.body).toBe(200);
     const credentials = cred.json().data.credentials;
     expect(credentials.value).toBeTruthy();
     expect(credentials.country_code).toBe('UZ');
     // repeating returns the same requisites
-    const again = await t.app.inject({ method: 'POST', url: `${form}/credential`, payload: { amount, paymentMethodId: data.paymentMethodId } });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: `${form}/credential`,
+      payload: { amount, paymentMethodId: data.paymentMethodId },
+    });
     expect(again.json().data.credentials).toEqual(credentials);
 
     const complete = await t.app.inject({ method: 'POST', url: `${form}/complete`, payload: {} });
@@ -72,12 +96,27 @@ describe('deposit flow', () => {
       SELECT i.account_id, p.code FROM invoices i JOIN provider_accounts a ON a.id = i.account_id JOIN providers p ON p.id = a.provider_id
       WHERE i.id = ${created.invoiceId}`);
     const { account_id, code } = acc.rows[0]!;
-    const report = { accountId: Number(account_id), amount, occurredAt: new Date().toISOString(), reference: `ref-${created.invoiceId}` };
-    const inc = await t.app.inject({ method: 'POST', url: '/api/provider/v1/incoming', headers: { authorization: `Bearer dev:${code}` }, payload: report });
+    const report = {
+      accountId: Number(account_id),
+      amount,
+      occurredAt: new Date().toISOString(),
+      reference: `ref-${created.invoiceId}`,
+    };
+    const inc = await t.app.inject({
+      method: 'POST',
+      url: '/api/provider/v1/incoming',
+      headers: { authorization: `Bearer dev:${code}` },
+      payload: report,
+    });
     expect(inc.statusCode, inc.body).toBe(200);
     expect(inc.json().data).toMatchObject({ status: 'MATCHED', matchedInvoiceId: created.invoiceId });
     // the same reference again: no double credit
-    const inc2 = await t.app.inject({ method: 'POST', url: '/api/provider/v1/incoming', headers: { authorization: `Bearer dev:${code}` }, payload: report });
+    const inc2 = await t.app.inject({
+      method: 'POST',
+      url: '/api/provider/v1/incoming',
+      headers: { authorization: `Bearer dev:${code}` },
+      payload: report,
+    });
     expect(inc2.json().data.id).toBe(inc.json().data.id);
     const noAuth = await t.app.inject({ method: 'POST', url: '/api/provider/v1/incoming', payload: report });
     expect(noAuth.statusCode).toBe(401);
@@ -98,7 +137,11 @@ describe('deposit flow', () => {
       const payload = wh.verify(h.body, h.headers) as Record<string, unknown>;
       expect(payload).toMatchObject({ type: 'invoice.status', invoiceId: created.invoiceId, amount, currency: 'UZS' });
     }
-    const list = await t.app.inject({ method: 'GET', url: `/api/v1/merchant/callback?invoiceId=${created.invoiceId}`, headers: { cookie } });
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/merchant/callback?invoiceId=${created.invoiceId}`,
+      headers: { cookie },
+    });
     expect(list.statusCode, list.body).toBe(200);
     expect(list.json().data.map((c: { status: string }) => c.status)).toEqual(['DELIVERED', 'DELIVERED', 'DELIVERED']);
     expect(list.json().data[0].attempts[0].responseCode).toBe(200);
@@ -108,12 +151,19 @@ describe('deposit flow', () => {
     expect(after.sum - before.sum).toBe(amount - fee);
     for (const row of await ledgerTotals(t.ctx.db)) expect(row.total).toBe(0);
 
-    const events = await t.ctx.db.execute<{ code: string }>(sql`SELECT code FROM event_log WHERE invoice_id = ${created.invoiceId} ORDER BY id`);
+    const events = await t.ctx.db.execute<{ code: string }>(
+      sql`SELECT code FROM event_log WHERE invoice_id = ${created.invoiceId} ORDER BY id`,
+    );
     expect(events.rows.map((r) => r.code)).toContain('INVOICE_CREATED');
     expect(events.rows.filter((r) => r.code === 'STATUS_CHANGED')).toHaveLength(3);
 
     // manual callback goes out at once
-    const manual = await t.app.inject({ method: 'POST', url: '/api/v1/merchant/callback', headers: { cookie }, payload: { invoiceId: created.invoiceId } });
+    const manual = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/merchant/callback',
+      headers: { cookie },
+      payload: { invoiceId: created.invoiceId },
+    });
     expect(manual.statusCode, manual.body).toBe(200);
     await tickCallbacks(t.ctx);
     expect(receiver.received.filter((h) => JSON.parse(h.body).type === 'invoice.manual')).toHaveLength(1);
@@ -122,12 +172,25 @@ describe('deposit flow', () => {
   it('test terminal: the sandbox confirms after "Have paid"; amounts ending in 13 are declined', async () => {
     const { tickSandbox } = await import('../sandbox/service');
     const terminal = t.demo.terminals.find((x) => x.flowType === 'DEPOSIT' && x.isTest)!;
-    for (const [amount, expected] of [[50_000_00, 'DONE'], [50_000_13, 'DECLINED']] as const) {
-      const create = await injectSigned(t.app, sign, 'POST', '/api/merchant/v1/invoices', invoiceBody(terminal, { amount }));
+    for (const [amount, expected] of [
+      [50_000_00, 'DONE'],
+      [50_000_13, 'DECLINED'],
+    ] as const) {
+      const create = await injectSigned(
+        t.app,
+        sign,
+        'POST',
+        '/api/merchant/v1/invoices',
+        invoiceBody(terminal, { amount }),
+      );
       expect(create.statusCode, create.body).toBe(201);
       const form = `/api/payments/form/${create.json().data.formId}`;
       const init = (await t.app.inject({ method: 'POST', url: `${form}/init` })).json().data;
-      const cred = await t.app.inject({ method: 'POST', url: `${form}/credential`, payload: { amount, paymentMethodId: init.methods[0].id } });
+      const cred = await t.app.inject({
+        method: 'POST',
+        url: `${form}/credential`,
+        payload: { amount, paymentMethodId: init.methods[0].id },
+      });
       expect(cred.statusCode, cred.body).toBe(200);
       await t.app.inject({ method: 'POST', url: `${form}/complete`, payload: {} });
       await tickSandbox(t.ctx);

@@ -26,9 +26,17 @@ export async function tickExpiry(ctx: AppContext, opts: { limit?: number } = {})
       if (!inv) return false;
       const deadline = inv.expiresAt.getTime() + (inv.status === 'PAYED' ? PAYED_GRACE_MS : 0);
       if (deadline >= ctx.now().getTime()) return false;
-      const cancellable = inv.flowType === 'DEPOSIT' ? ['NEW', 'IN_PROGRESS', 'PAYED'].includes(inv.status) : inv.status === 'NEW';
+      const cancellable =
+        inv.flowType === 'DEPOSIT' ? ['NEW', 'IN_PROGRESS', 'PAYED'].includes(inv.status) : inv.status === 'NEW';
       if (!cancellable) return false;
-      await applyTransition(ctx, tx, inv, 'CANCELED', { kind: 'system' }, { reason: 'the payment form expired', code: 'EXPIRED' });
+      await applyTransition(
+        ctx,
+        tx,
+        inv,
+        'CANCELED',
+        { kind: 'system' },
+        { reason: 'the payment form expired', code: 'EXPIRED' },
+      );
       await tx.execute(
         sql`UPDATE provider_transactions SET status = 'CANCELED', status_date = ${ctx.now().toISOString()}::timestamptz WHERE invoice_id = ${id} AND status = 'PENDING'`,
       );

@@ -28,7 +28,14 @@ export const engineRoutes =
           merchantId,
           actor: { kind: 'operator', userId: currentUser(req).id },
         });
-        return { data: { invoiceId: r.id, status: r.status as 'IN_PROGRESS', transactionId: r.transactionId, attempt: r.attempt } };
+        return {
+          data: {
+            invoiceId: r.id,
+            status: r.status as 'IN_PROGRESS',
+            transactionId: r.transactionId,
+            attempt: r.attempt,
+          },
+        };
       },
     );
   };

@@ -99,15 +99,25 @@ export async function applyTransition(
     .set({ ...opts.patch, status: to, statusDate: now })
     .where(eq(invoices.id, inv.id))
     .returning();
-  await tx.insert(invoiceStatusEvents).values({ invoiceId: inv.id, status: to, statusDate: now, userId: actor.userId ?? null });
+  await tx
+    .insert(invoiceStatusEvents)
+    .values({ invoiceId: inv.id, status: to, statusDate: now, userId: actor.userId ?? null });
   const description =
     opts.description ??
     `Status changed from ${from} to ${to} by ${ACTOR_NAME[actor.kind]}${opts.reason ? `: ${opts.reason}` : ''}`;
-  await logEvent(tx, inv, now, actor, opts.code ?? (actor.kind === 'operator' ? 'STATUS_CHANGED_BY_OPERATOR' : 'STATUS_CHANGED'), description, {
-    before: from,
-    after: to,
-    ...(opts.reason ? { reason: opts.reason } : {}),
-  });
+  await logEvent(
+    tx,
+    inv,
+    now,
+    actor,
+    opts.code ?? (actor.kind === 'operator' ? 'STATUS_CHANGED_BY_OPERATOR' : 'STATUS_CHANGED'),
+    description,
+    {
+      before: from,
+      after: to,
+      ...(opts.reason ? { reason: opts.reason } : {}),
+    },
+  );
   await postInvoiceDelta(tx, inv, updated!, actor.kind === 'operator' ? 'operator_status' : 'invoice_status', now);
   await enqueueCallback(tx, updated!, now);
   return updated!;
@@ -176,14 +186,20 @@ export function changeAmount(
   args: { invoiceId: string; merchantId: string; amount: number; actor: Actor; reason?: string },
 ): Promise<InvoiceRow> {
   if (!Number.isSafeInteger(args.amount) || args.amount <= 0) {
-    throw new AppError('VALIDATION_ERROR', 'Amount must be a positive integer in minor units', { amount: 'Must be a positive integer' });
+    throw new AppError('VALIDATION_ERROR', 'Amount must be a positive integer in minor units', {
+      amount: 'Must be a positive integer',
+    });
   }
   return inTx(ctx, async (tx) => {
     const inv = await lockOwned(tx, args.invoiceId, args.merchantId);
     if (inv.amount === args.amount) throw invalidState(`The amount is already ${args.amount}`);
     const fee = feeFromPercent(args.amount, await terminalFeePercent(tx, inv.terminalId));
     const now = ctx.now();
-    const [updated] = await tx.update(invoices).set({ amount: args.amount, fee }).where(eq(invoices.id, inv.id)).returning();
+    const [updated] = await tx
+      .update(invoices)
+      .set({ amount: args.amount, fee })
+      .where(eq(invoices.id, inv.id))
+      .returning();
     await logEvent(
       tx,
       inv,
@@ -191,7 +207,13 @@ export function changeAmount(
       args.actor,
       'AMOUNT_CHANGED',
       `Amount changed from ${inv.amount} to ${args.amount}${args.reason ? `: ${args.reason}` : ''}`,
-      { before: inv.amount, after: args.amount, feeBefore: inv.fee, feeAfter: fee, ...(args.reason ? { reason: args.reason } : {}) },
+      {
+        before: inv.amount,
+        after: args.amount,
+        feeBefore: inv.fee,
+        feeAfter: fee,
+        ...(args.reason ? { reason: args.reason } : {}),
+      },
     );
     await postInvoiceDelta(tx, inv, updated!, 'operator_amount', now);
     await enqueueCallback(tx, updated!, now);
@@ -219,12 +241,14 @@ async function lastAttempt(tx: Tx, invoiceId: string) {
 /** Starts a new payout attempt for a LOCKED withdrawal (DECLINED → IN_PROGRESS with the hold re-applied). */
 async function retryLocked(ctx: AppContext, tx: Tx, inv: InvoiceRow, actor: Actor, auto: boolean) {
   if (!canRetry(inv)) throw invalidState(`A ${inv.flowType.toLowerCase()} in status ${inv.status} cannot be retried`);
-  if (!inv.credentialValue) throw invalidState('The customer has not given payout details yet; there is nothing to retry');
+  if (!inv.credentialValue)
+    throw invalidState('The customer has not given payout details yet; there is nothing to retry');
   const now = ctx.now();
   await closePendingTransactions(tx, inv.id, 'CANCELED', now);
   const attempt = (await lastAttempt(tx, inv.id)) + 1;
   let updated = inv;
-  if (inv.status !== 'IN_PROGRESS') updated = await applyTransition(ctx, tx, inv, 'IN_PROGRESS', actor, { force: actor.kind === 'operator' });
+  if (inv.status !== 'IN_PROGRESS')
+    updated = await applyTransition(ctx, tx, inv, 'IN_PROGRESS', actor, { force: actor.kind === 'operator' });
   const txn = await createProviderTransaction(ctx, tx, updated, 'PAYOUT', attempt);
   await logEvent(
     tx,
@@ -257,7 +281,9 @@ export function enqueueManualCallback(
     const inv = await lockOwned(tx, args.invoiceId, args.merchantId);
     const now = ctx.now();
     const cb = await enqueueCallback(tx, inv, now, true);
-    await logEvent(tx, inv, now, args.actor, 'CALLBACK_MANUAL', `Manual callback queued (status ${inv.status})`, { callbackId: cb.id });
+    await logEvent(tx, inv, now, args.actor, 'CALLBACK_MANUAL', `Manual callback queued (status ${inv.status})`, {
+      callbackId: cb.id,
+    });
     return { ...inv, callbackId: cb.id, callbackStatus: cb.status };
   });
 }
@@ -280,12 +306,19 @@ export function decideTicket(
     const now = ctx.now();
     const inv = await lockOwned(tx, ticket.invoiceId, args.merchantId);
     if (args.decision === 'approve' && inv.status !== 'DONE') {
-      await applyTransition(ctx, tx, inv, 'DONE', args.actor, { force: true, reason: `support ticket ${ticket.id} approved` });
+      await applyTransition(ctx, tx, inv, 'DONE', args.actor, {
+        force: true,
+        reason: `support ticket ${ticket.id} approved`,
+      });
       await closePendingTransactions(tx, inv.id, 'CANCELED', now);
     }
     const [updated] = await tx
       .update(supportTickets)
-      .set({ status: args.decision === 'approve' ? 'SOLVED' : 'REJECTED', decidedBy: args.actor.userId ?? null, decidedAt: now })
+      .set({
+        status: args.decision === 'approve' ? 'SOLVED' : 'REJECTED',
+        decidedBy: args.actor.userId ?? null,
+        decidedAt: now,
+      })
       .where(eq(supportTickets.id, ticket.id))
       .returning();
     await logEvent(
@@ -331,9 +364,17 @@ export async function resolveProviderTransactionLocked(
   let invoice = inv;
   const expected: readonly string[] = inv.flowType === 'DEPOSIT' ? ['IN_PROGRESS', 'PAYED'] : ['IN_PROGRESS'];
   if (!expected.includes(inv.status)) {
-    await logEvent(tx, inv, now, actor, 'TRANSACTION_IGNORED', `Provider answered ${result} for an invoice already ${inv.status}`, {
-      transactionId: txn.id,
-    });
+    await logEvent(
+      tx,
+      inv,
+      now,
+      actor,
+      'TRANSACTION_IGNORED',
+      `Provider answered ${result} for an invoice already ${inv.status}`,
+      {
+        transactionId: txn.id,
+      },
+    );
     return { invoice, transaction: closed!, replay: false };
   }
   if (result === 'DONE') {
@@ -346,9 +387,17 @@ export async function resolveProviderTransactionLocked(
     txn.attempt < AUTO_RETRY_MAX_ATTEMPTS &&
     (await getSetting(tx, 'settings.withdrawal.retry.auto.enable')) === 'true'
   ) {
-    await logEvent(tx, inv, now, actor, 'PAYOUT_DECLINED', `Payout attempt ${txn.attempt} declined${opts.reason ? `: ${opts.reason}` : ''}`, {
-      transactionId: txn.id,
-    });
+    await logEvent(
+      tx,
+      inv,
+      now,
+      actor,
+      'PAYOUT_DECLINED',
+      `Payout attempt ${txn.attempt} declined${opts.reason ? `: ${opts.reason}` : ''}`,
+      {
+        transactionId: txn.id,
+      },
+    );
     invoice = (await retryLocked(ctx, tx, inv, { kind: 'system' }, true)).invoice;
   } else {
     invoice = await applyTransition(ctx, tx, inv, 'DECLINED', actor, { reason: opts.reason });
@@ -381,7 +430,9 @@ export function resolveProviderTransaction(
     }
     const inv = await lockInvoice(tx, { id: row.invoice_id });
     if (!inv) throw notFound('Transaction');
-    return resolveProviderTransactionLocked(ctx, tx, inv, args.transactionId, args.result, args.actor, { reason: args.reason });
+    return resolveProviderTransactionLocked(ctx, tx, inv, args.transactionId, args.result, args.actor, {
+      reason: args.reason,
+    });
   });
 }
 

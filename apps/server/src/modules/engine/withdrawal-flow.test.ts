@@ -18,7 +18,9 @@ afterAll(async () => t?.close());
 
 async function sums(terminalId: string) {
   const get = async (k: string) =>
-    (await t.app.inject({ method: 'GET', url: `/api/v1/merchant/${k}?terminalId=${terminalId}`, headers: { cookie } })).json().data[0].sum as number;
+    (
+      await t.app.inject({ method: 'GET', url: `/api/v1/merchant/${k}?terminalId=${terminalId}`, headers: { cookie } })
+    ).json().data[0].sum as number;
   return { balance: await get('balance'), withdrawal: await get('withdrawal') };
 }
 
@@ -36,17 +38,31 @@ describe('withdrawal flow', () => {
     const terminal = t.demo.terminals.find((x) => x.flowType === 'WITHDRAWAL' && x.currency === 'UZS' && !x.isTest)!;
     const before = await sums(terminal.id);
     const amount = 40_000_00;
-    const create = await injectSigned(t.app, sign, 'POST', '/api/merchant/v1/invoices', invoiceBody(terminal, { amount, paymentMethod: 'HUMOUZS' }));
+    const create = await injectSigned(
+      t.app,
+      sign,
+      'POST',
+      '/api/merchant/v1/invoices',
+      invoiceBody(terminal, { amount, paymentMethod: 'HUMOUZS' }),
+    );
     expect(create.statusCode, create.body).toBe(201);
     const { invoiceId, formId } = create.json().data;
     const form = `/api/payments/form/${formId}`;
     const init = (await t.app.inject({ method: 'POST', url: `${form}/init` })).json().data;
     expect(init.type).toBe('Withdrawal');
-    const cred = await t.app.inject({ method: 'POST', url: `${form}/credential`, payload: { amount, paymentMethodId: init.paymentMethodId } });
+    const cred = await t.app.inject({
+      method: 'POST',
+      url: `${form}/credential`,
+      payload: { amount, paymentMethodId: init.paymentMethodId },
+    });
     expect(cred.statusCode, cred.body).toBe(200);
     expect(cred.json().data).toEqual({ amount, credentials: null });
 
-    const bad = await t.app.inject({ method: 'POST', url: `${form}/complete`, payload: { credential: '4111111111111112' } });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: `${form}/complete`,
+      payload: { credential: '4111111111111112' },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.message).toMatch(/Card number/);
 
@@ -59,25 +75,45 @@ describe('withdrawal flow', () => {
     const [first] = await payoutTxns(invoiceId);
     expect(first).toMatchObject({ status: 'PENDING', attempt: 1 });
     const auth = { authorization: `Bearer dev:${first!.code}` };
-    const decline = await t.app.inject({ method: 'POST', url: `/api/provider/v1/payouts/${first!.id}`, headers: auth, payload: { status: 'DECLINED', reason: 'card blocked' } });
+    const decline = await t.app.inject({
+      method: 'POST',
+      url: `/api/provider/v1/payouts/${first!.id}`,
+      headers: auth,
+      payload: { status: 'DECLINED', reason: 'card blocked' },
+    });
     expect(decline.statusCode, decline.body).toBe(200);
     // retried automatically: still in progress, a second attempt pending, funds still held
     expect(decline.json().data.invoiceStatus).toBe('IN_PROGRESS');
     const txns = await payoutTxns(invoiceId);
-    expect(txns.map((x) => [x.attempt, x.status])).toEqual([[1, 'DECLINED'], [2, 'PENDING']]);
+    expect(txns.map((x) => [x.attempt, x.status])).toEqual([
+      [1, 'DECLINED'],
+      [2, 'PENDING'],
+    ]);
     expect((await sums(terminal.id)).balance).toBe(held.balance);
 
-    const ok = await t.app.inject({ method: 'POST', url: `/api/provider/v1/payouts/${txns[1]!.id}`, headers: auth, payload: { status: 'DONE' } });
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: `/api/provider/v1/payouts/${txns[1]!.id}`,
+      headers: auth,
+      payload: { status: 'DONE' },
+    });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().data.invoiceStatus).toBe('DONE');
     // repeated report: idempotent
-    const again = await t.app.inject({ method: 'POST', url: `/api/provider/v1/payouts/${txns[1]!.id}`, headers: auth, payload: { status: 'DONE' } });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: `/api/provider/v1/payouts/${txns[1]!.id}`,
+      headers: auth,
+      payload: { status: 'DONE' },
+    });
     expect(again.statusCode).toBe(200);
     const after = await sums(terminal.id);
     expect(before.balance - after.balance).toBe(amount + fee);
     expect(after.withdrawal - before.withdrawal).toBe(amount + fee);
     for (const row of await ledgerTotals(t.ctx.db)) expect(row.total).toBe(0);
-    const codes = await t.ctx.db.execute<{ code: string }>(sql`SELECT code FROM event_log WHERE invoice_id = ${invoiceId} ORDER BY id`);
+    const codes = await t.ctx.db.execute<{ code: string }>(
+      sql`SELECT code FROM event_log WHERE invoice_id = ${invoiceId} ORDER BY id`,
+    );
     expect(codes.rows.map((r) => r.code)).toContain('PAYOUT_RETRY');
   });
 
@@ -87,22 +123,40 @@ describe('withdrawal flow', () => {
     const terminal = t.demo.terminals.find((x) => x.flowType === 'WITHDRAWAL' && x.isTest)!;
     const before = await sums(terminal.id);
     const amount = 20_000_13; // the sandbox declines amounts ending in 13
-    const create = await injectSigned(t.app, sign, 'POST', '/api/merchant/v1/invoices', invoiceBody(terminal, { amount }));
+    const create = await injectSigned(
+      t.app,
+      sign,
+      'POST',
+      '/api/merchant/v1/invoices',
+      invoiceBody(terminal, { amount }),
+    );
     const { invoiceId, formId } = create.json().data;
     const form = `/api/payments/form/${formId}`;
     const init = (await t.app.inject({ method: 'POST', url: `${form}/init` })).json().data;
     const card = init.methods.find((m: { type: string }) => m.type === 'card');
     await t.app.inject({ method: 'POST', url: `${form}/credential`, payload: { amount, paymentMethodId: card.id } });
-    expect((await t.app.inject({ method: 'POST', url: `${form}/complete`, payload: { credential: validCard } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `${form}/complete`, payload: { credential: validCard } })).statusCode,
+    ).toBe(200);
     expect(await tickSandbox(t.ctx)).toBeGreaterThanOrEqual(1);
     expect((await t.app.inject({ method: 'POST', url: `${form}/status` })).json().data.status).toBe('DECLINED');
     expect((await sums(terminal.id)).balance).toBe(before.balance);
 
-    const retry = await t.app.inject({ method: 'POST', url: '/api/v1/invoice/retry', headers: { cookie }, payload: { invoiceId } });
+    const retry = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/invoice/retry',
+      headers: { cookie },
+      payload: { invoiceId },
+    });
     expect(retry.statusCode, retry.body).toBe(200);
     expect(retry.json().data).toMatchObject({ status: 'IN_PROGRESS', attempt: 2 });
     expect((await sums(terminal.id)).balance).toBeLessThan(before.balance);
-    const other = await t.app.inject({ method: 'POST', url: '/api/v1/invoice/retry', headers: { cookie }, payload: { invoiceId: '00000000-0000-4000-8000-000000000000' } });
+    const other = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/invoice/retry',
+      headers: { cookie },
+      payload: { invoiceId: '00000000-0000-4000-8000-000000000000' },
+    });
     expect(other.statusCode).toBe(404);
   });
 });

@@ -113,7 +113,13 @@ export async function seedInvoiceFixtures(ctx: AppContext, merchantId: string) {
     .insert(supportTickets)
     .values([
       { invoiceId: declined.id, merchantId, description: 'Paid but declined (A)', status: 'NEW', createDate: day(9) },
-      { invoiceId: declined.id, merchantId, description: 'Paid but declined (B)', status: 'IN_WORK', createDate: day(9, 13) },
+      {
+        invoiceId: declined.id,
+        merchantId,
+        description: 'Paid but declined (B)',
+        status: 'IN_WORK',
+        createDate: day(9, 13),
+      },
       { invoiceId: declined.id, merchantId, description: 'Old one', status: 'SOLVED', createDate: day(9, 14) },
     ])
     .returning();

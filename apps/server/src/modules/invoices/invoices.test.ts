@@ -14,7 +14,12 @@ import { seedInvoiceFixtures, type FixtureInvoice } from './invoices.fixtures';
 let t: TestApp;
 let merchantId = '';
 let fx: Awaited<ReturnType<typeof seedInvoiceFixtures>>;
-const cookies: Record<'admin' | 'owner' | 'support' | 'viewer', string> = { admin: '', owner: '', support: '', viewer: '' };
+const cookies: Record<'admin' | 'owner' | 'support' | 'viewer', string> = {
+  admin: '',
+  owner: '',
+  support: '',
+  viewer: '',
+};
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -33,7 +38,8 @@ function qs(q: Query) {
   for (const [k, v] of Object.entries(q)) for (const x of Array.isArray(v) ? v : [v]) p.append(k, String(x));
   return p.toString();
 }
-const get = (url: string, who: keyof typeof cookies = 'owner') => t.app.inject({ method: 'GET', url, headers: { cookie: cookies[who] } });
+const get = (url: string, who: keyof typeof cookies = 'owner') =>
+  t.app.inject({ method: 'GET', url, headers: { cookie: cookies[who] } });
 const list = async (q: Query, who: keyof typeof cookies = 'owner') => {
   const res = await get(`/api/v1/invoice?${qs(q)}`, who);
   expect(res.statusCode, res.body).toBe(200);
@@ -45,7 +51,8 @@ const all = async (q: Query, who: keyof typeof cookies = 'owner') => {
   expect(first.total).toBeLessThanOrEqual(100);
   return first;
 };
-const byNewest = (a: FixtureInvoice, b: FixtureInvoice) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? -1 : 1);
+const byNewest = (a: FixtureInvoice, b: FixtureInvoice) =>
+  b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? -1 : 1);
 const expectIds = (res: { data: { invoiceId: string }[]; total: number }, rows: FixtureInvoice[]) => {
   const want = [...rows].sort(byNewest).map((r) => r.id);
   expect(res.data.map((d) => d.invoiceId)).toEqual(want);
@@ -58,7 +65,9 @@ describe('GET /api/v1/invoice: filters', () => {
   it('without filters lists the merchant newest first with a total', async () => {
     const res = await list({});
     expect(res.data).toHaveLength(10);
-    const [{ n }] = (await t.ctx.dbh.pool.query(`SELECT count(*)::int AS n FROM invoices WHERE merchant_id = $1`, [merchantId])).rows;
+    const [{ n }] = (
+      await t.ctx.dbh.pool.query(`SELECT count(*)::int AS n FROM invoices WHERE merchant_id = $1`, [merchantId])
+    ).rows;
     expect(res.total).toBe(Math.min(n, INVOICE_TOTAL_CAP));
     expect(res.totalIsCapped).toBe(n > INVOICE_TOTAL_CAP);
     const times = res.data.map((d) => Date.parse(d.createdDate));
@@ -71,7 +80,10 @@ describe('GET /api/v1/invoice: filters', () => {
   });
 
   it('statusIds: one value, repeated keys, all statuses', async () => {
-    expectIds(await all({ ...T(), statusIds: sid('DONE') }), fx.invoices.filter((r) => r.status === 'DONE'));
+    expectIds(
+      await all({ ...T(), statusIds: sid('DONE') }),
+      fx.invoices.filter((r) => r.status === 'DONE'),
+    );
     expectIds(
       await all({ ...T(), statusIds: [sid('NEW'), sid('CANCELED')] }),
       fx.invoices.filter((r) => r.status === 'NEW' || r.status === 'CANCELED'),
@@ -85,12 +97,23 @@ describe('GET /api/v1/invoice: filters', () => {
   it('dateFrom is from the day start (UTC), dateTo includes its whole day', async () => {
     const from = Date.UTC(2020, 0, 5);
     const to = Date.UTC(2020, 0, 6);
-    expectIds(await all({ ...T(), dateFrom: '05/01/2020' }), fx.invoices.filter((r) => r.createdAt.getTime() >= from));
-    expectIds(await all({ ...T(), dateTo: '05/01/2020' }), fx.invoices.filter((r) => r.createdAt.getTime() < to));
+    expectIds(
+      await all({ ...T(), dateFrom: '05/01/2020' }),
+      fx.invoices.filter((r) => r.createdAt.getTime() >= from),
+    );
+    expectIds(
+      await all({ ...T(), dateTo: '05/01/2020' }),
+      fx.invoices.filter((r) => r.createdAt.getTime() < to),
+    );
     const day5 = await all({ ...T(), dateFrom: '05/01/2020', dateTo: '05/01/2020' });
-    expectIds(day5, fx.invoices.filter((r) => r.createdAt.getTime() >= from && r.createdAt.getTime() < to));
+    expectIds(
+      day5,
+      fx.invoices.filter((r) => r.createdAt.getTime() >= from && r.createdAt.getTime() < to),
+    );
     // 00:00:00 and 23:59:59 of that day are both in
-    expect(day5.data.map((d) => d.createdDate)).toEqual(expect.arrayContaining(['2020-01-05T00:00:00.000Z', '2020-01-05T23:59:59.000Z']));
+    expect(day5.data.map((d) => d.createdDate)).toEqual(
+      expect.arrayContaining(['2020-01-05T00:00:00.000Z', '2020-01-05T23:59:59.000Z']),
+    );
     expectIds(await all({ ...T(), dateFrom: '06/01/2020', dateTo: '05/01/2020' }), []);
   });
 
@@ -103,7 +126,10 @@ describe('GET /api/v1/invoice: filters', () => {
   });
 
   it('flowType', async () => {
-    expectIds(await all({ ...T(), flowType: 'WITHDRAWAL' }), fx.invoices.filter((r) => r.flowType === 'WITHDRAWAL'));
+    expectIds(
+      await all({ ...T(), flowType: 'WITHDRAWAL' }),
+      fx.invoices.filter((r) => r.flowType === 'WITHDRAWAL'),
+    );
     const res = await list({ flowType: 'DEPOSIT', size: 40 });
     expect(res.data.every((d) => d.flowType.code === 'DEPOSIT')).toBe(true);
   });
@@ -111,9 +137,18 @@ describe('GET /api/v1/invoice: filters', () => {
   it('sumFrom and sumTo are inclusive minor units', async () => {
     const lo = fx.invoices[4]!.amount;
     const hi = fx.invoices[9]!.amount;
-    expectIds(await all({ ...T(), sumFrom: lo }), fx.invoices.filter((r) => r.amount >= lo));
-    expectIds(await all({ ...T(), sumTo: hi }), fx.invoices.filter((r) => r.amount <= hi));
-    expectIds(await all({ ...T(), sumFrom: lo, sumTo: hi }), fx.invoices.filter((r) => r.amount >= lo && r.amount <= hi));
+    expectIds(
+      await all({ ...T(), sumFrom: lo }),
+      fx.invoices.filter((r) => r.amount >= lo),
+    );
+    expectIds(
+      await all({ ...T(), sumTo: hi }),
+      fx.invoices.filter((r) => r.amount <= hi),
+    );
+    expectIds(
+      await all({ ...T(), sumFrom: lo, sumTo: hi }),
+      fx.invoices.filter((r) => r.amount >= lo && r.amount <= hi),
+    );
   });
 
   it('all filters combined', async () => {
@@ -228,7 +263,10 @@ describe('GET /api/v1/invoice: search', () => {
   });
 
   it('by customer external id', async () => {
-    expectIds(await all({ search: 'fx-customer-1' }), fx.invoices.filter((r) => r.customerExternalId === 'fx-customer-1'));
+    expectIds(
+      await all({ search: 'fx-customer-1' }),
+      fx.invoices.filter((r) => r.customerExternalId === 'fx-customer-1'),
+    );
   });
 
   it('combined with filters, and never across merchants', async () => {
@@ -277,7 +315,10 @@ describe('GET /api/v1/invoice/:id', () => {
     expect(viewer.providerInvoiceId).toBeNull();
     expect(viewer.account).toBeNull();
     const withCustomer = invoiceResponse.parse((await get(`/api/v1/invoice/${fx.invoices[5]!.id}`)).json()).data;
-    expect(withCustomer.customer).toEqual({ externalId: 'fx-customer-1', people: { firstName: 'Ivan', lastName: 'Petrov' } });
+    expect(withCustomer.customer).toEqual({
+      externalId: 'fx-customer-1',
+      people: { firstName: 'Ivan', lastName: 'Petrov' },
+    });
   });
 
   it('404 for another merchant or an unknown id, 400 for a malformed id', async () => {
@@ -338,7 +379,7 @@ describe('GET /api/v1/invoice/csv', () => {
       const inv = sorted[i]!;
       expect(r[col('Amount')]).toBe(`${Math.floor(inv.amount / 100)}.${String(inv.amount % 100).padStart(2, '0')}`);
       expect(r[col('Fee')]).toBe('0.00');
-      expect(r[col('Created')]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$/);
+      expect(r[col('Created')]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?\+00:00$/);
       expect(Date.parse(r[col('Created')]!)).toBe(inv.createdAt.getTime());
       expect(Date.parse(r[col('Status Date')]!)).toBe(inv.statusDate.getTime());
       expect(r[col('Status')]).toBe(inv.status);
@@ -361,7 +402,9 @@ describe('GET /api/v1/invoice/csv', () => {
     expect(rows.every((r) => r[2] === '')).toBe(true);
     // the whole merchant, beyond any list cap
     const whole = parseCsv((await get('/api/v1/invoice/csv')).body).slice(1);
-    const [{ n }] = (await t.ctx.dbh.pool.query(`SELECT count(*)::int AS n FROM invoices WHERE merchant_id = $1`, [merchantId])).rows;
+    const [{ n }] = (
+      await t.ctx.dbh.pool.query(`SELECT count(*)::int AS n FROM invoices WHERE merchant_id = $1`, [merchantId])
+    ).rows;
     expect(whole).toHaveLength(n);
   });
 
@@ -372,8 +415,8 @@ describe('GET /api/v1/invoice/csv', () => {
     expect((await get('/api/v1/invoice/csv?page=0')).statusCode).toBe(400);
   });
 
-  it("a search term with quotes and backslashes is a literal, not SQL", async () => {
-    for (const search of ["x' OR '1'='1", "\\'; DROP TABLE invoices; --", 'E\'\\x27\'']) {
+  it('a search term with quotes and backslashes is a literal, not SQL', async () => {
+    for (const search of ["x' OR '1'='1", "\\'; DROP TABLE invoices; --", "E'\\x27'"]) {
       const res = await get(`/api/v1/invoice/csv?${qs({ search })}`);
       expect(res.statusCode).toBe(200);
       expect(parseCsv(res.body)).toHaveLength(1);
@@ -386,7 +429,14 @@ describe('GET /api/v1/dictionary/InvoiceStatus', () => {
   it('the status reference with ids', async () => {
     const res = await get('/api/v1/dictionary/InvoiceStatus', 'viewer');
     expect(res.statusCode).toBe(200);
-    expect(res.json().data.map((s: { code: string }) => s.code)).toEqual(['NEW', 'IN_PROGRESS', 'PAYED', 'DONE', 'DECLINED', 'CANCELED']);
+    expect(res.json().data.map((s: { code: string }) => s.code)).toEqual([
+      'NEW',
+      'IN_PROGRESS',
+      'PAYED',
+      'DONE',
+      'DECLINED',
+      'CANCELED',
+    ]);
     expect(res.json().data[0]).toEqual({ id: 1, code: 'NEW', value: 'New' });
     expect((await get('/api/v1/dictionary/Nope')).statusCode).toBe(404);
   });
@@ -400,7 +450,11 @@ const post = (url: string, payload: unknown, who: keyof typeof cookies = 'owner'
 describe('PATCH /api/v1/invoice/status', () => {
   it('changes through the engine: status event, event log with before/after, user and reason, ledger', async () => {
     const inv = fx.invoices.find((r) => r.status === 'PAYED' && r.flowType === 'DEPOSIT')!;
-    const res = await patch('/api/v1/invoice/status', { invoiceId: inv.id, statusId: sid('DONE'), reason: 'bank statement' }, 'support');
+    const res = await patch(
+      '/api/v1/invoice/status',
+      { invoiceId: inv.id, statusId: sid('DONE'), reason: 'bank statement' },
+      'support',
+    );
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.invoiceStatus.code).toBe('DONE');
     const history = (await get(`/api/v1/event/status?invoiceId=${inv.id}`, 'viewer')).json().data;
@@ -409,7 +463,10 @@ describe('PATCH /api/v1/invoice/status', () => {
     const events = (await get(`/api/v1/event/invoice?invoiceId=${inv.id}`, 'support')).json().data;
     expect(events.at(-1).description).toContain('bank statement');
     expect(events.at(-1).userId).toBe(history.at(-1).userId);
-    const [logged] = await t.ctx.db.select().from(eventLog).where(eq(eventLog.id, events.at(-1).id));
+    const [logged] = await t.ctx.db
+      .select()
+      .from(eventLog)
+      .where(eq(eventLog.id, events.at(-1).id));
     expect(logged!.data).toMatchObject({ before: 'PAYED', after: 'DONE', reason: 'bank statement' });
     const legs = await t.ctx.db.select().from(ledgerEntries).where(eq(ledgerEntries.invoiceId, inv.id));
     expect(legs.length).toBeGreaterThan(0);
@@ -417,16 +474,26 @@ describe('PATCH /api/v1/invoice/status', () => {
   });
 
   it('a test invoice may be changed without invoice.status.change; others may not (403)', async () => {
-    const denied = await patch('/api/v1/invoice/status', { invoiceId: fx.invoices[0]!.id, statusId: sid('CANCELED') }, 'viewer');
+    const denied = await patch(
+      '/api/v1/invoice/status',
+      { invoiceId: fx.invoices[0]!.id, statusId: sid('CANCELED') },
+      'viewer',
+    );
     expect(denied.statusCode).toBe(403);
     expect(denied.json().error.code).toBe('FORBIDDEN');
-    const ok = await patch('/api/v1/invoice/status', { invoiceId: fx.testInvoice.id, statusId: sid('IN_PROGRESS') }, 'viewer');
+    const ok = await patch(
+      '/api/v1/invoice/status',
+      { invoiceId: fx.testInvoice.id, statusId: sid('IN_PROGRESS') },
+      'viewer',
+    );
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().data.invoiceStatus.code).toBe('IN_PROGRESS');
   });
 
   it('404 for another merchant, 409 for the current status, 400 for a bad body', async () => {
-    expect((await patch('/api/v1/invoice/status', { invoiceId: fx.other.invoiceId, statusId: 4 }, 'admin')).statusCode).toBe(404);
+    expect(
+      (await patch('/api/v1/invoice/status', { invoiceId: fx.other.invoiceId, statusId: 4 }, 'admin')).statusCode,
+    ).toBe(404);
     const same = fx.invoices.find((r) => r.status === 'CANCELED')!;
     const conflict = await patch('/api/v1/invoice/status', { invoiceId: same.id, statusId: sid('CANCELED') });
     expect(conflict.statusCode).toBe(409);
@@ -449,7 +516,11 @@ describe('PATCH /api/v1/invoice/status', () => {
 describe('PATCH /api/v1/invoice/amount', () => {
   it('changes through the engine and records before/after', async () => {
     const inv = fx.invoices[10]!;
-    const res = await patch('/api/v1/invoice/amount', { invoiceId: inv.id, amount: 123_456, reason: 'customer sent more' });
+    const res = await patch('/api/v1/invoice/amount', {
+      invoiceId: inv.id,
+      amount: 123_456,
+      reason: 'customer sent more',
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.amount).toBe(123_456);
     const [row] = await t.ctx.db.select().from(invoices).where(eq(invoices.id, inv.id));
@@ -464,8 +535,12 @@ describe('PATCH /api/v1/invoice/amount', () => {
 
   it('403 without invoice.amount.change, 404 for another merchant, 409 for the same amount, 400 for bad amounts', async () => {
     const inv = fx.invoices[11]!;
-    expect((await patch('/api/v1/invoice/amount', { invoiceId: inv.id, amount: 5000 }, 'support')).statusCode).toBe(403);
-    expect((await patch('/api/v1/invoice/amount', { invoiceId: fx.other.invoiceId, amount: 5000 }, 'admin')).statusCode).toBe(404);
+    expect((await patch('/api/v1/invoice/amount', { invoiceId: inv.id, amount: 5000 }, 'support')).statusCode).toBe(
+      403,
+    );
+    expect(
+      (await patch('/api/v1/invoice/amount', { invoiceId: fx.other.invoiceId, amount: 5000 }, 'admin')).statusCode,
+    ).toBe(404);
     expect((await patch('/api/v1/invoice/amount', { invoiceId: inv.id, amount: inv.amount })).statusCode).toBe(409);
     for (const amount of [0, -100, 12.5, '100', null, 2 ** 53]) {
       const res = await patch('/api/v1/invoice/amount', { invoiceId: inv.id, amount });
@@ -499,8 +574,15 @@ describe('support tickets', () => {
   it('lists the tickets of an invoice', async () => {
     const res = await get(`/api/v1/merchant/support/${fx.declined.id}`, 'viewer');
     expect(res.statusCode).toBe(200);
-    expect(res.json().data.map((x: { status: { code: string } }) => x.status.code)).toEqual(['NEW', 'IN_WORK', 'SOLVED']);
-    expect(res.json().data[0]).toMatchObject({ description: 'Paid but declined (A)', status: { code: 'NEW', value: 'New' } });
+    expect(res.json().data.map((x: { status: { code: string } }) => x.status.code)).toEqual([
+      'NEW',
+      'IN_WORK',
+      'SOLVED',
+    ]);
+    expect(res.json().data[0]).toMatchObject({
+      description: 'Paid but declined (A)',
+      status: { code: 'NEW', value: 'New' },
+    });
     expect((await get(`/api/v1/merchant/support/${fx.other.invoiceId}`)).statusCode).toBe(404);
   });
 
@@ -522,9 +604,13 @@ describe('support tickets', () => {
   });
 
   it("404 for another merchant's ticket, 400 for a bad body", async () => {
-    expect((await post('/api/v1/merchant/support/approve', { ticketId: fx.other.ticketId }, 'support')).statusCode).toBe(404);
+    expect(
+      (await post('/api/v1/merchant/support/approve', { ticketId: fx.other.ticketId }, 'support')).statusCode,
+    ).toBe(404);
     for (const body of [{}, { ticketId: 'x' }, { ticketId: 0 }, { ticketId: 1, extra: 1 }]) {
-      expect((await post('/api/v1/merchant/support/approve', body, 'support')).statusCode, JSON.stringify(body)).toBe(400);
+      expect((await post('/api/v1/merchant/support/approve', body, 'support')).statusCode, JSON.stringify(body)).toBe(
+        400,
+      );
     }
   });
 });
@@ -533,6 +619,8 @@ describe('OpenAPI', () => {
   it('the document renders with these routes', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
     expect(res.statusCode).toBe(200);
-    expect(Object.keys(res.json().paths)).toEqual(expect.arrayContaining(['/api/v1/invoice', '/api/v1/invoice/csv', '/api/v1/invoice/{id}']));
+    expect(Object.keys(res.json().paths)).toEqual(
+      expect.arrayContaining(['/api/v1/invoice', '/api/v1/invoice/csv', '/api/v1/invoice/{id}']),
+    );
   });
 });

@@ -77,7 +77,12 @@ export const invoicesRoutes =
       '/api/v1/invoice/:id',
       {
         config: session,
-        schema: { tags, params: uuidParam, querystring: merchantScopeQuery.strict(), response: { 200: invoiceResponse } },
+        schema: {
+          tags,
+          params: uuidParam,
+          querystring: merchantScopeQuery.strict(),
+          response: { 200: invoiceResponse },
+        },
       },
       async (req) => ({
         data: await getInvoice(ctx, await requestMerchant(ctx, req), req.params.id, currentUser(req).permissions),
@@ -89,7 +94,12 @@ export const invoicesRoutes =
       {
         // test invoices or invoice.status.change: canChangeStatus, checked in the service
         config: session,
-        schema: { tags, querystring: merchantScopeQuery.strict(), body: changeInvoiceStatusBody, response: { 200: invoiceResponse } },
+        schema: {
+          tags,
+          querystring: merchantScopeQuery.strict(),
+          body: changeInvoiceStatusBody,
+          response: { 200: invoiceResponse },
+        },
       },
       async (req) => ({ data: await changeInvoiceStatus(ctx, await requestMerchant(ctx, req), req.body, caller(req)) }),
     );
@@ -98,26 +108,40 @@ export const invoicesRoutes =
       '/api/v1/invoice/amount',
       {
         config: perm('invoice.amount.change'),
-        schema: { tags, querystring: merchantScopeQuery.strict(), body: changeInvoiceAmountBody, response: { 200: invoiceResponse } },
+        schema: {
+          tags,
+          querystring: merchantScopeQuery.strict(),
+          body: changeInvoiceAmountBody,
+          response: { 200: invoiceResponse },
+        },
       },
       async (req) => ({ data: await changeInvoiceAmount(ctx, await requestMerchant(ctx, req), req.body, caller(req)) }),
     );
 
     app.get(
       '/api/v1/event/status',
-      { config: session, schema: { tags, querystring: invoiceIdQuery, response: { 200: invoiceStatusEventsResponse } } },
+      {
+        config: session,
+        schema: { tags, querystring: invoiceIdQuery, response: { 200: invoiceStatusEventsResponse } },
+      },
       async (req) => ({ data: await statusHistory(ctx, await requestMerchant(ctx, req), req.query.invoiceId) }),
     );
 
     app.get(
       '/api/v1/event/error',
-      { config: perm('invoice.error.read'), schema: { tags, querystring: invoiceIdQuery, response: { 200: invoiceErrorsResponse } } },
+      {
+        config: perm('invoice.error.read'),
+        schema: { tags, querystring: invoiceIdQuery, response: { 200: invoiceErrorsResponse } },
+      },
       async (req) => ({ data: await invoiceErrorList(ctx, await requestMerchant(ctx, req), req.query.invoiceId) }),
     );
 
     app.get(
       '/api/v1/event/invoice',
-      { config: perm('invoice.event.read'), schema: { tags, querystring: invoiceIdQuery, response: { 200: invoiceEventsResponse } } },
+      {
+        config: perm('invoice.event.read'),
+        schema: { tags, querystring: invoiceIdQuery, response: { 200: invoiceEventsResponse } },
+      },
       async (req) => ({ data: await invoiceEventList(ctx, await requestMerchant(ctx, req), req.query.invoiceId) }),
     );
 
@@ -127,7 +151,9 @@ export const invoicesRoutes =
         config: perm('invoice.transaction.read'),
         schema: { tags, querystring: invoiceIdQuery, response: { 200: invoiceTransactionsResponse } },
       },
-      async (req) => ({ data: await invoiceTransactionList(ctx, await requestMerchant(ctx, req), req.query.invoiceId) }),
+      async (req) => ({
+        data: await invoiceTransactionList(ctx, await requestMerchant(ctx, req), req.query.invoiceId),
+      }),
     );
 
     // The invoice-status reference (SPEC §7: fetched by name, cached forever by the web).
@@ -149,4 +175,3 @@ export const invoicesRoutes =
       },
     );
   };
-

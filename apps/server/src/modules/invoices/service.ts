@@ -18,7 +18,16 @@ import { eventLog, invoiceErrors, invoices, invoiceStatusEvents, providerTransac
 import type { AppContext } from '../../lib/context';
 import { forbidden, notFound } from '../../lib/errors';
 import { changeAmount, changeStatus, type Actor } from '../engine/service';
-import { countSql, csvCopySql, detailSql, listSql, statusRef, toInvoice, type ItemRow, type Visibility } from './queries';
+import {
+  countSql,
+  csvCopySql,
+  detailSql,
+  listSql,
+  statusRef,
+  toInvoice,
+  type ItemRow,
+  type Visibility,
+} from './queries';
 
 export type Caller = { userId: string; permissions: readonly string[] };
 
@@ -42,13 +51,23 @@ export async function listInvoices(
   // PostgreSQL: the page and the capped count side by side on two connections. PGlite runs one
   // statement at a time anyway, and its socket server interleaves the extended-protocol messages
   // of concurrent connections, so there they go one after the other.
-  const [rows, counted] = ctx.dbh.kind === 'postgres' ? await Promise.all([page(), capped()]) : [await page(), await capped()];
+  const [rows, counted] =
+    ctx.dbh.kind === 'postgres' ? await Promise.all([page(), capped()]) : [await page(), await capped()];
   const n = counted.rows[0]!.n;
   const isCapped = n > INVOICE_TOTAL_CAP;
-  return { data: rows.rows.map((r) => toInvoice(r, v)), total: isCapped ? INVOICE_TOTAL_CAP : n, totalIsCapped: isCapped };
+  return {
+    data: rows.rows.map((r) => toInvoice(r, v)),
+    total: isCapped ? INVOICE_TOTAL_CAP : n,
+    totalIsCapped: isCapped,
+  };
 }
 
-export async function getInvoice(ctx: AppContext, merchantId: string, invoiceId: string, perms: readonly string[]): Promise<Invoice> {
+export async function getInvoice(
+  ctx: AppContext,
+  merchantId: string,
+  invoiceId: string,
+  perms: readonly string[],
+): Promise<Invoice> {
   const q = detailSql(invoiceId, merchantId);
   const row = (await ctx.dbh.pool.query<ItemRow>(q.text, q.params)).rows[0];
   if (!row) throw notFound('Invoice');
@@ -61,7 +80,12 @@ export async function getInvoice(ctx: AppContext, merchantId: string, invoiceId:
  * the pool when the stream ends; on an error or an aborted download its connection is discarded,
  * since it may be left mid-COPY.
  */
-export async function exportInvoicesCsv(ctx: AppContext, merchantId: string, f: InvoiceFilter, perms: readonly string[]): Promise<Readable> {
+export async function exportInvoicesCsv(
+  ctx: AppContext,
+  merchantId: string,
+  f: InvoiceFilter,
+  perms: readonly string[],
+): Promise<Readable> {
   const client = await ctx.dbh.pool.connect();
   let released = false;
   const release = (err?: Error) => {
@@ -70,9 +94,11 @@ export async function exportInvoicesCsv(ctx: AppContext, merchantId: string, f: 
     client.release(err ?? undefined);
   };
   try {
-    const statement = csvCopySql(f, { merchantId, canReadProvider: visibility(perms).canReadProvider }, (s) =>
-      client.escapeLiteral(s),
-    );
+    const opts = { merchantId, canReadProvider: visibility(perms).canReadProvider };
+    // Up to the list's cap the file is sorted like the list; bigger exports stream unsorted.
+    const count = countSql(f, opts);
+    const n = (await client.query<{ n: number }>(count.text, count.params)).rows[0]!.n;
+    const statement = csvCopySql(f, opts, (s) => client.escapeLiteral(s), n <= INVOICE_TOTAL_CAP);
     const stream = client.query(copyTo(statement));
     stream.once('end', () => release());
     stream.once('error', (err) => release(err));
@@ -98,15 +124,31 @@ async function ownedInvoice(ctx: AppContext, merchantId: string, invoiceId: stri
 const operator = (caller: Caller): Actor => ({ kind: 'operator', userId: caller.userId });
 
 /** Operator status change: allowed by canChangeStatus (test invoice or invoice.status.change); the engine writes it. */
-export async function changeInvoiceStatus(ctx: AppContext, merchantId: string, body: ChangeInvoiceStatusBody, caller: Caller) {
+export async function changeInvoiceStatus(
+  ctx: AppContext,
+  merchantId: string,
+  body: ChangeInvoiceStatusBody,
+  caller: Caller,
+) {
   const inv = await ownedInvoice(ctx, merchantId, body.invoiceId);
   if (!canChangeStatus(inv, caller.permissions)) throw forbidden('Permission required: invoice.status.change');
   const to = statusById(body.statusId)!.code;
-  await changeStatus(ctx, { invoiceId: inv.id, merchantId, to, actor: operator(caller), reason: body.reason || undefined });
+  await changeStatus(ctx, {
+    invoiceId: inv.id,
+    merchantId,
+    to,
+    actor: operator(caller),
+    reason: body.reason || undefined,
+  });
   return getInvoice(ctx, merchantId, inv.id, caller.permissions);
 }
 
-export async function changeInvoiceAmount(ctx: AppContext, merchantId: string, body: ChangeInvoiceAmountBody, caller: Caller) {
+export async function changeInvoiceAmount(
+  ctx: AppContext,
+  merchantId: string,
+  body: ChangeInvoiceAmountBody,
+  caller: Caller,
+) {
   const inv = await ownedInvoice(ctx, merchantId, body.invoiceId);
   if (!canChangeAmount(inv, caller.permissions)) throw forbidden('Permission required: invoice.amount.change');
   await changeAmount(ctx, {

@@ -22,7 +22,12 @@ export const ledgerRoutes =
         `/api/v1/merchant/${kind}`,
         {
           config: perm('merchant.read.finance'),
-          schema: { tags: ['balance'], summary: SUMMARIES[kind], querystring: balanceQuery, response: { 200: balanceResponse } },
+          schema: {
+            tags: ['balance'],
+            summary: SUMMARIES[kind],
+            querystring: balanceQuery,
+            response: { 200: balanceResponse },
+          },
         },
         async (req) => {
           const merchantId = await requestMerchant(ctx, req);

@@ -7,7 +7,17 @@ import { injectSigned, invoiceBody, merchantSigner, type Signer } from '../../..
 let t: TestApp;
 let sign: Signer;
 const PATH = '/api/merchant/v1/invoices';
-const TABLES = ['invoices', 'customers', 'invoice_status_events', 'event_log', 'ledger_entries', 'callbacks', 'provider_transactions', 'idempotency_keys', 'support_tickets'];
+const TABLES = [
+  'invoices',
+  'customers',
+  'invoice_status_events',
+  'event_log',
+  'ledger_entries',
+  'callbacks',
+  'provider_transactions',
+  'idempotency_keys',
+  'support_tickets',
+];
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -23,7 +33,8 @@ async function counts() {
   }
   return out;
 }
-const depositTerminal = () => t.demo.terminals.find((x) => x.flowType === 'DEPOSIT' && x.currency === 'UZS' && !x.isTest)!;
+const depositTerminal = () =>
+  t.demo.terminals.find((x) => x.flowType === 'DEPOSIT' && x.currency === 'UZS' && !x.isTest)!;
 
 describe('merchant API refuses bad input and writes nothing', () => {
   it('authentication: unsigned, wrongly signed, stale timestamp, other key → 401', async () => {
@@ -34,43 +45,85 @@ describe('merchant API refuses bad input and writes nothing', () => {
     expect(unsigned.json().error.code).toBe('INVALID_SIGNATURE');
 
     const r = sign('POST', PATH, body);
-    const tampered = await t.app.inject({ method: 'POST', url: PATH, headers: r.headers, payload: r.raw.replace('15000000', '15000001') });
+    const tampered = await t.app.inject({
+      method: 'POST',
+      url: PATH,
+      headers: r.headers,
+      payload: r.raw.replace('15000000', '15000001'),
+    });
     expect(tampered.statusCode).toBe(401);
 
-    const stale = merchantSigner(t.demo.merchantId, t.demo.privateKeyPem, () => new Date(t.clock.now().getTime() - 301_000));
+    const stale = merchantSigner(
+      t.demo.merchantId,
+      t.demo.privateKeyPem,
+      () => new Date(t.clock.now().getTime() - 301_000),
+    );
     expect((await injectSigned(t.app, stale, 'POST', PATH, body)).statusCode).toBe(401);
-    const future = merchantSigner(t.demo.merchantId, t.demo.privateKeyPem, () => new Date(t.clock.now().getTime() + 400_000));
+    const future = merchantSigner(
+      t.demo.merchantId,
+      t.demo.privateKeyPem,
+      () => new Date(t.clock.now().getTime() + 400_000),
+    );
     expect((await injectSigned(t.app, future, 'POST', PATH, body)).statusCode).toBe(401);
 
     const other = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     const wrongKey = merchantSigner(t.demo.merchantId, other, t.clock.now);
     expect((await injectSigned(t.app, wrongKey, 'POST', PATH, body)).statusCode).toBe(401);
-    const garbage = await t.app.inject({ method: 'POST', url: PATH, headers: { ...r.headers, 'x-signature': 'not-base64!!' }, payload: r.raw });
+    const garbage = await t.app.inject({
+      method: 'POST',
+      url: PATH,
+      headers: { ...r.headers, 'x-signature': 'not-base64!!' },
+      payload: r.raw,
+    });
     expect(garbage.statusCode).toBe(401);
     expect(await counts()).toEqual(before);
   });
 
   it('a changed public key takes effect at once', async () => {
     const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-    const [m] = (await t.ctx.db.execute<{ client_public_key: string }>(sql`SELECT client_public_key FROM merchants WHERE id = ${t.demo.merchantId}`)).rows;
+    const [m] = (
+      await t.ctx.db.execute<{ client_public_key: string }>(
+        sql`SELECT client_public_key FROM merchants WHERE id = ${t.demo.merchantId}`,
+      )
+    ).rows;
     const path = `${PATH}/00000000-0000-4000-8000-000000000000`;
     expect((await injectSigned(t.app, sign, 'GET', path)).statusCode).toBe(404);
-    await t.ctx.db.execute(sql`UPDATE merchants SET client_public_key = ${publicKey.export({ type: 'spki', format: 'pem' }).toString()} WHERE id = ${t.demo.merchantId}`);
+    await t.ctx.db.execute(
+      sql`UPDATE merchants SET client_public_key = ${publicKey.export({ type: 'spki', format: 'pem' }).toString()} WHERE id = ${t.demo.merchantId}`,
+    );
     expect((await injectSigned(t.app, sign, 'GET', path)).statusCode).toBe(401);
-    const fresh = merchantSigner(t.demo.merchantId, privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), t.clock.now);
+    const fresh = merchantSigner(
+      t.demo.merchantId,
+      privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      t.clock.now,
+    );
     expect((await injectSigned(t.app, fresh, 'GET', path)).statusCode).toBe(404);
-    await t.ctx.db.execute(sql`UPDATE merchants SET client_public_key = ${m!.client_public_key} WHERE id = ${t.demo.merchantId}`);
+    await t.ctx.db.execute(
+      sql`UPDATE merchants SET client_public_key = ${m!.client_public_key} WHERE id = ${t.demo.merchantId}`,
+    );
   });
 
   it("another merchant's terminal or invoice → 404", async () => {
     const before = await counts();
-    const [foreign] = (await t.ctx.db.execute<{ id: string; flow_type: string; code: string }>(sql`
-      SELECT t.id, t.flow_type, c.code FROM terminals t JOIN currencies c ON c.id = t.currency_id WHERE t.merchant_id <> ${t.demo.merchantId} LIMIT 1`)).rows;
+    const [foreign] = (
+      await t.ctx.db.execute<{ id: string; flow_type: string; code: string }>(sql`
+      SELECT t.id, t.flow_type, c.code FROM terminals t JOIN currencies c ON c.id = t.currency_id WHERE t.merchant_id <> ${t.demo.merchantId} LIMIT 1`)
+    ).rows;
     expect(foreign).toBeTruthy();
-    const res = await injectSigned(t.app, sign, 'POST', PATH, invoiceBody({ id: foreign!.id, flowType: foreign!.flow_type as 'DEPOSIT', currency: foreign!.code }));
+    const res = await injectSigned(
+      t.app,
+      sign,
+      'POST',
+      PATH,
+      invoiceBody({ id: foreign!.id, flowType: foreign!.flow_type as 'DEPOSIT', currency: foreign!.code }),
+    );
     expect(res.statusCode).toBe(404);
     expect(res.json().error.message).toBe('Terminal not found');
-    const [inv] = (await t.ctx.db.execute<{ id: string }>(sql`SELECT id FROM invoices WHERE merchant_id <> ${t.demo.merchantId} LIMIT 1`)).rows;
+    const [inv] = (
+      await t.ctx.db.execute<{ id: string }>(
+        sql`SELECT id FROM invoices WHERE merchant_id <> ${t.demo.merchantId} LIMIT 1`,
+      )
+    ).rows;
     if (inv) {
       expect((await injectSigned(t.app, sign, 'GET', `${PATH}/${inv.id}`)).statusCode).toBe(404);
       expect((await injectSigned(t.app, sign, 'POST', `${PATH}/${inv.id}/cancel`)).statusCode).toBe(404);
@@ -132,7 +185,14 @@ describe('merchant API refuses bad input and writes nothing', () => {
     // after 24 h the key may be used again
     t.clock.advance(24 * 3600_000 + 1000);
     const later = merchantSigner(t.demo.merchantId, t.demo.privateKeyPem, t.clock.now);
-    const d = await injectSigned(t.app, later, 'POST', PATH, { ...body2, merchantInvoiceId: `${body2.merchantInvoiceId}-2` }, key);
+    const d = await injectSigned(
+      t.app,
+      later,
+      'POST',
+      PATH,
+      { ...body2, merchantInvoiceId: `${body2.merchantInvoiceId}-2` },
+      key,
+    );
     expect(d.statusCode).toBe(201);
     expect(d.json().data.invoiceId).not.toBe(a.json().data.invoiceId);
     t.clock.reset();
@@ -142,7 +202,11 @@ describe('merchant API refuses bad input and writes nothing', () => {
     const body = invoiceBody(depositTerminal());
     const created = (await injectSigned(t.app, sign, 'POST', PATH, body)).json().data;
     const read = await injectSigned(t.app, sign, 'GET', `${PATH}/${created.invoiceId}`);
-    expect(read.json().data).toMatchObject({ merchantInvoiceId: body.merchantInvoiceId, status: 'NEW', currency: 'UZS' });
+    expect(read.json().data).toMatchObject({
+      merchantInvoiceId: body.merchantInvoiceId,
+      status: 'NEW',
+      currency: 'UZS',
+    });
     const cancel = await injectSigned(t.app, sign, 'POST', `${PATH}/${created.invoiceId}/cancel`);
     expect(cancel.statusCode, cancel.body).toBe(200);
     expect(cancel.json().data.status).toBe('CANCELED');
@@ -162,27 +226,52 @@ describe('merchant API refuses bad input and writes nothing', () => {
 
 describe('payment form refuses bad input', () => {
   it('unknown form 404, expired 410, malformed card/phone 400, no writes', async () => {
-    expect((await t.app.inject({ method: 'POST', url: '/api/payments/form/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/init' })).json()).toEqual({
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/payments/form/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/init' })).json(),
+    ).toEqual({
       error: { code: 'NOT_FOUND', message: 'Payment form not found' },
     });
     const wd = t.demo.terminals.find((x) => x.flowType === 'WITHDRAWAL' && x.currency === 'RUB' && !x.isTest)!;
-    const created = (await injectSigned(t.app, sign, 'POST', PATH, invoiceBody(wd, { amount: 5_000_00, expiresInSeconds: 600 }))).json().data;
+    const created = (
+      await injectSigned(t.app, sign, 'POST', PATH, invoiceBody(wd, { amount: 5_000_00, expiresInSeconds: 600 }))
+    ).json().data;
     const form = `/api/payments/form/${created.formId}`;
     const init = (await t.app.inject({ method: 'POST', url: `${form}/init` })).json().data;
     const sbp = init.methods.find((m: { code: string }) => m.code === 'SBPRUB');
     const card = init.methods.find((m: { type: string }) => m.type === 'card');
     expect(sbp).toBeTruthy();
-    const outOfRange = await t.app.inject({ method: 'POST', url: `${form}/credential`, payload: { amount: 1, paymentMethodId: sbp.id } });
+    const outOfRange = await t.app.inject({
+      method: 'POST',
+      url: `${form}/credential`,
+      payload: { amount: 1, paymentMethodId: sbp.id },
+    });
     expect(outOfRange.statusCode).toBe(400);
-    await t.app.inject({ method: 'POST', url: `${form}/credential`, payload: { amount: 5_000_00, paymentMethodId: sbp.id } });
+    await t.app.inject({
+      method: 'POST',
+      url: `${form}/credential`,
+      payload: { amount: 5_000_00, paymentMethodId: sbp.id },
+    });
     const before = await counts();
-    for (const payload of [{ credential: '12345' }, { credential: '+7 999 123 45 67' }, { credential: '79991234567', bankCodeInteger: 999999 }, { credential: 'abc', bankCodeInteger: 1 }]) {
+    for (const payload of [
+      { credential: '12345' },
+      { credential: '+7 999 123 45 67' },
+      { credential: '79991234567', bankCodeInteger: 999999 },
+      { credential: 'abc', bankCodeInteger: 1 },
+    ]) {
       const res = await t.app.inject({ method: 'POST', url: `${form}/complete`, payload });
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
       expect(res.json().error.message).toBeTruthy();
     }
-    await t.app.inject({ method: 'POST', url: `${form}/credential`, payload: { amount: 5_000_00, paymentMethodId: card.id } });
-    const badCard = await t.app.inject({ method: 'POST', url: `${form}/complete`, payload: { credential: '1234 5678 9012 3456' } });
+    await t.app.inject({
+      method: 'POST',
+      url: `${form}/credential`,
+      payload: { amount: 5_000_00, paymentMethodId: card.id },
+    });
+    const badCard = await t.app.inject({
+      method: 'POST',
+      url: `${form}/complete`,
+      payload: { credential: '1234 5678 9012 3456' },
+    });
     expect(badCard.json().error.message).toBe('Card number is not valid');
     const after = await counts();
     expect(after.invoices).toBe(before.invoices);

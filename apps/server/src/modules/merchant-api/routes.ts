@@ -97,7 +97,9 @@ export const merchantApiRoutes =
           response: { 200: merchantInvoiceResponse },
         },
       },
-      async (req) => ({ data: await getMerchantInvoice(ctx, merchantOf(req), req.params.invoiceId, publicBaseUrl(ctx, req)) }),
+      async (req) => ({
+        data: await getMerchantInvoice(ctx, merchantOf(req), req.params.invoiceId, publicBaseUrl(ctx, req)),
+      }),
     );
 
     app.post(

@@ -44,12 +44,19 @@ async function validateCreate(ctx: AppContext, merchantId: string, body: CreateI
   if (!t || t.merchant_id !== merchantId) throw notFound('Terminal');
   if (!t.enabled) throw badRequest('The terminal is disabled', { terminalId: 'Terminal is disabled' });
   if (t.flow_type !== body.flowType) {
-    throw badRequest(`The terminal accepts ${t.flow_type} invoices, not ${body.flowType}`, { flowType: `Must be ${t.flow_type}` });
+    throw badRequest(`The terminal accepts ${t.flow_type} invoices, not ${body.flowType}`, {
+      flowType: `Must be ${t.flow_type}`,
+    });
   }
   if (t.currency_code !== body.currency) {
-    const [known] = await ctx.db.select({ id: currencies.id }).from(currencies).where(eq(currencies.code, body.currency));
+    const [known] = await ctx.db
+      .select({ id: currencies.id })
+      .from(currencies)
+      .where(eq(currencies.code, body.currency));
     if (!known) throw badRequest(`Unknown currency '${body.currency}'`, { currency: 'Unknown currency' });
-    throw badRequest(`The terminal works in ${t.currency_code}, not ${body.currency}`, { currency: `Must be ${t.currency_code}` });
+    throw badRequest(`The terminal works in ${t.currency_code}, not ${body.currency}`, {
+      currency: `Must be ${t.currency_code}`,
+    });
   }
   if (!t.methods.length) throw badRequest('The terminal has no payment methods', { terminalId: 'No payment methods' });
   let method: TerminalInfo['methods'][number] | undefined;
@@ -58,9 +65,12 @@ async function validateCreate(ctx: AppContext, merchantId: string, body: CreateI
   if (body.paymentMethod) {
     method = t.methods.find((m) => m.code === body.paymentMethod);
     if (!method) {
-      throw badRequest(`Payment method '${body.paymentMethod}' is not available on this terminal (available: ${t.methods.map((m) => m.code).join(', ')})`, {
-        paymentMethod: 'Not available on this terminal',
-      });
+      throw badRequest(
+        `Payment method '${body.paymentMethod}' is not available on this terminal (available: ${t.methods.map((m) => m.code).join(', ')})`,
+        {
+          paymentMethod: 'Not available on this terminal',
+        },
+      );
     }
     min = method.min;
     max = method.max;
@@ -173,8 +183,18 @@ export async function createInvoice(
   }
 }
 
-async function findIdempotent(ctx: AppContext, merchantId: string, key: string, hash: string): Promise<CreateOutcome | null> {
-  const res = await ctx.db.execute<{ request_hash: string; status_code: number | null; response_body: unknown; created_at: string | Date }>(sql`
+async function findIdempotent(
+  ctx: AppContext,
+  merchantId: string,
+  key: string,
+  hash: string,
+): Promise<CreateOutcome | null> {
+  const res = await ctx.db.execute<{
+    request_hash: string;
+    status_code: number | null;
+    response_body: unknown;
+    created_at: string | Date;
+  }>(sql`
     SELECT request_hash, status_code, response_body, created_at FROM idempotency_keys
     WHERE merchant_id = ${merchantId} AND key = ${key}`);
   const row = res.rows[0];
@@ -186,7 +206,12 @@ async function findIdempotent(ctx: AppContext, merchantId: string, key: string, 
   return { statusCode: row.status_code, body: row.response_body, replayed: true };
 }
 
-export async function getMerchantInvoice(ctx: AppContext, merchantId: string, invoiceId: string, baseUrl: string): Promise<MerchantInvoice> {
+export async function getMerchantInvoice(
+  ctx: AppContext,
+  merchantId: string,
+  invoiceId: string,
+  baseUrl: string,
+): Promise<MerchantInvoice> {
   const res = await ctx.db.execute<{
     id: string;
     merchant_invoice_id: string;

@@ -49,11 +49,16 @@ export async function verifyMerchantRequest(ctx: AppContext, req: SignedRequest)
   if (!/^\d{1,12}$/.test(timestamp)) throw refuse('X-Timestamp must be unix seconds');
   const skew = Math.abs(Math.floor(ctx.now().getTime() / 1000) - Number(timestamp));
   if (skew > SIGNATURE_WINDOW_SECONDS) {
-    throw refuse(`X-Timestamp is ${skew} s away from the server clock; at most ${SIGNATURE_WINDOW_SECONDS} s is accepted`);
+    throw refuse(
+      `X-Timestamp is ${skew} s away from the server clock; at most ${SIGNATURE_WINDOW_SECONDS} s is accepted`,
+    );
   }
   const sig = Buffer.from(signature, 'base64');
   if (sig.length !== 64) throw refuse('X-Signature must be a base64 Ed25519 signature');
-  const [m] = await ctx.db.select({ pem: merchants.clientPublicKey }).from(merchants).where(eq(merchants.id, merchantId));
+  const [m] = await ctx.db
+    .select({ pem: merchants.clientPublicKey })
+    .from(merchants)
+    .where(eq(merchants.id, merchantId));
   const key = m?.pem ? keyOf(m.pem) : null;
   const payload = Buffer.from(merchantSignaturePayload(timestamp, req.method, req.url, req.rawBody));
   if (!key || !verify(null, payload, key, sig)) throw refuse('Invalid signature');

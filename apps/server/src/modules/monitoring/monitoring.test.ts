@@ -4,7 +4,6 @@ import { sql } from 'drizzle-orm';
 import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
 import { invoices } from '../../db/schema';
 
-
 /**
  * Demo merchant ids read from this file's own database (the harness's demo JSON is one file shared by every
  * concurrent test run, so another run may have rewritten it).
@@ -12,7 +11,9 @@ import { invoices } from '../../db/schema';
 async function demoOf(t: TestApp) {
   const m = await t.ctx.db.execute<{ id: string }>(sql`SELECT id FROM merchants WHERE name = 'Demo Merchant'`);
   const merchantId = String(m.rows[0]!.id);
-  const ts = await t.ctx.db.execute<{ id: string; name: string }>(sql`SELECT id, name FROM terminals WHERE merchant_id = ${merchantId}`);
+  const ts = await t.ctx.db.execute<{ id: string; name: string }>(
+    sql`SELECT id, name FROM terminals WHERE merchant_id = ${merchantId}`,
+  );
   return { merchantId, terminals: ts.rows.map((r) => ({ id: String(r.id), name: String(r.name) })) };
 }
 
@@ -66,7 +67,9 @@ beforeAll(async () => {
   demo = await demoOf(t);
   owner = await loginAs(t.app, 'owner');
   admin = await loginAs(t.app, 'admin');
-  secondId = String((await t.ctx.db.execute<{ id: string }>(sql`SELECT id FROM merchants WHERE name = 'Second Shop'`)).rows[0]!.id);
+  secondId = String(
+    (await t.ctx.db.execute<{ id: string }>(sql`SELECT id FROM merchants WHERE name = 'Second Shop'`)).rows[0]!.id,
+  );
   const id = demo.terminals.find((x) => x.name === 'Test UZS Deposit')!.id;
   const r = await t.ctx.db.execute<{ currency_id: number }>(sql`SELECT currency_id FROM terminals WHERE id = ${id}`);
   testTerminal = { id, currencyId: Number(r.rows[0]!.currency_id) };
@@ -156,7 +159,12 @@ describe('GET /api/data/v1/terminal', () => {
       cancelPercent: 12.5,
     });
     const others = stats.filter((x) => x.terminalId !== testTerminal.id);
-    for (const o of others) expect(o).toMatchObject({ total: 0, successPercent: 0, series: expect.arrayContaining([expect.objectContaining({ successPercent: null })]) });
+    for (const o of others)
+      expect(o).toMatchObject({
+        total: 0,
+        successPercent: 0,
+        series: expect.arrayContaining([expect.objectContaining({ successPercent: null })]),
+      });
     expect(s.series.at(-1)).toMatchObject({ total: 8, successPercent: 50 });
     t.clock.reset();
   });
@@ -200,7 +208,11 @@ describe('GET /api/data/v1/terminal', () => {
 
 describe('GET /api/v1/terminal/statistic', () => {
   it('merchant.rw.all sees every merchant with its terminals; others only their own', async () => {
-    const all = (await get(admin, '/api/v1/terminal/statistic')).json().data as { merchantId: string; name: string; terminals: { terminalId: string; name: string; enable: boolean }[] }[];
+    const all = (await get(admin, '/api/v1/terminal/statistic')).json().data as {
+      merchantId: string;
+      name: string;
+      terminals: { terminalId: string; name: string; enable: boolean }[];
+    }[];
     expect(all.map((m) => m.name)).toEqual(['Demo Merchant', 'Second Shop']);
     expect(all[0]!.terminals.map((x) => x.terminalId).sort()).toEqual(demo.terminals.map((x) => x.id).sort());
     expect(all[0]!.terminals.every((x) => x.enable === true)).toBe(true);

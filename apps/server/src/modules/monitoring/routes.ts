@@ -17,7 +17,11 @@ export const monitoringRoutes =
       '/api/data/v1/terminal',
       {
         config: perm('data.terminal.statistic'),
-        schema: { tags: ['monitoring'], querystring: terminalStatisticQuery, response: { 200: terminalStatisticResponse } },
+        schema: {
+          tags: ['monitoring'],
+          querystring: terminalStatisticQuery,
+          response: { 200: terminalStatisticResponse },
+        },
       },
       async (req) => {
         const merchantId = await requestMerchant(ctx, req);
@@ -29,7 +33,11 @@ export const monitoringRoutes =
       '/api/v1/terminal/statistic',
       {
         config: perm('terminal.statistic.settings'),
-        schema: { tags: ['monitoring'], querystring: statisticSettingsQuery, response: { 200: statisticSettingsResponse } },
+        schema: {
+          tags: ['monitoring'],
+          querystring: statisticSettingsQuery,
+          response: { 200: statisticSettingsResponse },
+        },
       },
       async (req) => {
         const user = currentUser(req);

@@ -1,12 +1,20 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
-import { MONITORING_SERIES_BUCKETS, percentOf, type StatisticMerchant, type TerminalStatItem } from '@paydesk/contracts';
+import {
+  MONITORING_SERIES_BUCKETS,
+  percentOf,
+  type StatisticMerchant,
+  type TerminalStatItem,
+} from '@paydesk/contracts';
 import { merchants, terminals } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 
 const MERCHANT_LIST_SIZE = 50;
 
 /** Merchants the user may monitor with their terminals: every merchant (first 50) for merchant.rw.all, else their own. */
-export async function statisticSettings(ctx: AppContext, scope: { all: boolean; merchantId: string }): Promise<StatisticMerchant[]> {
+export async function statisticSettings(
+  ctx: AppContext,
+  scope: { all: boolean; merchantId: string },
+): Promise<StatisticMerchant[]> {
   const ms = await ctx.db
     .select({ id: merchants.id, name: merchants.name })
     .from(merchants)
@@ -27,7 +35,9 @@ export async function statisticSettings(ctx: AppContext, scope: { all: boolean; 
   return ms.map((m) => ({
     merchantId: m.id,
     name: m.name,
-    terminals: ts.filter((t) => t.merchantId === m.id).map((t) => ({ terminalId: t.id, name: t.name, enable: t.enabled })),
+    terminals: ts
+      .filter((t) => t.merchantId === m.id)
+      .map((t) => ({ terminalId: t.id, name: t.name, enable: t.enabled })),
   }));
 }
 
@@ -41,12 +51,22 @@ const threshold = (v: string | null) => {
  * Per-terminal outcome counts of the invoices created in the last `minutes` (up to the server clock), with
  * percents over all of them, and the success rate in MONITORING_SERIES_BUCKETS equal buckets of the period.
  */
-export async function terminalStatistics(ctx: AppContext, merchantId: string, minutes: number): Promise<TerminalStatItem[]> {
+export async function terminalStatistics(
+  ctx: AppContext,
+  merchantId: string,
+  minutes: number,
+): Promise<TerminalStatItem[]> {
   const now = ctx.now();
   const from = new Date(now.getTime() - minutes * 60_000);
   const buckets = MONITORING_SERIES_BUCKETS;
 
-  const ts = await ctx.db.execute<{ id: string; name: string; enabled: boolean; low: string | null; high: string | null }>(sql`
+  const ts = await ctx.db.execute<{
+    id: string;
+    name: string;
+    enabled: boolean;
+    low: string | null;
+    high: string | null;
+  }>(sql`
     SELECT t.id, t.name, t.enabled,
       (SELECT a.value FROM terminal_attributes a JOIN "references" r ON r.id = a.attr_type_id
         WHERE a.terminal_id = t.id AND r.header_id = 105 AND r.code = 'SUCCESS_PERCENT_LOW_THRESHOLD') AS low,

@@ -65,12 +65,21 @@ export const paymentFormRoutes =
     );
     app.post(
       `${PAYMENT_FORM_PREFIX}/:formId/status`,
-      { schema: { tags, summary: 'Current status (polled)', params: formIdParams, response: { 200: formStatusResponse } } },
+      {
+        schema: {
+          tags,
+          summary: 'Current status (polled)',
+          params: formIdParams,
+          response: { 200: formStatusResponse },
+        },
+      },
       async (req) => ({ data: await formStatus(ctx, req.params.formId) }),
     );
     app.get(
       `${PAYMENT_FORM_PREFIX}/:formId/banks/sbp`,
-      { schema: { tags, summary: 'Banks for SBP withdrawals', params: formIdParams, response: { 200: banksResponse } } },
+      {
+        schema: { tags, summary: 'Banks for SBP withdrawals', params: formIdParams, response: { 200: banksResponse } },
+      },
       async (req) => {
         await formStatus(ctx, req.params.formId);
         return { data: await listBanks(ctx.db) };

@@ -68,7 +68,9 @@ export async function initForm(ctx: AppContext, formId: string): Promise<FormIni
   assertOpen(ctx, inv);
   const [methods, cur] = await Promise.all([
     terminalMethods(ctx.db, inv.terminalId),
-    ctx.db.execute<{ code: string; dimension: number }>(sql`SELECT code, dimension FROM currencies WHERE id = ${inv.currencyId}`),
+    ctx.db.execute<{ code: string; dimension: number }>(
+      sql`SELECT code, dimension FROM currencies WHERE id = ${inv.currencyId}`,
+    ),
   ]);
   const preselected = methods.find((m) => m.id === inv.paymentMethodId) ?? null;
   return {
@@ -119,9 +121,13 @@ function checkAmount(inv: InvoiceRow, method: MethodRow, all: MethodRow[], amoun
   const min = Math.max(method.minAmount, curMin);
   const max = Math.min(method.maxAmount, curMax);
   if (amount < min || amount > max) {
-    throw new AppError('AMOUNT_OUT_OF_RANGE', `Amount ${amount} is outside the limits of ${method.name}: ${min}–${max}`, {
-      amount: `Must be between ${min} and ${max}`,
-    });
+    throw new AppError(
+      'AMOUNT_OUT_OF_RANGE',
+      `Amount ${amount} is outside the limits of ${method.name}: ${min}–${max}`,
+      {
+        amount: `Must be between ${min} and ${max}`,
+      },
+    );
   }
 }
 
@@ -141,19 +147,33 @@ export async function requestCredential(ctx: AppContext, formId: string, body: F
       const acc = await accountRequisites(tx, inv.accountId);
       return { amount: inv.amount, credentials: acc ? toCredentials(acc) : null };
     }
-    if (inv.status !== 'NEW') throw invalidState(`This payment is already ${inv.status}; credentials can no longer be requested`);
+    if (inv.status !== 'NEW')
+      throw invalidState(`This payment is already ${inv.status}; credentials can no longer be requested`);
     const methods = await terminalMethods(tx, inv.terminalId);
     const method = methods.find((m) => m.id === body.paymentMethodId);
-    if (!method) throw badRequest('This payment method is not available for this payment', { paymentMethodId: 'Not available' });
+    if (!method)
+      throw badRequest('This payment method is not available for this payment', { paymentMethodId: 'Not available' });
     checkAmount(inv, method, methods, body.amount);
-    const fee = body.amount === inv.amount ? inv.fee : feeFromPercent(body.amount, await feePercent(tx, inv.terminalId));
+    const fee =
+      body.amount === inv.amount ? inv.fee : feeFromPercent(body.amount, await feePercent(tx, inv.terminalId));
     const now = ctx.now();
     if (inv.flowType === 'WITHDRAWAL') {
-      await tx.update(invoices).set({ paymentMethodId: method.id, amount: body.amount, fee }).where(eq(invoices.id, inv.id));
-      await logEvent(tx, inv, now, CUSTOMER, 'PAYOUT_METHOD_CHOSEN', `Customer chose ${method.name} for ${body.amount}`, {
-        paymentMethodId: method.id,
-        amount: body.amount,
-      });
+      await tx
+        .update(invoices)
+        .set({ paymentMethodId: method.id, amount: body.amount, fee })
+        .where(eq(invoices.id, inv.id));
+      await logEvent(
+        tx,
+        inv,
+        now,
+        CUSTOMER,
+        'PAYOUT_METHOD_CHOSEN',
+        `Customer chose ${method.name} for ${body.amount}`,
+        {
+          paymentMethodId: method.id,
+          amount: body.amount,
+        },
+      );
       return { amount: body.amount, credentials: null };
     }
     const acc = await routeDeposit(tx, {
@@ -165,12 +185,27 @@ export async function requestCredential(ctx: AppContext, formId: string, body: F
     });
     if (!acc) {
       const message = 'No payment requisites are available for this amount right now';
-      await tx.insert(invoiceErrors).values({ invoiceId: inv.id, description: `${message} (${method.code}, ${body.amount})`, eventTime: now });
-      await logEvent(tx, inv, now, { kind: 'system' }, 'NO_ACCOUNT_AVAILABLE', `${message} (${method.code}, ${body.amount})`);
+      await tx
+        .insert(invoiceErrors)
+        .values({ invoiceId: inv.id, description: `${message} (${method.code}, ${body.amount})`, eventTime: now });
+      await logEvent(
+        tx,
+        inv,
+        now,
+        { kind: 'system' },
+        'NO_ACCOUNT_AVAILABLE',
+        `${message} (${method.code}, ${body.amount})`,
+      );
       return { error: new AppError('NO_ACCOUNT_AVAILABLE', message) };
     }
     await applyTransition(ctx, tx, inv, 'IN_PROGRESS', CUSTOMER, {
-      patch: { paymentMethodId: method.id, amount: body.amount, fee, accountId: acc.accountId, credentialValue: acc.value },
+      patch: {
+        paymentMethodId: method.id,
+        amount: body.amount,
+        fee,
+        accountId: acc.accountId,
+        credentialValue: acc.value,
+      },
       description: `Requisites of account ${acc.accountId} given to the customer (${method.code}, ${body.amount})`,
     });
     return { amount: body.amount, credentials: toCredentials(acc) };
@@ -195,20 +230,22 @@ export async function completePayment(ctx: AppContext, formId: string, body: For
     if (inv.flowType === 'DEPOSIT') {
       if (inv.status === 'NEW') throw invalidState('Request the payment credentials before confirming the payment');
       if (inv.status !== 'IN_PROGRESS') throw invalidState(`This payment is already ${inv.status}`);
-      const updated = await applyTransition(ctx, tx, inv, 'PAYED', CUSTOMER, { description: 'Customer pressed "Have paid"' });
+      const updated = await applyTransition(ctx, tx, inv, 'PAYED', CUSTOMER, {
+        description: 'Customer pressed "Have paid"',
+      });
       await createProviderTransaction(ctx, tx, updated, 'DEPOSIT');
       return { successUrl: inv.successUrl };
     }
     if (inv.status !== 'NEW') throw invalidState(`This withdrawal is already ${inv.status}`);
     const methods = await terminalMethods(tx, inv.terminalId);
-    const method =
-      methods.find((m) => m.id === inv.paymentMethodId) ?? (methods.length === 1 ? methods[0] : undefined);
+    const method = methods.find((m) => m.id === inv.paymentMethodId) ?? (methods.length === 1 ? methods[0] : undefined);
     if (!method) throw invalidState('Choose a payment method first');
     const cred = parsePayoutCredential(method.type, body.credential);
     if (!cred.ok) throw badRequest(cred.error, { credential: cred.error });
     let bankCode: number | null = null;
     if (method.isBankTransfer) {
-      if (body.bankCodeInteger === undefined) throw badRequest('Choose the bank', { bankCodeInteger: 'Choose the bank' });
+      if (body.bankCodeInteger === undefined)
+        throw badRequest('Choose the bank', { bankCodeInteger: 'Choose the bank' });
       const banks = await listBanks(tx);
       if (!banks.some((b) => b.codeInteger === body.bankCodeInteger)) {
         throw badRequest('Unknown bank', { bankCodeInteger: 'Choose a bank from the list' });
@@ -247,7 +284,11 @@ export async function listBanks(db: DbOrTx): Promise<BankOption[]> {
   }));
 }
 
-export async function openSupportTicket(ctx: AppContext, formId: string, body: { supportCode?: string; description?: string }) {
+export async function openSupportTicket(
+  ctx: AppContext,
+  formId: string,
+  body: { supportCode?: string; description?: string },
+) {
   return ctx.db.transaction(async (tx) => {
     const inv = await lockInvoice(tx, { formId });
     if (!inv) throw formNotFound();

@@ -49,7 +49,8 @@ export const providerApiRoutes =
       const token = auth?.startsWith('Bearer ') ? auth.slice(7).trim() : '';
       const code = token ? providerCodeForToken(ctx, token) : null;
       const id = code ? await providerIdByCode(ctx, code) : null;
-      if (id === null) throw new AppError('UNAUTHORIZED', 'A valid provider token is required (Authorization: Bearer <token>)');
+      if (id === null)
+        throw new AppError('UNAUTHORIZED', 'A valid provider token is required (Authorization: Bearer <token>)');
       req.providerId = id;
     });
 
@@ -59,7 +60,8 @@ export const providerApiRoutes =
         schema: {
           tags,
           summary: 'Report money that arrived on an account',
-          description: 'Matched to the single active deposit on the account with that amount; a repeated reference is idempotent.',
+          description:
+            'Matched to the single active deposit on the account with that amount; a repeated reference is idempotent.',
           security,
           body: incomingBody,
           response: { 200: incomingResponse },
@@ -69,8 +71,18 @@ export const providerApiRoutes =
     );
     app.get(
       `${PROVIDER_API_PREFIX}/incoming`,
-      { schema: { tags, summary: 'Reported incoming payments', security, querystring: incomingListQuery, response: { 200: incomingListResponse } } },
-      async (req) => ({ data: await listIncoming(ctx, providerOf(req), req.query.unmatched === 'true', req.query.limit) }),
+      {
+        schema: {
+          tags,
+          summary: 'Reported incoming payments',
+          security,
+          querystring: incomingListQuery,
+          response: { 200: incomingListResponse },
+        },
+      },
+      async (req) => ({
+        data: await listIncoming(ctx, providerOf(req), req.query.unmatched === 'true', req.query.limit),
+      }),
     );
     app.post(
       `${PROVIDER_API_PREFIX}/payouts/:transactionId`,

@@ -29,7 +29,11 @@ export async function providerIdByCode(ctx: AppContext, code: string): Promise<n
  * row: no double credit), then matched to the ONE active deposit on that account with that amount;
  * anything else stays unmatched for staff.
  */
-export async function reportIncoming(ctx: AppContext, providerId: number, body: IncomingBody): Promise<IncomingPayment> {
+export async function reportIncoming(
+  ctx: AppContext,
+  providerId: number,
+  body: IncomingBody,
+): Promise<IncomingPayment> {
   const [acc] = await ctx.db
     .select({ id: providerAccounts.id })
     .from(providerAccounts)
@@ -64,7 +68,12 @@ export async function reportIncoming(ctx: AppContext, providerId: number, body: 
     if (cands.rows.length !== 1) return toDto(row);
     const inv = await lockInvoice(tx, { id: cands.rows[0]!.id });
     // re-checked under the lock: a concurrent report may have finished it
-    if (!inv || (inv.status !== 'IN_PROGRESS' && inv.status !== 'PAYED') || inv.accountId !== body.accountId || inv.amount !== body.amount) {
+    if (
+      !inv ||
+      (inv.status !== 'IN_PROGRESS' && inv.status !== 'PAYED') ||
+      inv.accountId !== body.accountId ||
+      inv.amount !== body.amount
+    ) {
       return toDto(row);
     }
     const [pending] = await tx
@@ -84,9 +93,17 @@ export async function reportIncoming(ctx: AppContext, providerId: number, body: 
         reason: `incoming payment ${body.reference}`,
       });
     }
-    await logEvent(tx, inv, now, PROVIDER, 'INCOMING_MATCHED', `Incoming payment ${body.reference} of ${body.amount} matched`, {
-      incomingId: row.id,
-    });
+    await logEvent(
+      tx,
+      inv,
+      now,
+      PROVIDER,
+      'INCOMING_MATCHED',
+      `Incoming payment ${body.reference} of ${body.amount} matched`,
+      {
+        incomingId: row.id,
+      },
+    );
     const [matched] = await tx
       .update(incomingPayments)
       .set({ matchedInvoiceId: inv.id })

@@ -3,7 +3,6 @@ import { sql } from 'drizzle-orm';
 import { REPORT_COLUMNS } from '@paydesk/contracts';
 import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
 
-
 /**
  * Demo merchant ids read from this file's own database (the harness's demo JSON is one file shared by every
  * concurrent test run, so another run may have rewritten it).
@@ -11,7 +10,9 @@ import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
 async function demoOf(t: TestApp) {
   const m = await t.ctx.db.execute<{ id: string }>(sql`SELECT id FROM merchants WHERE name = 'Demo Merchant'`);
   const merchantId = String(m.rows[0]!.id);
-  const ts = await t.ctx.db.execute<{ id: string; name: string }>(sql`SELECT id, name FROM terminals WHERE merchant_id = ${merchantId}`);
+  const ts = await t.ctx.db.execute<{ id: string; name: string }>(
+    sql`SELECT id, name FROM terminals WHERE merchant_id = ${merchantId}`,
+  );
   return { merchantId, terminals: ts.rows.map((r) => ({ id: String(r.id), name: String(r.name) })) };
 }
 
@@ -91,7 +92,8 @@ async function csvOf(url: string, cookie = owner) {
   const rows = parseCsv(res.body);
   return { res, header: rows[0]!, rows: rows.slice(1) };
 }
-const rowsToObjects = (header: string[], rows: string[][]) => rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ''])));
+const rowsToObjects = (header: string[], rows: string[][]) =>
+  rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ''])));
 /** `col` within [periodStart 00:00Z, the day after periodEnd 00:00Z). */
 const periodSql = (col: string) =>
   sql`${sql.raw(col)} >= ${`${start}T00:00:00Z`}::timestamptz AND ${sql.raw(col)} < ${new Date(new Date(`${end}T00:00:00Z`).getTime() + 86_400_000).toISOString()}::timestamptz`;
@@ -135,7 +137,9 @@ describe('GET /api/v1/report/invoice', () => {
 
   it('filters by terminal; only the merchant own invoices', async () => {
     const term = demo.terminals.find((x) => x.name === 'RUB Deposit')!;
-    const { header, rows } = await csvOf(`/api/v1/report/invoice?periodStart=${start}&periodEnd=${end}&terminalId=${term.id}`);
+    const { header, rows } = await csvOf(
+      `/api/v1/report/invoice?periodStart=${start}&periodEnd=${end}&terminalId=${term.id}`,
+    );
     const objs = rowsToObjects(header, rows);
     expect(objs.every((r) => r.terminal === 'RUB Deposit' && r.currency === 'RUB')).toBe(true);
     const n = await t.ctx.db.execute<{ n: number }>(
@@ -144,9 +148,15 @@ describe('GET /api/v1/report/invoice', () => {
     expect(rows.length).toBe(Number(n.rows[0]!.n));
     // second-owner gets only Second Shop's invoices, and a 404 for Demo Merchant's terminal
     const second = await loginAs(t.app, 'second-owner');
-    const theirs = await csvOf(`/api/v1/report/invoice?periodStart=${start}&periodEnd=${end}&merchantId=${demo.merchantId}`, second);
+    const theirs = await csvOf(
+      `/api/v1/report/invoice?periodStart=${start}&periodEnd=${end}&merchantId=${demo.merchantId}`,
+      second,
+    );
     expect(rowsToObjects(theirs.header, theirs.rows).every((r) => r.terminal!.startsWith('Shop '))).toBe(true);
-    const cross = await get(second, `/api/v1/report/invoice?periodStart=${start}&periodEnd=${end}&terminalId=${term.id}`);
+    const cross = await get(
+      second,
+      `/api/v1/report/invoice?periodStart=${start}&periodEnd=${end}&terminalId=${term.id}`,
+    );
     expect(cross.statusCode).toBe(404);
   });
 
@@ -160,10 +170,17 @@ describe('GET /api/v1/report/balance', () => {
   it('per day: opening, deposits, withdrawals, fees, settlements, closing agree with the ledger', async () => {
     // a settlement inside the period so that the column is exercised
     const term = demo.terminals.find((x) => x.name === 'UZS Deposit')!;
-    const s = await t.app.inject({ method: 'POST', url: '/api/v1/settlement', headers: { cookie: owner }, payload: { baseAmount: 1000, settlementAmount: 0.5, terminalId: term.id } });
+    const s = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/settlement',
+      headers: { cookie: owner },
+      payload: { baseAmount: 1000, settlementAmount: 0.5, terminalId: term.id },
+    });
     expect(s.statusCode).toBe(200);
 
-    const { header, rows, res } = await csvOf(`/api/v1/report/balance?periodStart=${start}&periodEnd=${end}&currencyId=${uzs}`);
+    const { header, rows, res } = await csvOf(
+      `/api/v1/report/balance?periodStart=${start}&periodEnd=${end}&currencyId=${uzs}`,
+    );
     expect(res.headers['content-disposition']).toContain(`report-balance-${start}_${end}.csv`);
     expect(header).toEqual([...REPORT_COLUMNS.balance]);
     const objs = rowsToObjects(header, rows);
@@ -174,9 +191,11 @@ describe('GET /api/v1/report/balance', () => {
     const q = async (cond: ReturnType<typeof sql>) =>
       Number(
         (
-          await t.ctx.db.execute<{ v: string }>(sql`
+          await t.ctx.db.execute<{ v: string }>(
+            sql`
             SELECT COALESCE(SUM(e.amount), 0)::text AS v FROM ledger_entries e LEFT JOIN invoices i ON i.id = e.invoice_id
-            WHERE e.merchant_id = ${demo.merchantId} AND e.currency_id = ${uzs} AND `.append(cond))
+            WHERE e.merchant_id = ${demo.merchantId} AND e.currency_id = ${uzs} AND `.append(cond),
+          )
         ).rows[0]!.v,
       );
     const endTs = new Date(new Date(`${end}T00:00:00Z`).getTime() + 86_400_000).toISOString();
@@ -199,7 +218,9 @@ describe('GET /api/v1/report/balance', () => {
     expect(deposits).toBeGreaterThan(0);
     for (let i = 0; i < objs.length; i++) {
       const r = objs[i]!;
-      expect(minor(r.closing_balance!)).toBe(minor(r.opening_balance!) + minor(r.deposits_credited!) - minor(r.withdrawals_paid!) - minor(r.settlements!));
+      expect(minor(r.closing_balance!)).toBe(
+        minor(r.opening_balance!) + minor(r.deposits_credited!) - minor(r.withdrawals_paid!) - minor(r.settlements!),
+      );
       if (i > 0) expect(r.opening_balance).toBe(objs[i - 1]!.closing_balance);
     }
     // the same report by currency code
@@ -210,7 +231,9 @@ describe('GET /api/v1/report/balance', () => {
 
 describe('GET /api/v1/report/provider', () => {
   it("per account of the provider in the currency: the merchant's DONE deposits and withdrawals in the period", async () => {
-    const { header, rows } = await csvOf(`/api/v1/report/provider?periodStart=${start}&periodEnd=${end}&currencyId=UZS&providerId=${silkpay}`);
+    const { header, rows } = await csvOf(
+      `/api/v1/report/provider?periodStart=${start}&periodEnd=${end}&currencyId=UZS&providerId=${silkpay}`,
+    );
     expect(header).toEqual([...REPORT_COLUMNS.provider]);
     const objs = rowsToObjects(header, rows);
     const accounts = await t.ctx.db.execute<{ id: number }>(sql`
@@ -240,7 +263,9 @@ describe('GET /api/v1/report/provider', () => {
 
 describe('GET /api/v1/report/pool/balance', () => {
   it('per terminal of the pool: DONE deposit and withdrawal sums in the period and net', async () => {
-    const { header, rows, res } = await csvOf(`/api/v1/report/pool/balance?periodStart=${start}&periodEnd=${end}&terminalPoolId=${uzsPool}`);
+    const { header, rows, res } = await csvOf(
+      `/api/v1/report/pool/balance?periodStart=${start}&periodEnd=${end}&terminalPoolId=${uzsPool}`,
+    );
     expect(res.headers['content-disposition']).toContain(`report-pool-balance-${start}_${end}.csv`);
     expect(header).toEqual([...REPORT_COLUMNS['pool/balance']]);
     const objs = rowsToObjects(header, rows);
@@ -258,11 +283,17 @@ describe('GET /api/v1/report/pool/balance', () => {
   });
 
   it("404 for another merchant's pool", async () => {
-    const res = await get(await loginAs(t.app, 'second-owner'), `/api/v1/report/pool/balance?periodStart=${start}&periodEnd=${end}&terminalPoolId=${uzsPool}`);
+    const res = await get(
+      await loginAs(t.app, 'second-owner'),
+      `/api/v1/report/pool/balance?periodStart=${start}&periodEnd=${end}&terminalPoolId=${uzsPool}`,
+    );
     expect(res.statusCode).toBe(404);
     expect(res.json().error.message).toBe('Terminal pool not found');
     const admin = await loginAs(t.app, 'admin');
-    const scoped = await get(admin, `/api/v1/report/pool/balance?periodStart=${start}&periodEnd=${end}&terminalPoolId=${uzsPool}&merchantId=${secondId}`);
+    const scoped = await get(
+      admin,
+      `/api/v1/report/pool/balance?periodStart=${start}&periodEnd=${end}&terminalPoolId=${uzsPool}&merchantId=${secondId}`,
+    );
     expect(scoped.statusCode).toBe(404);
   });
 });
@@ -290,15 +321,24 @@ describe('report permissions and validation', () => {
   it('400 with clear messages: bad dates, from after to, missing ids', async () => {
     const cases: [string, RegExp][] = [
       ['/api/v1/report/invoice?periodEnd=2026-01-01', /periodStart/],
-      ['/api/v1/report/invoice?periodStart=2026-13-01&periodEnd=2026-12-01', /periodStart must be a date as yyyy-MM-dd/],
+      [
+        '/api/v1/report/invoice?periodStart=2026-13-01&periodEnd=2026-12-01',
+        /periodStart must be a date as yyyy-MM-dd/,
+      ],
       ['/api/v1/report/invoice?periodStart=2026-02-30&periodEnd=2026-03-01', /periodStart must be a date/],
       ['/api/v1/report/invoice?periodStart=01/02/2026&periodEnd=2026-03-01', /periodStart must be a date/],
-      ['/api/v1/report/invoice?periodStart=2026-03-02&periodEnd=2026-03-01', /periodEnd must not be before periodStart/],
+      [
+        '/api/v1/report/invoice?periodStart=2026-03-02&periodEnd=2026-03-01',
+        /periodEnd must not be before periodStart/,
+      ],
       ['/api/v1/report/invoice?periodStart=2026-03-01&periodEnd=2026-03-02&terminalId=x', /terminalId must be a UUID/],
       ['/api/v1/report/balance?periodStart=2026-03-01&periodEnd=2026-03-02', /currencyId/],
       ['/api/v1/report/balance?periodStart=2026-03-01&periodEnd=2026-03-02&currencyId=', /currencyId/],
       ['/api/v1/report/provider?periodStart=2026-03-01&periodEnd=2026-03-02&currencyId=UZS', /providerId/],
-      ['/api/v1/report/provider?periodStart=2026-03-01&periodEnd=2026-03-02&currencyId=UZS&providerId=abc', /providerId/],
+      [
+        '/api/v1/report/provider?periodStart=2026-03-01&periodEnd=2026-03-02&currencyId=UZS&providerId=abc',
+        /providerId/,
+      ],
       ['/api/v1/report/pool/balance?periodStart=2026-03-01&periodEnd=2026-03-02', /terminalPoolId/],
       ['/api/v1/report/pool/balance?periodStart=2026-03-01&periodEnd=2026-03-02&terminalPoolId=1&x=2', /x/],
     ];
@@ -309,9 +349,17 @@ describe('report permissions and validation', () => {
       expect(res.json().error.message, url).toMatch(msg);
     }
     // unknown references are 404, not 500
-    expect((await get(owner, `/api/v1/report/balance?periodStart=${start}&periodEnd=${end}&currencyId=9999`)).statusCode).toBe(404);
-    expect((await get(owner, `/api/v1/report/provider?periodStart=${start}&periodEnd=${end}&currencyId=UZS&providerId=9999`)).statusCode).toBe(404);
-    expect((await get(owner, `/api/v1/report/pool/balance?periodStart=${start}&periodEnd=${end}&terminalPoolId=99999`)).statusCode).toBe(404);
+    expect(
+      (await get(owner, `/api/v1/report/balance?periodStart=${start}&periodEnd=${end}&currencyId=9999`)).statusCode,
+    ).toBe(404);
+    expect(
+      (await get(owner, `/api/v1/report/provider?periodStart=${start}&periodEnd=${end}&currencyId=UZS&providerId=9999`))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await get(owner, `/api/v1/report/pool/balance?periodStart=${start}&periodEnd=${end}&terminalPoolId=99999`))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('streams the invoice report while other requests keep being served', async () => {
@@ -321,7 +369,9 @@ describe('report permissions and validation', () => {
     ]);
     expect(csv.statusCode).toBe(200);
     expect(me.statusCode).toBe(200);
-    const total = await t.ctx.db.execute<{ n: number }>(sql`SELECT COUNT(*)::int AS n FROM invoices WHERE merchant_id = ${demo.merchantId}`);
+    const total = await t.ctx.db.execute<{ n: number }>(
+      sql`SELECT COUNT(*)::int AS n FROM invoices WHERE merchant_id = ${demo.merchantId}`,
+    );
     expect(parseCsv(csv.body).length - 1).toBe(Number(total.rows[0]!.n));
   });
 });

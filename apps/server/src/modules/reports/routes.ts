@@ -27,26 +27,43 @@ export const reportsRoutes =
   async (app) => {
     app.get(
       '/api/v1/report/invoice',
-      { config: perm('merchant.read.report', 'report.read.invoice'), schema: { tags: ['reports'], querystring: invoiceReportQuery} },
-      async (req, reply) => sendCsv(reply, 'invoice', req.query, await invoiceReport(ctx, await requestMerchant(ctx, req), req.query)),
+      {
+        config: perm('merchant.read.report', 'report.read.invoice'),
+        schema: { tags: ['reports'], querystring: invoiceReportQuery },
+      },
+      async (req, reply) =>
+        sendCsv(reply, 'invoice', req.query, await invoiceReport(ctx, await requestMerchant(ctx, req), req.query)),
     );
     app.get(
       '/api/v1/report/balance',
-      { config: perm('merchant.read.report', 'report.read.balance'), schema: { tags: ['reports'], querystring: balanceReportQuery} },
-      async (req, reply) => sendCsv(reply, 'balance', req.query, await balanceReport(ctx, await requestMerchant(ctx, req), req.query)),
+      {
+        config: perm('merchant.read.report', 'report.read.balance'),
+        schema: { tags: ['reports'], querystring: balanceReportQuery },
+      },
+      async (req, reply) =>
+        sendCsv(reply, 'balance', req.query, await balanceReport(ctx, await requestMerchant(ctx, req), req.query)),
     );
     app.get(
       '/api/v1/report/provider',
-      { config: perm('merchant.read.report', 'report.read.provider'), schema: { tags: ['reports'], querystring: providerReportQuery} },
-      async (req, reply) => sendCsv(reply, 'provider', req.query, await providerReport(ctx, await requestMerchant(ctx, req), req.query)),
+      {
+        config: perm('merchant.read.report', 'report.read.provider'),
+        schema: { tags: ['reports'], querystring: providerReportQuery },
+      },
+      async (req, reply) =>
+        sendCsv(reply, 'provider', req.query, await providerReport(ctx, await requestMerchant(ctx, req), req.query)),
     );
     app.get(
       '/api/v1/report/pool/balance',
       {
         config: perm('merchant.read.report', 'report.read.pool.balance'),
-        schema: { tags: ['reports'], querystring: poolBalanceReportQuery},
+        schema: { tags: ['reports'], querystring: poolBalanceReportQuery },
       },
       async (req, reply) =>
-        sendCsv(reply, 'pool/balance', req.query, await poolBalanceReport(ctx, await requestMerchant(ctx, req), req.query)),
+        sendCsv(
+          reply,
+          'pool/balance',
+          req.query,
+          await poolBalanceReport(ctx, await requestMerchant(ctx, req), req.query),
+        ),
     );
   };

@@ -19,7 +19,10 @@ function periodBounds(q: { periodStart: string; periodEnd: string }) {
   return { from: from.toISOString(), to: to.toISOString() };
 }
 
-const money = (minor: unknown, dimension: unknown) => ({ v: minorToMajorString(Number(minor ?? 0), Number(dimension)), text: false });
+const money = (minor: unknown, dimension: unknown) => ({
+  v: minorToMajorString(Number(minor ?? 0), Number(dimension)),
+  text: false,
+});
 
 async function ownTerminal(ctx: AppContext, merchantId: string, terminalId: string) {
   const [t] = await ctx.db

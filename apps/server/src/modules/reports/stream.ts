@@ -56,7 +56,12 @@ export function csvCell(v: unknown, text = true): string {
 export type Cell = { v: unknown; text?: boolean };
 
 /** A CSV (header row, CRLF line ends) streamed from a query; `toCells` maps a row to its cells. */
-export function csvStream(ctx: AppContext, header: readonly string[], query: SQL, toCells: (row: Row) => Cell[]): Readable {
+export function csvStream(
+  ctx: AppContext,
+  header: readonly string[],
+  query: SQL,
+  toCells: (row: Row) => Cell[],
+): Readable {
   async function* lines() {
     yield `${header.join(',')}\r\n`;
     let buf = '';

@@ -20,8 +20,12 @@ describe('routing rule', () => {
     expect(pickAccount([acc(1, { reserved: 900 })], 100)?.accountId).toBe(1);
   });
   it('skips a unique-amount account whose amount is taken', () => {
-    expect(pickAccount([acc(1, { priority: 9, checkUniqueAmount: true, amountTaken: true }), acc(2)], 100)?.accountId).toBe(2);
-    expect(pickAccount([acc(1, { priority: 9, checkUniqueAmount: false, amountTaken: true }), acc(2)], 100)?.accountId).toBe(1);
+    expect(
+      pickAccount([acc(1, { priority: 9, checkUniqueAmount: true, amountTaken: true }), acc(2)], 100)?.accountId,
+    ).toBe(2);
+    expect(
+      pickAccount([acc(1, { priority: 9, checkUniqueAmount: false, amountTaken: true }), acc(2)], 100)?.accountId,
+    ).toBe(1);
   });
   it('ties go to the lower id (stable)', () => {
     expect(pickAccount([acc(7), acc(3)], 100)?.accountId).toBe(3);

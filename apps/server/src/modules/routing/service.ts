@@ -22,11 +22,21 @@ type Candidate = {
 
 /** Pure rule: the first (highest priority, then lowest id) candidate with room that is not amount-blocked. */
 export function pickAccount(
-  candidates: { accountId: number; limit: number; priority: number; checkUniqueAmount: boolean; balance: number; reserved: number; amountTaken: boolean }[],
+  candidates: {
+    accountId: number;
+    limit: number;
+    priority: number;
+    checkUniqueAmount: boolean;
+    balance: number;
+    reserved: number;
+    amountTaken: boolean;
+  }[],
   amount: number,
 ) {
   const sorted = [...candidates].sort((a, b) => b.priority - a.priority || a.accountId - b.accountId);
-  return sorted.find((c) => c.limit - (c.balance + c.reserved) >= amount && !(c.checkUniqueAmount && c.amountTaken)) ?? null;
+  return (
+    sorted.find((c) => c.limit - (c.balance + c.reserved) >= amount && !(c.checkUniqueAmount && c.amountTaken)) ?? null
+  );
 }
 
 /**
@@ -83,7 +93,13 @@ export async function routeDeposit(
 }
 
 export async function accountRequisites(tx: Tx, accountId: number): Promise<RoutedAccount | null> {
-  const res = await tx.execute<{ value: string | null; credential_type: string | null; owner_name: string | null; bank_name: string | null; country_code: string }>(sql`
+  const res = await tx.execute<{
+    value: string | null;
+    credential_type: string | null;
+    owner_name: string | null;
+    bank_name: string | null;
+    country_code: string;
+  }>(sql`
     SELECT c.value, c.credential_type, a.owner_name, a.bank_name, m.country_code
     FROM provider_accounts a JOIN payment_methods m ON m.id = a.payment_method_id
     LEFT JOIN LATERAL (SELECT value, credential_type FROM account_credentials

@@ -31,7 +31,8 @@ export async function tickSandbox(ctx: AppContext, opts: { limit?: number } = {}
       const result = sandboxDeclines(inv.amount) ? 'DECLINED' : 'DONE';
       await resolveProviderTransactionLocked(ctx, tx, inv, row.id, result, SANDBOX, {
         reason: result === 'DECLINED' ? 'sandbox declines amounts ending in 13' : 'sandbox confirmed',
-        providerInvoiceId: inv.flowType === 'DEPOSIT' && result === 'DONE' ? `SANDBOX-${row.id.slice(0, 8)}` : undefined,
+        providerInvoiceId:
+          inv.flowType === 'DEPOSIT' && result === 'DONE' ? `SANDBOX-${row.id.slice(0, 8)}` : undefined,
       });
       return true;
     });

@@ -9,7 +9,10 @@ export const settingsRoutes =
   async (app) => {
     app.get(
       '/api/v1/settings/:setting',
-      { config: perm('settings.read'), schema: { tags: ['settings'], params: settingParams, response: { 200: settingResponse } } },
+      {
+        config: perm('settings.read'),
+        schema: { tags: ['settings'], params: settingParams, response: { 200: settingResponse } },
+      },
       async (req) => ({ data: { value: await getSetting(ctx.db, req.params.setting) } }),
     );
     app.post(

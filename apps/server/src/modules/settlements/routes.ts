@@ -1,9 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  settlementBody,
-  settlementCreateQuery,
-  settlementResponse,
-} from '@paydesk/contracts';
+import { settlementBody, settlementCreateQuery, settlementResponse } from '@paydesk/contracts';
 import type { AppContext } from '../../lib/context';
 import { requestMerchant } from '../../lib/scope';
 import { currentUser, perm } from '../../plugins/auth';

@@ -1,5 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { decimalsOf, formatMoney, INSUFFICIENT_BALANCE_MESSAGE, numberToMinor, USDT_DIMENSION, type SettlementBody } from '@paydesk/contracts';
+import {
+  decimalsOf,
+  formatMoney,
+  INSUFFICIENT_BALANCE_MESSAGE,
+  numberToMinor,
+  USDT_DIMENSION,
+  type SettlementBody,
+} from '@paydesk/contracts';
 import { currencies, eventLog, settlements, terminals } from '../../db/schema';
 import type { DbOrTx } from '../../db/create-db';
 import type { AppContext } from '../../lib/context';
@@ -56,7 +63,9 @@ export async function createSettlement(ctx: AppContext, merchantId: string, user
   const at = ctx.now();
 
   return ctx.db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(${SETTLEMENT_LOCK_NS}::int, hashtext(${`${merchantId}:${t.currencyId}`}))`);
+    await tx.execute(
+      sql`SELECT pg_advisory_xact_lock(${SETTLEMENT_LOCK_NS}::int, hashtext(${`${merchantId}:${t.currencyId}`}))`,
+    );
     const balance = await merchantBalance(tx, merchantId, t.currencyId);
     if (balance - baseAmount < 0) {
       throw new AppError(
@@ -67,9 +76,24 @@ export async function createSettlement(ctx: AppContext, merchantId: string, user
     }
     const [s] = await tx
       .insert(settlements)
-      .values({ merchantId, terminalId: t.id, currencyId: t.currencyId, baseAmount, settlementAmount, createdBy: userId, createdAt: at })
+      .values({
+        merchantId,
+        terminalId: t.id,
+        currencyId: t.currencyId,
+        baseAmount,
+        settlementAmount,
+        createdBy: userId,
+        createdAt: at,
+      })
       .returning({ id: settlements.id, createdAt: settlements.createdAt });
-    await postSettlement(tx, { settlementId: s!.id, merchantId, terminalId: t.id, currencyId: t.currencyId, baseAmount, at });
+    await postSettlement(tx, {
+      settlementId: s!.id,
+      merchantId,
+      terminalId: t.id,
+      currencyId: t.currencyId,
+      baseAmount,
+      at,
+    });
     await tx.insert(eventLog).values({
       merchantId,
       code: 'SETTLEMENT_CREATED',

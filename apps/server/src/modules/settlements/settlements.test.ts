@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
 
-
 /**
  * Demo merchant ids read from this file's own database (the harness's demo JSON is one file shared by every
  * concurrent test run, so another run may have rewritten it).
@@ -10,7 +9,9 @@ import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
 async function demoOf(t: TestApp) {
   const m = await t.ctx.db.execute<{ id: string }>(sql`SELECT id FROM merchants WHERE name = 'Demo Merchant'`);
   const merchantId = String(m.rows[0]!.id);
-  const ts = await t.ctx.db.execute<{ id: string; name: string }>(sql`SELECT id, name FROM terminals WHERE merchant_id = ${merchantId}`);
+  const ts = await t.ctx.db.execute<{ id: string; name: string }>(
+    sql`SELECT id, name FROM terminals WHERE merchant_id = ${merchantId}`,
+  );
   return { merchantId, terminals: ts.rows.map((r) => ({ id: String(r.id), name: String(r.name) })) };
 }
 
@@ -61,7 +62,12 @@ describe('POST /api/v1/settlement', () => {
     const res = await settle(owner, { baseAmount: 1500.5, settlementAmount: 12.345678, terminalId: uzsDeposit.id });
     expect(res.statusCode).toBe(200);
     const s = res.json().data;
-    expect(s).toMatchObject({ terminalId: uzsDeposit.id, currency: 'UZS', baseAmount: 150_050, settlementAmount: 12_345_678 });
+    expect(s).toMatchObject({
+      terminalId: uzsDeposit.id,
+      currency: 'UZS',
+      baseAmount: 150_050,
+      settlementAmount: 12_345_678,
+    });
     expect(s.balanceAfter).toBe(before - 150_050);
     expect(await ledgerBalance(uzsDeposit.currencyId)).toBe(before - 150_050);
 
@@ -79,9 +85,17 @@ describe('POST /api/v1/settlement', () => {
       ['merchant', 150_050],
       ['settlement', -150_050],
     ]);
-    const row = await t.ctx.db.execute(sql`SELECT base_amount, settlement_amount, merchant_id FROM settlements WHERE id = ${s.id}`);
-    expect(row.rows[0]).toMatchObject({ base_amount: 150_050, settlement_amount: 12_345_678, merchant_id: demo.merchantId });
-    const ev = await t.ctx.db.execute(sql`SELECT code FROM event_log WHERE code = 'SETTLEMENT_CREATED' AND merchant_id = ${demo.merchantId}`);
+    const row = await t.ctx.db.execute(
+      sql`SELECT base_amount, settlement_amount, merchant_id FROM settlements WHERE id = ${s.id}`,
+    );
+    expect(row.rows[0]).toMatchObject({
+      base_amount: 150_050,
+      settlement_amount: 12_345_678,
+      merchant_id: demo.merchantId,
+    });
+    const ev = await t.ctx.db.execute(
+      sql`SELECT code FROM event_log WHERE code = 'SETTLEMENT_CREATED' AND merchant_id = ${demo.merchantId}`,
+    );
     expect(ev.rows.length).toBe(1);
   });
 
@@ -124,7 +138,11 @@ describe('POST /api/v1/settlement', () => {
 
   it('403 without settlement.create (support, viewer)', async () => {
     for (const u of ['support', 'viewer']) {
-      const res = await settle(await loginAs(t.app, u), { baseAmount: 1, settlementAmount: 1, terminalId: uzsDeposit.id });
+      const res = await settle(await loginAs(t.app, u), {
+        baseAmount: 1,
+        settlementAmount: 1,
+        terminalId: uzsDeposit.id,
+      });
       expect(res.statusCode).toBe(403);
       expect(res.json().error.code).toBe('FORBIDDEN');
     }
@@ -132,14 +150,26 @@ describe('POST /api/v1/settlement', () => {
 
   it("404 for another merchant's terminal (second-owner; admin scoped to Second Shop)", async () => {
     const before = await counts();
-    const res = await settle(await loginAs(t.app, 'second-owner'), { baseAmount: 1, settlementAmount: 1, terminalId: uzsDeposit.id });
+    const res = await settle(await loginAs(t.app, 'second-owner'), {
+      baseAmount: 1,
+      settlementAmount: 1,
+      terminalId: uzsDeposit.id,
+    });
     expect(res.statusCode).toBe(404);
     expect(res.json().error).toMatchObject({ code: 'NOT_FOUND', message: 'Terminal not found' });
     const admin = await loginAs(t.app, 'admin');
     const second = await t.ctx.db.execute<{ id: string }>(sql`SELECT id FROM merchants WHERE name = 'Second Shop'`);
-    const scoped = await settle(admin, { baseAmount: 1, settlementAmount: 1, terminalId: uzsDeposit.id }, `?merchantId=${second.rows[0]!.id}`);
+    const scoped = await settle(
+      admin,
+      { baseAmount: 1, settlementAmount: 1, terminalId: uzsDeposit.id },
+      `?merchantId=${second.rows[0]!.id}`,
+    );
     expect(scoped.statusCode).toBe(404);
-    const unknown = await settle(owner, { baseAmount: 1, settlementAmount: 1, terminalId: '00000000-0000-4000-8000-000000000000' });
+    const unknown = await settle(owner, {
+      baseAmount: 1,
+      settlementAmount: 1,
+      terminalId: '00000000-0000-4000-8000-000000000000',
+    });
     expect(unknown.statusCode).toBe(404);
     expect(await counts()).toEqual(before);
   });
@@ -148,7 +178,11 @@ describe('POST /api/v1/settlement', () => {
     const id = uzsDeposit.id;
     const cases: [unknown, string, RegExp][] = [
       [{ baseAmount: 'abc', settlementAmount: 1, terminalId: id }, 'baseAmount', /Base amount must be a number/],
-      [{ baseAmount: 1, settlementAmount: 'ten', terminalId: id }, 'settlementAmount', /Settlement amount must be a number/],
+      [
+        { baseAmount: 1, settlementAmount: 'ten', terminalId: id },
+        'settlementAmount',
+        /Settlement amount must be a number/,
+      ],
       [{ settlementAmount: 1, terminalId: id }, 'baseAmount', /Base amount is required/],
       [{ baseAmount: '', settlementAmount: 1, terminalId: id }, 'baseAmount', /Base amount is required/],
       [{ baseAmount: 1, terminalId: id }, 'settlementAmount', /Settlement amount is required/],
@@ -181,7 +215,11 @@ describe('POST /api/v1/settlement', () => {
   });
 
   it('401 without a session', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/settlement', payload: { baseAmount: 1, settlementAmount: 1, terminalId: uzsDeposit.id } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/settlement',
+      payload: { baseAmount: 1, settlementAmount: 1, terminalId: uzsDeposit.id },
+    });
     expect(res.statusCode).toBe(401);
   });
 });

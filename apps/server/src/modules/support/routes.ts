@@ -20,7 +20,12 @@ export const supportRoutes =
       '/api/v1/merchant/support/:invoiceId',
       {
         config: { auth: 'session' },
-        schema: { tags, params: supportInvoiceParams, querystring: merchantScopeQuery.strict(), response: { 200: supportTicketsResponse } },
+        schema: {
+          tags,
+          params: supportInvoiceParams,
+          querystring: merchantScopeQuery.strict(),
+          response: { 200: supportTicketsResponse },
+        },
       },
       async (req) => ({ data: await ticketsOfInvoice(ctx, await requestMerchant(ctx, req), req.params.invoiceId) }),
     );
@@ -30,12 +35,22 @@ export const supportRoutes =
         `/api/v1/merchant/support/${decision}`,
         {
           config: perm('ticket.decision'),
-          schema: { tags, querystring: merchantScopeQuery.strict(), body: ticketDecisionBody, response: { 200: supportTicketResponse } },
+          schema: {
+            tags,
+            querystring: merchantScopeQuery.strict(),
+            body: ticketDecisionBody,
+            response: { 200: supportTicketResponse },
+          },
         },
         async (req) => {
           const u = currentUser(req);
           const merchantId = await requestMerchant(ctx, req);
-          return { data: await decide(ctx, merchantId, req.body.ticketId, decision, { userId: u.id, permissions: u.permissions }) };
+          return {
+            data: await decide(ctx, merchantId, req.body.ticketId, decision, {
+              userId: u.id,
+              permissions: u.permissions,
+            }),
+          };
         },
       );
     }

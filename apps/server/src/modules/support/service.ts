@@ -18,7 +18,11 @@ const toItem = (t: TicketRow): SupportTicketItem => {
 };
 
 /** Support history of one invoice of the merchant (404 for another merchant's invoice). */
-export async function ticketsOfInvoice(ctx: AppContext, merchantId: string, invoiceId: string): Promise<SupportTicketItem[]> {
+export async function ticketsOfInvoice(
+  ctx: AppContext,
+  merchantId: string,
+  invoiceId: string,
+): Promise<SupportTicketItem[]> {
   const [inv] = await ctx.db
     .select({ id: invoices.id })
     .from(invoices)
@@ -52,6 +56,11 @@ export async function decide(
     if (!caller.permissions.includes('ticket.decision')) throw forbidden('Permission required: ticket.decision');
     throw invalidState(`The ticket is already ${ticket.status}`);
   }
-  const updated = await decideTicket(ctx, { ticketId, merchantId, decision, actor: { kind: 'operator', userId: caller.userId } });
+  const updated = await decideTicket(ctx, {
+    ticketId,
+    merchantId,
+    decision,
+    actor: { kind: 'operator', userId: caller.userId },
+  });
   return toItem(updated);
 }

@@ -30,8 +30,18 @@ type NavEntry = {
 /** Navigation entries of SPEC §2 with the permissions that show them. */
 const ENTRIES: NavEntry[] = [
   { label: 'Dashboard', to: ROUTES.Invoices, icon: IconLayoutDashboard, visible: () => true },
-  { label: 'Reports', to: ROUTES.Reports, icon: IconReportAnalytics, visible: (p) => hasPermission(p, 'merchant.read.report') },
-  { label: 'Merchant', to: ROUTES.Merchant, icon: IconBuildingStore, visible: (p) => hasPermission(p, 'merchant.read') },
+  {
+    label: 'Reports',
+    to: ROUTES.Reports,
+    icon: IconReportAnalytics,
+    visible: (p) => hasPermission(p, 'merchant.read.report'),
+  },
+  {
+    label: 'Merchant',
+    to: ROUTES.Merchant,
+    icon: IconBuildingStore,
+    visible: (p) => hasPermission(p, 'merchant.read'),
+  },
   { label: 'Terminals', to: ROUTES.Terminals, icon: IconTerminal2, visible: () => true },
   { label: 'Accounts', to: ROUTES.Accounts, icon: IconUsers, visible: (p) => hasPermission(p, 'people.account') },
   { label: 'Monitoring', to: ROUTES.Monitoring, icon: IconActivity, visible: canSeeMonitoring },

@@ -31,7 +31,14 @@ export function TopBar({ navOpened, onToggleNav }: Props) {
       <Group gap="lg" wrap="nowrap">
         {canReadSettings && <AutoRetryToggle />}
         <Tooltip label="Notifications">
-          <ActionIcon component={Link} to={ROUTES.Notifications} variant="subtle" color="gray" size="lg" aria-label="Notifications">
+          <ActionIcon
+            component={Link}
+            to={ROUTES.Notifications}
+            variant="subtle"
+            color="gray"
+            size="lg"
+            aria-label="Notifications"
+          >
             <IconBell size={20} stroke={1.6} aria-hidden />
           </ActionIcon>
         </Tooltip>

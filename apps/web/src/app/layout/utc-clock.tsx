@@ -15,7 +15,14 @@ export function UtcClock() {
       <Text size="xs" c="dimmed" fw={600} aria-hidden>
         UTC
       </Text>
-      <Text role="timer" aria-label="UTC time" ff="monospace" size="sm" fw={500} style={{ fontVariantNumeric: 'tabular-nums' }}>
+      <Text
+        role="timer"
+        aria-label="UTC time"
+        ff="monospace"
+        size="sm"
+        fw={500}
+        style={{ fontVariantNumeric: 'tabular-nums' }}
+      >
         {now}
       </Text>
     </Group>

@@ -23,7 +23,8 @@ type Currency = { code: string; dimension: number };
 export function useCurrencies() {
   return useQuery({
     queryKey: ['reference', 'currency'] as const,
-    queryFn: ({ signal }) => api.get<{ data: Currency[] }>('/api/v1/reference/currency', { signal, scoped: false }).then((r) => r.data),
+    queryFn: ({ signal }) =>
+      api.get<{ data: Currency[] }>('/api/v1/reference/currency', { signal, scoped: false }).then((r) => r.data),
     staleTime: Infinity,
     gcTime: Infinity,
     refetchOnWindowFocus: false,

@@ -22,7 +22,9 @@ export const useChangeStatus = (invoiceId: string) =>
   );
 
 export const useChangeAmount = (invoiceId: string) =>
-  useInvoiceMutation(invoiceId, (amount: number) => api.patch<{ data: Invoice }>('/api/v1/invoice/amount', { invoiceId, amount }));
+  useInvoiceMutation(invoiceId, (amount: number) =>
+    api.patch<{ data: Invoice }>('/api/v1/invoice/amount', { invoiceId, amount }),
+  );
 
 export const useRetry = (invoiceId: string) =>
   useInvoiceMutation<void>(invoiceId, () => api.post('/api/v1/invoice/retry', { invoiceId }));

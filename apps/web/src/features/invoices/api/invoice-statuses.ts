@@ -6,7 +6,9 @@ import { api } from '../../../lib/api';
 export const invoiceStatusesQuery = queryOptions({
   queryKey: ['dictionary', 'InvoiceStatus'] as const,
   queryFn: ({ signal }) =>
-    api.get<{ data: InvoiceStatusRef[] }>('/api/v1/dictionary/InvoiceStatus', { signal, scoped: false }).then((r) => r.data),
+    api
+      .get<{ data: InvoiceStatusRef[] }>('/api/v1/dictionary/InvoiceStatus', { signal, scoped: false })
+      .then((r) => r.data),
   staleTime: Infinity,
   gcTime: Infinity,
   refetchOnWindowFocus: false,

@@ -17,7 +17,8 @@ export const invoiceKey = (id: string) => [...invoicesKey, 'detail', id] as cons
 export const invoiceQuery = (id: string) =>
   queryOptions({
     queryKey: [...invoiceKey(id), 'invoice'] as const,
-    queryFn: ({ signal }) => api.get<{ data: Invoice }>(`/api/v1/invoice/${encodeURIComponent(id)}`, { signal }).then((r) => r.data),
+    queryFn: ({ signal }) =>
+      api.get<{ data: Invoice }>(`/api/v1/invoice/${encodeURIComponent(id)}`, { signal }).then((r) => r.data),
   });
 
 const section = <T>(id: string, part: string, path: string, enabled = true) =>
@@ -28,7 +29,8 @@ const section = <T>(id: string, part: string, path: string, enabled = true) =>
   });
 
 export const useInvoice = (id: string) => useQuery(invoiceQuery(id));
-export const useStatusHistory = (id: string) => useQuery(section<InvoiceStatusEvent>(id, 'status', '/api/v1/event/status'));
+export const useStatusHistory = (id: string) =>
+  useQuery(section<InvoiceStatusEvent>(id, 'status', '/api/v1/event/status'));
 export const useInvoiceErrors = (id: string, enabled: boolean) =>
   useQuery(section<InvoiceErrorItem>(id, 'errors', '/api/v1/event/error', enabled));
 export const useInvoiceEvents = (id: string, enabled: boolean) =>
@@ -46,5 +48,7 @@ export const useSupportTickets = (id: string) =>
   useQuery({
     queryKey: [...invoiceKey(id), 'support'] as const,
     queryFn: ({ signal }) =>
-      api.get<{ data: SupportTicketItem[] }>(`/api/v1/merchant/support/${encodeURIComponent(id)}`, { signal }).then((r) => r.data),
+      api
+        .get<{ data: SupportTicketItem[] }>(`/api/v1/merchant/support/${encodeURIComponent(id)}`, { signal })
+        .then((r) => r.data),
   });

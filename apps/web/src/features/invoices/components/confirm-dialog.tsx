@@ -12,7 +12,15 @@ type Props = {
 };
 
 /** A yes/no confirmation (status, amount, retry, callback). */
-export function ConfirmDialog({ opened, title, message, confirmLabel = 'Confirm', loading, onConfirm, onCancel }: Props) {
+export function ConfirmDialog({
+  opened,
+  title,
+  message,
+  confirmLabel = 'Confirm',
+  loading,
+  onConfirm,
+  onCancel,
+}: Props) {
   return (
     <Modal opened={opened} onClose={onCancel} title={title} centered>
       <Text mb="lg">{message}</Text>

@@ -13,7 +13,6 @@ import {
 import { useInvoiceStatuses } from '../api/invoice-statuses';
 import { EMPTY_FILTERS, type InvoiceFilters } from '../model/list-state';
 
-
 /** Sums are typed in major units; every invoice currency here has two decimals. */
 const SUM_DIMENSION = 2;
 const NOT_SELECTED = '__none__';

@@ -51,7 +51,17 @@ export function StatusHistory({ invoiceId }: { invoiceId: string }) {
   );
 }
 
-function Section({ value, title, count, children }: { value: string; title: string; count: number | undefined; children: ReactNode }) {
+function Section({
+  value,
+  title,
+  count,
+  children,
+}: {
+  value: string;
+  title: string;
+  count: number | undefined;
+  children: ReactNode;
+}) {
   return (
     <Accordion.Item value={value}>
       <Accordion.Control>
@@ -152,7 +162,13 @@ export function HistorySections({ invoiceId }: { invoiceId: string }) {
           {callbacks.data?.length ? (
             <Stack gap="sm">
               {callbacks.data.map((c) => (
-                <Stack key={c.id} gap={4} p="xs" style={{ border: '1px solid var(--mantine-color-gray-3)', borderRadius: 8 }} data-testid="callback-item">
+                <Stack
+                  key={c.id}
+                  gap={4}
+                  p="xs"
+                  style={{ border: '1px solid var(--mantine-color-gray-3)', borderRadius: 8 }}
+                  data-testid="callback-item"
+                >
                   <Group gap="xs" wrap="wrap">
                     <Text size="xs" ff="monospace">
                       {c.id}
@@ -168,7 +184,8 @@ export function HistorySections({ invoiceId }: { invoiceId: string }) {
                     )}
                   </Group>
                   <Text size="xs" c="dimmed">
-                    Created {formatDateLong(c.createDate)} · Executed {c.executionDate ? formatDateLong(c.executionDate) : '-'}
+                    Created {formatDateLong(c.createDate)} · Executed{' '}
+                    {c.executionDate ? formatDateLong(c.executionDate) : '-'}
                   </Text>
                   {c.attempts.map((a, i) => (
                     <Text key={i} size="xs" c="dimmed" pl="md">
@@ -209,12 +226,19 @@ export function HistorySections({ invoiceId }: { invoiceId: string }) {
                         size="xs"
                         color={decision === 'approve' ? 'green' : 'red'}
                         variant="light"
-                        loading={decide.isPending && decide.variables?.ticketId === t.id && decide.variables.decision === decision}
+                        loading={
+                          decide.isPending &&
+                          decide.variables?.ticketId === t.id &&
+                          decide.variables.decision === decision
+                        }
                         onClick={() =>
                           decide.mutate(
                             { ticketId: t.id, decision },
                             {
-                              onSuccess: () => toast.success(decision === 'approve' ? 'Successfully approved' : 'Successfully rejected'),
+                              onSuccess: () =>
+                                toast.success(
+                                  decision === 'approve' ? 'Successfully approved' : 'Successfully rejected',
+                                ),
                               onError: () => toast.error('Failed to change status'),
                             },
                           )

@@ -11,7 +11,9 @@ export function StatusControl({ invoice }: { invoice: Invoice }) {
   const { data: statuses = [] } = useInvoiceStatuses();
   const [picked, setPicked] = useState<string | null>(null);
   const change = useChangeStatus(invoice.invoiceId);
-  const options = statuses.filter((s) => s.id !== invoice.invoiceStatus.id).map((s) => ({ value: String(s.id), label: s.value }));
+  const options = statuses
+    .filter((s) => s.id !== invoice.invoiceStatus.id)
+    .map((s) => ({ value: String(s.id), label: s.value }));
   const target = statuses.find((s) => String(s.id) === picked);
 
   return (

@@ -26,7 +26,13 @@ async function copyInvoiceId(id: string) {
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <Group justify="space-between" wrap="nowrap" gap="md" py={6} style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}>
+    <Group
+      justify="space-between"
+      wrap="nowrap"
+      gap="md"
+      py={6}
+      style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}
+    >
       <Text size="sm" c="dimmed" style={{ flexShrink: 0 }}>
         {label}
       </Text>
@@ -44,7 +50,9 @@ export function TransactionCard({ invoice }: { invoice: Invoice }) {
   const money = (minor: number) => formatMoney(minor, invoice.currency.dimension, 'en', invoice.currency.code);
   const retry = useRetry(invoice.invoiceId);
   const callback = useSendCallback(invoice.invoiceId);
-  const fullName = invoice.customer ? `${invoice.customer.people.firstName} ${invoice.customer.people.lastName}`.trim() : '';
+  const fullName = invoice.customer
+    ? `${invoice.customer.people.firstName} ${invoice.customer.people.lastName}`.trim()
+    : '';
 
   return (
     <Paper withBorder radius="md" p="lg" aria-labelledby="transaction-title">
@@ -62,7 +70,12 @@ export function TransactionCard({ invoice }: { invoice: Invoice }) {
             {formatDateLong(invoice.statusDate)}
           </Text>
         </Group>
-        <Button variant="subtle" size="xs" leftSection={<IconCopy size={14} aria-hidden />} onClick={() => copyInvoiceId(invoice.invoiceId)}>
+        <Button
+          variant="subtle"
+          size="xs"
+          leftSection={<IconCopy size={14} aria-hidden />}
+          onClick={() => copyInvoiceId(invoice.invoiceId)}
+        >
           Copy
         </Button>
       </Group>
@@ -99,14 +112,20 @@ export function TransactionCard({ invoice }: { invoice: Invoice }) {
         <Row label="Terminal name">{invoice.terminal.name}</Row>
         <Row label="Status">
           <Group gap="xs" justify="flex-end" wrap="nowrap">
-            <StatusBadge code={invoice.invoiceStatus.code} label={invoice.invoiceStatus.value} data-testid="invoice-status" />
+            <StatusBadge
+              code={invoice.invoiceStatus.code}
+              label={invoice.invoiceStatus.value}
+              data-testid="invoice-status"
+            />
             {canChangeStatus(rule, perms) && <StatusControl invoice={invoice} />}
           </Group>
         </Row>
         <Row label="Status date">{formatDateLong(invoice.statusDate)}</Row>
         <Row label="Currency code">{invoice.currency.code}</Row>
         <Row label="Payment method name">{invoice.paymentMethod?.paymentMethod.name ?? '-'}</Row>
-        {hasPermission(perms, 'invoice.credentials.read') && <Row label="Credentials">{invoice.account?.value ?? '-'}</Row>}
+        {hasPermission(perms, 'invoice.credentials.read') && (
+          <Row label="Credentials">{invoice.account?.value ?? '-'}</Row>
+        )}
         {invoice.credentials?.bankName && <Row label="Bank name">{invoice.credentials.bankName}</Row>}
         {invoice.credentials?.owner && <Row label="Owner">{invoice.credentials.owner}</Row>}
         {invoice.credentials?.provider && <Row label="Provider">{invoice.credentials.provider}</Row>}

@@ -3,14 +3,25 @@ import { parseListState, toQuery, toSearchParams } from './list-state';
 
 describe('list state in the URL', () => {
   it('round-trips a filtered view', () => {
-    const url = 'search=FX-1&terminalId=0b7f6a8e-3c1d-4e2f-9a0b-1c2d3e4f5a6b&page=2&size=25&statusIds=1&statusIds=4&dateFrom=01%2F01%2F2026&dateTo=05%2F01%2F2026&flowType=DEPOSIT&sumFrom=100&sumTo=5000';
+    const url =
+      'search=FX-1&terminalId=0b7f6a8e-3c1d-4e2f-9a0b-1c2d3e4f5a6b&page=2&size=25&statusIds=1&statusIds=4&dateFrom=01%2F01%2F2026&dateTo=05%2F01%2F2026&flowType=DEPOSIT&sumFrom=100&sumTo=5000';
     const state = parseListState(new URLSearchParams(url));
-    expect(state).toMatchObject({ search: 'FX-1', page: 2, size: 25, statusIds: [1, 4], dateFrom: '01/01/2026', flowType: 'DEPOSIT', sumFrom: 100 });
+    expect(state).toMatchObject({
+      search: 'FX-1',
+      page: 2,
+      size: 25,
+      statusIds: [1, 4],
+      dateFrom: '01/01/2026',
+      flowType: 'DEPOSIT',
+      sumFrom: 100,
+    });
     expect(parseListState(toSearchParams(state))).toEqual(state);
   });
   it('drops what is malformed: NaN, invalid dates, unknown statuses and sizes', () => {
     const state = parseListState(
-      new URLSearchParams('sumFrom=NaN&sumTo=1.5&dateFrom=31%2F02%2F2026&dateTo=Invalid&statusIds=9&statusIds=x&size=7&page=-1&flowType=x&terminalId=abc'),
+      new URLSearchParams(
+        'sumFrom=NaN&sumTo=1.5&dateFrom=31%2F02%2F2026&dateTo=Invalid&statusIds=9&statusIds=x&size=7&page=-1&flowType=x&terminalId=abc',
+      ),
     );
     expect(state).toEqual({
       search: '',

@@ -15,14 +15,28 @@ export default function InvoiceDetailsPage() {
 
   return (
     <>
-      <Anchor component={Link} to={ROUTES.Invoices} size="sm" mb="xs" display="inline-flex" style={{ alignItems: 'center', gap: 4 }}>
+      <Anchor
+        component={Link}
+        to={ROUTES.Invoices}
+        size="sm"
+        mb="xs"
+        display="inline-flex"
+        style={{ alignItems: 'center', gap: 4 }}
+      >
         <IconArrowLeft size={14} aria-hidden /> Transactions
       </Anchor>
       <PageTitle title="Transaction" />
       {isPending ? (
         <SectionLoader label="Loading transaction" />
       ) : isError ? (
-        <Alert color="red" title={isApiError(error) && (error.status === 404 || error.status === 400) ? 'Transaction not found' : 'Could not load the transaction'}>
+        <Alert
+          color="red"
+          title={
+            isApiError(error) && (error.status === 404 || error.status === 400)
+              ? 'Transaction not found'
+              : 'Could not load the transaction'
+          }
+        >
           {error.message}
         </Alert>
       ) : (

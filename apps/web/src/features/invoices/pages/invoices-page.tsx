@@ -13,7 +13,14 @@ import { CsvButton } from '../components/csv-button';
 import { FilterDialog } from '../components/filter-dialog';
 import { FinanceStrip } from '../components/finance-strip';
 import { InvoiceTable } from '../components/invoice-table';
-import { activeFilterCount, parseListState, toQuery, toSearchParams, type InvoiceFilters, type ListState } from '../model/list-state';
+import {
+  activeFilterCount,
+  parseListState,
+  toQuery,
+  toSearchParams,
+  type InvoiceFilters,
+  type ListState,
+} from '../model/list-state';
 
 const SEARCH_DEBOUNCE_MS = 400;
 
@@ -63,14 +70,21 @@ export default function InvoicesPage() {
 
   // the URL may change under us (back/forward): follow it
   useEffect(() => setSearchText(state.search), [state.search]);
-  const applySearch = useDebouncedCallback((text: string) => update({ search: text.trim(), page: 0 }), SEARCH_DEBOUNCE_MS);
+  const applySearch = useDebouncedCallback(
+    (text: string) => update({ search: text.trim(), page: 0 }),
+    SEARCH_DEBOUNCE_MS,
+  );
 
   const filters: InvoiceFilters = state;
   const nFilters = activeFilterCount(filters);
   const pages = data ? Math.max(1, Math.ceil(data.total / state.size)) : 1;
   const first = data && data.data.length ? state.page * state.size + 1 : 0;
   const last = data ? state.page * state.size + data.data.length : 0;
-  const totalLabel = data ? (data.totalIsCapped ? `${data.total.toLocaleString('en')}+` : data.total.toLocaleString('en')) : '';
+  const totalLabel = data
+    ? data.totalIsCapped
+      ? `${data.total.toLocaleString('en')}+`
+      : data.total.toLocaleString('en')
+    : '';
 
   return (
     <>
@@ -95,7 +109,13 @@ export default function InvoicesPage() {
             <Button
               variant="default"
               leftSection={<IconFilter size={16} aria-hidden />}
-              rightSection={nFilters ? <Badge size="sm" circle>{nFilters}</Badge> : null}
+              rightSection={
+                nFilters ? (
+                  <Badge size="sm" circle>
+                    {nFilters}
+                  </Badge>
+                ) : null
+              }
               onClick={() => setFilterOpen(true)}
             >
               Filter

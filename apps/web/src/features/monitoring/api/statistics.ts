@@ -1,5 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { MONITORING_REFRESH_MS, periodMinutes, type StatisticMerchant, type TerminalStatItem } from '@paydesk/contracts/monitoring';
+import {
+  MONITORING_REFRESH_MS,
+  periodMinutes,
+  type StatisticMerchant,
+  type TerminalStatItem,
+} from '@paydesk/contracts/monitoring';
 import { api } from '../../../lib/api';
 
 /** Merchants the user may monitor, with their terminals (terminal.statistic.settings). */

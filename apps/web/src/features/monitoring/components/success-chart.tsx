@@ -9,7 +9,11 @@ type Props = { series: SuccessPoint[]; color: string; name: string };
 
 /** Success rate over the period in equal buckets, on a fixed 0–100 % scale; empty buckets leave a gap. */
 export function SuccessChart({ series, color, name }: Props) {
-  const data = series.map((p) => ({ time: dayjs.utc(p.t).format('HH:mm'), success: p.successPercent, invoices: p.total }));
+  const data = series.map((p) => ({
+    time: dayjs.utc(p.t).format('HH:mm'),
+    success: p.successPercent,
+    invoices: p.total,
+  }));
   const summary = series
     .filter((p) => p.successPercent !== null)
     .map((p) => `${dayjs.utc(p.t).format('HH:mm')} ${p.successPercent}%`)

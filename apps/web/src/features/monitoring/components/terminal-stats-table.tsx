@@ -4,7 +4,12 @@ import { SuccessChart } from './success-chart';
 
 /** Red below the low threshold, amber between, green at or above the high one. */
 const LEVEL_COLOR: Record<SuccessLevel, string> = { low: 'red', mid: 'yellow', high: 'teal', none: 'gray' };
-const LEVEL_TEXT: Record<SuccessLevel, string> = { low: 'below the low threshold', mid: 'between thresholds', high: 'at or above target', none: '' };
+const LEVEL_TEXT: Record<SuccessLevel, string> = {
+  low: 'below the low threshold',
+  mid: 'between thresholds',
+  high: 'at or above target',
+  none: '',
+};
 
 const pct = (v: number) => `${v}%`;
 
@@ -46,7 +51,12 @@ export function TerminalStatsTable({ rows }: { rows: TerminalStatItem[] }) {
         <Table.Tbody>
           {rows.map((r) => {
             const hasData = r.total > 0;
-            const level = successLevel(r.successPercent, r.successPercentLowThreshold, r.successPercentHighThreshold, hasData);
+            const level = successLevel(
+              r.successPercent,
+              r.successPercentLowThreshold,
+              r.successPercentHighThreshold,
+              hasData,
+            );
             const thresholds =
               r.successPercentLowThreshold !== null || r.successPercentHighThreshold !== null
                 ? `Low ${r.successPercentLowThreshold ?? '–'}%, high ${r.successPercentHighThreshold ?? '–'}%`
@@ -76,7 +86,12 @@ export function TerminalStatsTable({ rows }: { rows: TerminalStatItem[] }) {
                         {r.successCount}
                       </Text>{' '}
                       <Tooltip label={`${thresholds} — ${LEVEL_TEXT[level]}`}>
-                        <Badge variant="filled" color={LEVEL_COLOR[level]} data-level={level} data-testid="success-percent">
+                        <Badge
+                          variant="filled"
+                          color={LEVEL_COLOR[level]}
+                          data-level={level}
+                          data-testid="success-percent"
+                        >
                           {pct(r.successPercent)}
                         </Badge>
                       </Tooltip>

@@ -37,7 +37,10 @@ export default function MonitoringPage() {
   const [tab, setTab] = useState<string | null>(null);
 
   const list = merchants.data ?? [];
-  const activeTab = tab && list.some((m) => m.merchantId === tab) ? tab : (list.find((m) => m.merchantId === current)?.merchantId ?? list[0]?.merchantId ?? null);
+  const activeTab =
+    tab && list.some((m) => m.merchantId === tab)
+      ? tab
+      : (list.find((m) => m.merchantId === current)?.merchantId ?? list[0]?.merchantId ?? null);
 
   return (
     <>

@@ -5,7 +5,12 @@ type SampleNotification = { id: number; name: string; paymentStatus: string; sta
 
 // A static sample list: SPEC §2 says Notifications is not driven by the server.
 const SAMPLE: SampleNotification[] = [
-  { id: 1, name: 'Deposit awaiting confirmation', paymentStatus: 'Payment is being checked by the provider', status: 'In process' },
+  {
+    id: 1,
+    name: 'Deposit awaiting confirmation',
+    paymentStatus: 'Payment is being checked by the provider',
+    status: 'In process',
+  },
   { id: 2, name: 'Withdrawal retried', paymentStatus: 'Payout was sent to the provider again', status: 'In process' },
   { id: 3, name: 'Deposit confirmed', paymentStatus: 'Payment received and credited', status: 'Closed' },
   { id: 4, name: 'Withdrawal declined', paymentStatus: 'Payout was declined by the bank', status: 'Closed' },

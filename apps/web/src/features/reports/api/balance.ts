@@ -12,7 +12,9 @@ export function useBalance(terminalId: string, enabled: boolean) {
   return useQuery({
     queryKey: ['finance', 'balance', merchantId ?? 'own', terminalId] as const,
     queryFn: ({ signal }) =>
-      api.get<{ data: BalanceItem[] }>('/api/v1/merchant/balance', { signal, query: { terminalId } }).then((r) => r.data[0] ?? null),
+      api
+        .get<{ data: BalanceItem[] }>('/api/v1/merchant/balance', { signal, query: { terminalId } })
+        .then((r) => r.data[0] ?? null),
     enabled,
   });
 }

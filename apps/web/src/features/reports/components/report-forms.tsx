@@ -44,7 +44,11 @@ export function InvoiceReportCard({ terminalId }: { terminalId: string }) {
   return (
     <ReportCard
       title="Transactions"
-      description={terminalId ? 'Every invoice created in the period on the terminal chosen above.' : 'Every invoice created in the period.'}
+      description={
+        terminalId
+          ? 'Every invoice created in the period on the terminal chosen above.'
+          : 'Every invoice created in the period.'
+      }
       loading={download.isPending}
       onSubmit={form.handleSubmit((v) => download.mutate({ kind: 'invoice', params: { ...v, terminalId } }))}
     >

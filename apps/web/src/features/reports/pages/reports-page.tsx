@@ -6,7 +6,12 @@ import { useCurrencies } from '../../../lib/references';
 import { useCan } from '../../../lib/session';
 import { useSelectedTerminal } from '../../../lib/terminals';
 import { useBalance } from '../api/balance';
-import { BalanceReportCard, InvoiceReportCard, PoolBalanceReportCard, ProviderReportCard } from '../components/report-forms';
+import {
+  BalanceReportCard,
+  InvoiceReportCard,
+  PoolBalanceReportCard,
+  ProviderReportCard,
+} from '../components/report-forms';
 
 /** The balance of the terminal chosen in the top bar (or of the merchant), with the Settlement action. */
 function BalanceStrip({ terminalId }: { terminalId: string }) {

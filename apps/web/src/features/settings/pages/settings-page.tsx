@@ -14,7 +14,11 @@ export default function SettingsPage() {
             component={Link}
             to={ROUTES.ChangePassword}
             label="Change password"
-            description={<Text size="xs" c="dimmed">Set a new password for your account</Text>}
+            description={
+              <Text size="xs" c="dimmed">
+                Set a new password for your account
+              </Text>
+            }
             leftSection={<IconKey size={20} stroke={1.6} aria-hidden />}
             rightSection={<IconChevronRight size={16} aria-hidden />}
             py="md"
