@@ -4,10 +4,12 @@
  * server in its own process and drives it with autocannon from this one, then drops the database.
  *
  *   npm run bench:merchant-api [-- --duration 20 --connections 32]
- *   BENCH_DATABASE_URL=postgres://… to use another server (default postgres://postgres@127.0.0.1:5432/test)
+ *   BENCH_DATABASE_URL=postgres://… to use another server (default: the local server, over its Unix socket when there is one)
+ *   --processes N runs N server processes (WEB_CONCURRENCY; default 1)
  */
 import { generateKeyPairSync, randomBytes, sign, createPrivateKey } from 'node:crypto';
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -24,9 +26,15 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '20' },
     warmup: { type: 'string', default: '5' },
     connections: { type: 'string', default: '32' },
+    processes: { type: 'string', default: '1' },
   },
 });
-const base = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+// a co-located PostgreSQL is reached over its Unix socket when there is one (cheaper than loopback TCP)
+const base =
+  process.env.BENCH_DATABASE_URL ??
+  (fs.existsSync('/var/run/postgresql/.s.PGSQL.5432')
+    ? 'postgres://postgres@localhost/test?host=/var/run/postgresql'
+    : 'postgres://postgres@127.0.0.1:5432/test');
 const dbName = `paydesk_bench_${process.pid}`;
 const withDb = (u: string, db: string) => Object.assign(new URL(u), { pathname: `/${db}` }).toString();
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -85,22 +93,32 @@ async function main() {
     await dbh.close();
 
     const port = await freePort();
-    server.proc = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        DATABASE_URL: url,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        NODE_ENV: 'production',
-        JWT_SECRET: randomBytes(32).toString('hex'),
-        SEED_DEMO: 'false',
-        WORKERS: 'true',
-        LOG_LEVEL: 'warn',
-        PG_POOL_MAX: '20',
+    server.proc = spawn(
+      process.execPath,
+      [
+        ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+        '--import',
+        'tsx',
+        'apps/server/src/server.ts',
+      ],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          DATABASE_URL: url,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          NODE_ENV: 'production',
+          JWT_SECRET: randomBytes(32).toString('hex'),
+          SEED_DEMO: 'false',
+          WORKERS: 'true',
+          LOG_LEVEL: 'warn',
+          PG_POOL_MAX: '20',
+          WEB_CONCURRENCY: args.processes,
+        },
+        stdio: ['ignore', 'ignore', 'inherit'],
       },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    );
     const target = `http://127.0.0.1:${port}`;
     for (let i = 0; ; i++) {
       try {

@@ -22,6 +22,7 @@ const envSchema = z.object({
   WEB_DIST: z.string().default(path.join(repoRoot, 'apps/web/dist')),
   PG_POOL_MAX: z.coerce.number().int().positive().default(20),
   TRUST_PROXY: z.string().default('false'),
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
 });
 
 export type Config = {
@@ -45,6 +46,8 @@ export type Config = {
   pgPoolMax: number;
   /** Fastify trustProxy: false, true, or a comma-separated list of proxy addresses/CIDRs. */
   trustProxy: boolean | string;
+  /** Server processes on one port (PostgreSQL only). */
+  webConcurrency: number;
   repoRoot: string;
 };
 
@@ -65,7 +68,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL || undefined,
-    dataDir: path.resolve(e.DATA_DIR),
+    // relative to where the command was typed (npm runs workspace scripts inside the workspace)
+    dataDir: path.resolve(env.INIT_CWD ?? process.cwd(), e.DATA_DIR),
     publicUrl: e.PUBLIC_URL,
     jwtSecret: e.JWT_SECRET,
     sessionTtlHours: e.SESSION_TTL_HOURS,
@@ -78,6 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,
     pgPoolMax: e.PG_POOL_MAX,
+    webConcurrency: e.WEB_CONCURRENCY,
     trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : e.TRUST_PROXY,
     repoRoot,
     ...overrides,

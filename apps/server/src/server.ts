@@ -1,4 +1,5 @@
-import { loadConfig } from './config';
+import cluster from 'node:cluster';
+import { loadConfig, type Config } from './config';
 import { createDb, DataDirLockedError, runMigrations, type DbHandle } from './db/create-db';
 import { buildApp } from './app';
 import type { AppContext } from './lib/context';
@@ -9,60 +10,112 @@ import { startWorkers } from './workers';
 const started = Date.now();
 const config = loadConfig();
 
-let dbh: DbHandle;
-try {
-  dbh = await createDb(
-    config.databaseUrl ? { databaseUrl: config.databaseUrl, poolMax: config.pgPoolMax } : { dataDir: config.dataDir },
-  );
-} catch (err) {
-  if (err instanceof DataDirLockedError) {
-    console.error(`\n${err.message}\n`);
-    process.exit(1);
-  }
-  throw err;
-}
-const ctx: AppContext = { dbh, db: dbh.db, config, now: () => new Date() };
-await runMigrations(dbh);
-// currencies, reference lists, providers and payment methods every installation needs (idempotent)
-await ensureReferenceData(dbh.db);
-
-const seedWanted = config.seedDemo === 'true' || (config.seedDemo === 'auto' && config.env !== 'production');
-const seeded = seedWanted ? await seedDemoIfEmpty(ctx) : null;
-
-const app = await buildApp(ctx, {
-  logger: {
-    level: config.logLevel,
-    redact: ['req.headers.cookie', 'req.headers["x-signature"]', 'req.headers.authorization'],
-  },
-});
-await app.listen({ port: config.port, host: config.host });
-const workers = config.workers ? startWorkers(ctx, app.log) : null;
-
-const address = app.server.address();
-const port = typeof address === 'object' && address ? address.port : config.port;
-const url = config.publicUrl ?? `http://localhost:${port}`;
-console.log(
-  `\nPaydesk is running at ${url}  (database: ${dbh.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL'}, ready in ${Date.now() - started} ms)`,
-);
-if (seeded || (seedWanted && dbh.kind === 'pglite')) {
-  console.log(`Demo logins (password demo-2026): admin, owner, support, viewer`);
-  console.log(`Merchant API credentials for scripts: ${config.dataDir}/demo-merchant.json\n`);
-}
-
-let closing = false;
-async function shutdown(signal: string) {
-  if (closing) return;
-  closing = true;
-  app.log.info({ signal }, 'shutting down');
-  const force = setTimeout(() => process.exit(1), 10_000);
-  force.unref();
+async function openDb(config: Config): Promise<DbHandle> {
   try {
-    await app.close();
-    await workers?.stop();
-    await dbh.close();
-  } finally {
-    process.exit(0);
+    return await createDb(
+      config.databaseUrl ? { databaseUrl: config.databaseUrl, poolMax: config.pgPoolMax } : { dataDir: config.dataDir },
+    );
+  } catch (err) {
+    if (err instanceof DataDirLockedError) {
+      console.error(`\n${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
   }
 }
-process.on('SIGINT', () => void shutdown('SIGINT'));
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+/** Migrations, reference data and (outside production, on an empty database) the demo seed. */
+async function prepare(ctx: AppContext) {
+  await runMigrations(ctx.dbh);
+  // currencies, reference lists, providers and payment methods every installation needs (idempotent)
+  await ensureReferenceData(ctx.db);
+  const seedWanted = config.seedDemo === 'true' || (config.seedDemo === 'auto' && config.env !== 'production');
+  if (seedWanted) await seedDemoIfEmpty(ctx);
+  return seedWanted;
+}
+
+function announce(port: number, kind: DbHandle['kind'], demo: boolean) {
+  const url = config.publicUrl ?? `http://localhost:${port}`;
+  const db = kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL';
+  const procs = config.webConcurrency > 1 ? `, ${config.webConcurrency} processes` : '';
+  console.log(`\nPaydesk is running at ${url}  (database: ${db}${procs}, ready in ${Date.now() - started} ms)`);
+  if (demo) {
+    console.log(`Demo logins (password demo-2026): admin, owner, support, viewer`);
+    console.log(`Merchant API credentials for scripts: ${config.dataDir}/demo-merchant.json\n`);
+  }
+}
+
+/** One HTTP server (and, unless WORKERS=false, the background workers) in this process. */
+async function serve(dbh: DbHandle, opts: { prepared: boolean; demo: boolean }) {
+  const ctx: AppContext = { dbh, db: dbh.db, config, now: () => new Date() };
+  const demo = opts.prepared ? opts.demo : await prepare(ctx);
+  const app = await buildApp(ctx, {
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.cookie', 'req.headers["x-signature"]', 'req.headers.authorization'],
+    },
+  });
+  await app.listen({ port: config.port, host: config.host });
+  const workers = config.workers ? startWorkers(ctx, app.log) : null;
+  const address = app.server.address();
+  if (cluster.isPrimary) announce(typeof address === 'object' && address ? address.port : config.port, dbh.kind, demo);
+  else process.send?.('listening');
+
+  let closing = false;
+  async function shutdown(signal: string) {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    try {
+      await app.close();
+      await workers?.stop();
+      await dbh.close();
+    } finally {
+      process.exit(0);
+    }
+  }
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+if (config.webConcurrency > 1 && !config.databaseUrl) {
+  console.error('\nWEB_CONCURRENCY > 1 needs DATABASE_URL: the embedded database serves a single process.\n');
+  process.exit(1);
+}
+
+if (config.webConcurrency > 1 && cluster.isPrimary) {
+  // Several stateless processes on one PostgreSQL share the port; workers claim background work with SKIP LOCKED.
+  const dbh = await openDb(config);
+  const demo = await prepare({ dbh, db: dbh.db, config, now: () => new Date() });
+  await dbh.close();
+  let stopping = false;
+  let ready = 0;
+  const fork = () => {
+    const w = cluster.fork({ PAYDESK_PREPARED: demo ? 'demo' : 'yes' });
+    w.on('message', (m) => {
+      if (m === 'listening' && ++ready === config.webConcurrency) announce(config.port, 'postgres', demo);
+    });
+    w.on('exit', (code) => {
+      if (!stopping) {
+        console.error(`server process ${w.process.pid} exited (${code}); starting another`);
+        fork();
+      }
+    });
+  };
+  for (let i = 0; i < config.webConcurrency; i++) fork();
+  const stop = () => {
+    stopping = true;
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+    setTimeout(() => process.exit(0), 11_000).unref();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  cluster.on('exit', () => {
+    if (stopping && Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+  });
+} else {
+  const prepared = process.env.PAYDESK_PREPARED;
+  await serve(await openDb(config), { prepared: Boolean(prepared), demo: prepared === 'demo' });
+}

@@ -56,7 +56,17 @@ export async function createTestDb(): Promise<DbHandle> {
         await dbh.close();
         const a = new pg.Client({ connectionString: url });
         await a.connect();
-        await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+        // pool.end() resolves before every socket has closed: wait for the sessions to go rather than
+        // killing them (a killed, half-closed client raises an unhandled error in the test process)
+        for (let i = 0; ; i++) {
+          try {
+            await a.query(`DROP DATABASE IF EXISTS ${name}${i >= 50 ? ' WITH (FORCE)' : ''}`);
+            break;
+          } catch (err) {
+            if (i >= 50) break;
+            await new Promise((r) => setTimeout(r, 100));
+          }
+        }
         await a.end();
       },
     };

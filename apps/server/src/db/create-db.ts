@@ -117,6 +117,9 @@ async function startChild(dataDir: string): Promise<{ child: ChildProcess; dir: 
 export async function createDb(config: DbConfig): Promise<DbHandle> {
   if ('databaseUrl' in config) {
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.poolMax ?? 20 });
+    // an idle connection the server closes (restart, failover, admin) must not crash the process;
+    // the pool drops it and opens a new one on demand
+    pool.on('error', (err) => console.error(`PostgreSQL connection lost: ${err.message}`));
     return { db: drizzle(pool, { schema }), pool, kind: 'postgres', close: () => pool.end() };
   }
   if ('pglite' in config) {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { merchantSignaturePayload } from '@paydesk/contracts';
 import type { DemoMerchantFile } from '../db/seed';
+import { loadConfig } from '../config';
 
 const { values } = parseArgs({
   options: {
@@ -29,7 +30,7 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-const dataDir = path.resolve(process.env.DATA_DIR ?? path.resolve(import.meta.dirname, '../../../../data'));
+const dataDir = loadConfig().dataDir;
 const file = path.join(dataDir, 'demo-merchant.json');
 if (!fs.existsSync(file)) fail(`${file} not found: start the server once (npm start) so that it seeds the demo data.`);
 const demo = JSON.parse(fs.readFileSync(file, 'utf8')) as DemoMerchantFile;

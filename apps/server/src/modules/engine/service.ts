@@ -5,7 +5,7 @@ import { eventLog, invoices, invoiceStatusEvents, providerTransactions, supportT
 import type { AppContext } from '../../lib/context';
 import { AppError, invalidState, notFound } from '../../lib/errors';
 import { enqueueCallback } from '../callbacks/service';
-import { postInvoiceDelta } from '../ledger/service';
+import { lockMerchantFunds, merchantAvailable, postInvoiceDelta } from '../ledger/service';
 import { feeFromPercent } from '../ledger/postings';
 import { getSetting } from '../settings/service';
 
@@ -247,8 +247,17 @@ async function retryLocked(ctx: AppContext, tx: Tx, inv: InvoiceRow, actor: Acto
   await closePendingTransactions(tx, inv.id, 'CANCELED', now);
   const attempt = (await lastAttempt(tx, inv.id)) + 1;
   let updated = inv;
-  if (inv.status !== 'IN_PROGRESS')
+  if (inv.status !== 'IN_PROGRESS') {
+    // the hold is taken again: it must fit in the merchant's balance
+    await lockMerchantFunds(tx, inv.merchantId, inv.currencyId);
+    if ((await merchantAvailable(tx, inv.merchantId, inv.currencyId)) < inv.amount + inv.fee) {
+      throw new AppError(
+        'INSUFFICIENT_BALANCE',
+        'The merchant balance does not cover this payout; it cannot be retried now',
+      );
+    }
     updated = await applyTransition(ctx, tx, inv, 'IN_PROGRESS', actor, { force: actor.kind === 'operator' });
+  }
   const txn = await createProviderTransaction(ctx, tx, updated, 'PAYOUT', attempt);
   await logEvent(
     tx,

@@ -160,3 +160,58 @@ describe('withdrawal flow', () => {
     expect(other.statusCode).toBe(404);
   });
 });
+
+describe('withdrawal funding', () => {
+  it('refuses a payout the merchant balance does not cover: 409, the invoice stays NEW, nothing held', async () => {
+    const terminal = t.demo.terminals.find((x) => x.flowType === 'WITHDRAWAL' && x.currency === 'UZS' && !x.isTest)!;
+    const cur = await t.ctx.db.execute<{ id: number }>(
+      sql`SELECT currency_id AS id FROM terminals WHERE id = ${terminal.id}`,
+    );
+    const currencyId = cur.rows[0]!.id;
+    const available = async () =>
+      Number(
+        (
+          await t.ctx.db.execute<{ b: string }>(sql`
+            SELECT COALESCE(-SUM(amount), 0) AS b FROM ledger_entries
+            WHERE merchant_id = ${t.demo.merchantId} AND account = 'merchant' AND currency_id = ${currencyId}`)
+        ).rows[0]!.b,
+      );
+    // settle all but 1,000.00 UZS out of the balance
+    const settle = (await available()) - 1_000_00;
+    expect(settle).toBeGreaterThan(0);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/settlement',
+      headers: { cookie },
+      payload: { terminalId: terminal.id, baseAmount: settle / 100, settlementAmount: 1 },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await available()).toBe(1_000_00);
+
+    const amount = 5_000_00;
+    const create = await injectSigned(
+      t.app,
+      sign,
+      'POST',
+      '/api/merchant/v1/invoices',
+      invoiceBody(terminal, { amount, paymentMethod: 'HUMOUZS' }),
+    );
+    expect(create.statusCode, create.body).toBe(201);
+    const { invoiceId, formId } = create.json().data;
+    const form = `/api/payments/form/${formId}`;
+    const init = (await t.app.inject({ method: 'POST', url: `${form}/init` })).json().data;
+    await t.app.inject({
+      method: 'POST',
+      url: `${form}/credential`,
+      payload: { amount, paymentMethodId: init.paymentMethodId },
+    });
+    const done = await t.app.inject({ method: 'POST', url: `${form}/complete`, payload: { credential: validCard } });
+    expect(done.statusCode).toBe(409);
+    expect(done.json().error.code).toBe('INSUFFICIENT_BALANCE');
+    const inv = await t.ctx.db.execute<{ status: string }>(sql`SELECT status FROM invoices WHERE id = ${invoiceId}`);
+    expect(inv.rows[0]!.status).toBe('NEW');
+    expect(await available()).toBe(1_000_00);
+    expect(await payoutTxns(invoiceId)).toEqual([]);
+    expect((await ledgerTotals(t.ctx.db)).every((r) => r.total === 0)).toBe(true);
+  });
+});

@@ -105,3 +105,24 @@ export async function ledgerTotals(db: DbOrTx) {
   );
   return res.rows.map((r) => ({ currencyId: Number(r.currency_id), total: Number(r.total) }));
 }
+
+/** Namespace of the per merchant+currency advisory lock (second key: hashtext of merchant:currency). */
+const FUNDS_LOCK_NS = 7_240_501;
+
+/**
+ * Serialises everything that takes money out of a merchant's balance in one currency (settlements,
+ * payout holds) for the rest of the transaction, so two of them never both pass the balance check.
+ */
+export async function lockMerchantFunds(tx: Tx, merchantId: string, currencyId: number) {
+  await tx.execute(
+    sql`SELECT pg_advisory_xact_lock(${FUNDS_LOCK_NS}::int, hashtext(${`${merchantId}:${currencyId}`}))`,
+  );
+}
+
+/** The merchant's available balance in a currency: −Σ of its merchant-account entries (minor units). */
+export async function merchantAvailable(db: DbOrTx, merchantId: string, currencyId: number): Promise<number> {
+  const res = await db.execute<{ balance: string | number }>(sql`
+    SELECT COALESCE(-SUM(amount), 0) AS balance FROM ledger_entries
+    WHERE merchant_id = ${merchantId} AND account = 'merchant' AND currency_id = ${currencyId}`);
+  return Number(res.rows[0]?.balance ?? 0);
+}

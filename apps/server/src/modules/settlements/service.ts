@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import {
   decimalsOf,
   formatMoney,
@@ -11,10 +11,7 @@ import { currencies, eventLog, settlements, terminals } from '../../db/schema';
 import type { DbOrTx } from '../../db/create-db';
 import type { AppContext } from '../../lib/context';
 import { AppError, badRequest, notFound } from '../../lib/errors';
-import { postSettlement } from '../ledger/service';
-
-/** Namespace of the per merchant+currency advisory lock (second key: hashtext of merchant:currency). */
-const SETTLEMENT_LOCK_NS = 7_240_501;
+import { lockMerchantFunds, merchantAvailable, postSettlement } from '../ledger/service';
 
 async function merchantTerminal(db: DbOrTx, merchantId: string, terminalId: string) {
   const [t] = await db
@@ -31,14 +28,6 @@ async function merchantTerminal(db: DbOrTx, merchantId: string, terminalId: stri
   // another merchant's terminal is reported exactly like a missing one
   if (!t) throw notFound('Terminal');
   return t;
-}
-
-/** The merchant's balance in a currency: −Σ of its merchant-account ledger entries (minor units). */
-async function merchantBalance(db: DbOrTx, merchantId: string, currencyId: number): Promise<number> {
-  const res = await db.execute<{ balance: string | number }>(sql`
-    SELECT COALESCE(-SUM(amount), 0) AS balance FROM ledger_entries
-    WHERE merchant_id = ${merchantId} AND account = 'merchant' AND currency_id = ${currencyId}`);
-  return Number(res.rows[0]?.balance ?? 0);
 }
 
 /**
@@ -63,10 +52,8 @@ export async function createSettlement(ctx: AppContext, merchantId: string, user
   const at = ctx.now();
 
   return ctx.db.transaction(async (tx) => {
-    await tx.execute(
-      sql`SELECT pg_advisory_xact_lock(${SETTLEMENT_LOCK_NS}::int, hashtext(${`${merchantId}:${t.currencyId}`}))`,
-    );
-    const balance = await merchantBalance(tx, merchantId, t.currencyId);
+    await lockMerchantFunds(tx, merchantId, t.currencyId);
+    const balance = await merchantAvailable(tx, merchantId, t.currencyId);
     if (balance - baseAmount < 0) {
       throw new AppError(
         'INSUFFICIENT_BALANCE',

@@ -1,5 +1,5 @@
 import { Select } from '@mantine/core';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { Controller, useForm, useWatch, type Control } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import dayjs from 'dayjs';
 import utc from 'dayjs/plugin/utc';
@@ -38,6 +38,36 @@ function useReportForm(schema: z.ZodType<Values, Values>, extra: Values) {
   return { form, from, to };
 }
 
+/** A required picker of one report parameter (currency, provider, terminal pool). */
+function PickerField(props: {
+  control: Control<Values>;
+  name: string;
+  label: string;
+  what: string;
+  loading: boolean;
+  data: { value: string; label: string }[];
+}) {
+  return (
+    <Controller
+      control={props.control}
+      name={props.name}
+      render={({ field, fieldState }) => (
+        <Select
+          label={props.label}
+          withAsterisk
+          placeholder={props.loading ? 'Loading…' : `Choose ${props.what}`}
+          data={props.data}
+          value={field.value || null}
+          onChange={(v) => field.onChange(v ?? '')}
+          searchable
+          nothingFoundMessage="Nothing found."
+          error={fieldState.error?.message}
+        />
+      )}
+    />
+  );
+}
+
 export function InvoiceReportCard({ terminalId }: { terminalId: string }) {
   const { form, from, to } = useReportForm(reportDatesForm, {});
   const download = useDownloadReport();
@@ -69,22 +99,13 @@ export function BalanceReportCard() {
       onSubmit={form.handleSubmit((v) => download.mutate({ kind: 'balance', params: v }))}
     >
       <ReportDates control={form.control} errors={form.formState.errors} from={from} to={to} />
-      <Controller
+      <PickerField
         control={form.control}
         name="currencyId"
-        render={({ field, fieldState }) => (
-          <Select
-            label="Currency"
-            withAsterisk
-            placeholder={currencies.isPending ? 'Loading…' : 'Choose a currency'}
-            data={(currencies.data ?? []).map((c) => ({ value: String(c.id), label: `${c.code} — ${c.name}` }))}
-            value={field.value || null}
-            onChange={(v) => field.onChange(v ?? '')}
-            searchable
-            nothingFoundMessage="Nothing found."
-            error={fieldState.error?.message}
-          />
-        )}
+        label="Currency"
+        what="a currency"
+        loading={currencies.isPending}
+        data={(currencies.data ?? []).map((c) => ({ value: String(c.id), label: `${c.code} — ${c.name}` }))}
       />
     </ReportCard>
   );
@@ -103,39 +124,21 @@ export function ProviderReportCard() {
       onSubmit={form.handleSubmit((v) => download.mutate({ kind: 'provider', params: v }))}
     >
       <ReportDates control={form.control} errors={form.formState.errors} from={from} to={to} />
-      <Controller
+      <PickerField
         control={form.control}
         name="currencyId"
-        render={({ field, fieldState }) => (
-          <Select
-            label="Currency"
-            withAsterisk
-            placeholder={currencies.isPending ? 'Loading…' : 'Choose a currency'}
-            data={(currencies.data ?? []).map((c) => ({ value: c.code, label: c.code }))}
-            value={field.value || null}
-            onChange={(v) => field.onChange(v ?? '')}
-            searchable
-            nothingFoundMessage="Nothing found."
-            error={fieldState.error?.message}
-          />
-        )}
+        label="Currency"
+        what="a currency"
+        loading={currencies.isPending}
+        data={(currencies.data ?? []).map((c) => ({ value: c.code, label: c.code }))}
       />
-      <Controller
+      <PickerField
         control={form.control}
         name="providerId"
-        render={({ field, fieldState }) => (
-          <Select
-            label="Provider"
-            withAsterisk
-            placeholder={providers.isPending ? 'Loading…' : 'Choose a provider'}
-            data={(providers.data ?? []).map((p) => ({ value: String(p.id), label: p.name }))}
-            value={field.value || null}
-            onChange={(v) => field.onChange(v ?? '')}
-            searchable
-            nothingFoundMessage="Nothing found."
-            error={fieldState.error?.message}
-          />
-        )}
+        label="Provider"
+        what="a provider"
+        loading={providers.isPending}
+        data={(providers.data ?? []).map((p) => ({ value: String(p.id), label: p.name }))}
       />
     </ReportCard>
   );
@@ -153,21 +156,13 @@ export function PoolBalanceReportCard() {
       onSubmit={form.handleSubmit((v) => download.mutate({ kind: 'pool/balance', params: v }))}
     >
       <ReportDates control={form.control} errors={form.formState.errors} from={from} to={to} />
-      <Controller
+      <PickerField
         control={form.control}
         name="terminalPoolId"
-        render={({ field, fieldState }) => (
-          <Select
-            label="Terminal pool"
-            withAsterisk
-            placeholder={pools.isPending ? 'Loading…' : 'Choose a terminal pool'}
-            data={(pools.data ?? []).map((p) => ({ value: String(p.id), label: p.name }))}
-            value={field.value || null}
-            onChange={(v) => field.onChange(v ?? '')}
-            nothingFoundMessage="Nothing found."
-            error={fieldState.error?.message}
-          />
-        )}
+        label="Terminal pool"
+        what="a terminal pool"
+        loading={pools.isPending}
+        data={(pools.data ?? []).map((p) => ({ value: String(p.id), label: p.name }))}
       />
     </ReportCard>
   );

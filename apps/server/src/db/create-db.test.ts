@@ -1,0 +1,46 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createDb, DataDirLockedError, runMigrations, type DbHandle } from './create-db';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paydesk-lock-'));
+let first: DbHandle | undefined;
+afterAll(async () => {
+  await first?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('embedded database (PGlite in a child process over a socket)', () => {
+  it('migrates, answers over node-postgres, and refuses a second server on the same data directory', async () => {
+    first = await createDb({ dataDir: dir });
+    expect(first.kind).toBe('pglite');
+    await runMigrations(first);
+    const r = await first.pool.query('SELECT count(*)::int AS n FROM invoices');
+    expect(r.rows[0].n).toBe(0);
+    expect(fs.readFileSync(path.join(dir, 'server.lock'), 'utf8')).toBe(String(process.pid));
+
+    const second = createDb({ dataDir: dir });
+    await expect(second).rejects.toBeInstanceOf(DataDirLockedError);
+    await expect(second).rejects.toThrow(/already in use by another server process/);
+
+    await first.close();
+    first = undefined;
+    expect(fs.existsSync(path.join(dir, 'server.lock'))).toBe(false);
+    // the lock is released on close: the data survives and a new server may open it
+    const again = await createDb({ dataDir: dir });
+    const r2 = await again.pool.query(
+      "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'invoices'",
+    );
+    expect(r2.rows[0].n).toBe(1);
+    await again.close();
+  });
+
+  it('takes over a stale lock left by a process that is gone', async () => {
+    const d = fs.mkdtempSync(path.join(os.tmpdir(), 'paydesk-stale-'));
+    fs.writeFileSync(path.join(d, 'server.lock'), '999999999');
+    const h = await createDb({ dataDir: d });
+    await h.close();
+    fs.rmSync(d, { recursive: true, force: true });
+  });
+});
