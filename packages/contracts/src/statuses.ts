@@ -85,7 +85,6 @@ const has = (perms: readonly string[], p: Permission) => perms.includes(p);
 
 export const canRetry = (inv: InvoiceLike) =>
   inv.flowType === 'WITHDRAWAL' && inv.status !== 'CANCELED' && inv.status !== 'DONE';
-export const canRetryWith = (inv: InvoiceLike, _perms: readonly string[]) => canRetry(inv);
 export const canChangeStatus = (inv: InvoiceLike, perms: readonly string[]) =>
   Boolean(inv.isTest) || has(perms, 'invoice.status.change');
 export const canChangeAmount = (_inv: InvoiceLike, perms: readonly string[]) => has(perms, 'invoice.amount.change');

@@ -12,8 +12,8 @@ import type {
   providerTransactions,
   supportTickets,
 } from '../schema';
-import { formatMoney, maskCredential } from './names';
 import { withLuhn, type Rng } from './prng';
+import { formatMoney, maskCredential } from '@paydesk/contracts';
 
 const SEC = 1000;
 const MIN = 60 * SEC;
@@ -471,7 +471,7 @@ export function generateHistory(input: HistoryInput): HistoryRows {
     const invoiceId = randomUUID();
     const orderNo = `ORD-${input.firstOrderNo + i}`;
     const currencyCode = terminal.currency;
-    const money = formatMoney(amount, currencyCode);
+    const money = formatMoney(amount, 2, 'en', currencyCode);
     const providerInvoiceId =
       account && (terminal.isTest || rng.chance(0.8)) ? providerRef(rng, account.providerCode) : null;
 
@@ -545,8 +545,8 @@ export function generateHistory(input: HistoryInput): HistoryRows {
         if (step.status === 'IN_PROGRESS' && !step.retry && account && method) {
           note =
             flow === 'DEPOSIT'
-              ? `Customer requested requisites; assigned ${method.name} ${maskCredential(account.credential)} (${account.bankName}, ${account.providerName})`
-              : `Customer entered payout requisites ${maskCredential(credentialValue ?? '')}; payout sent to ${account.providerName}`;
+              ? `Customer requested requisites; assigned ${method.name} ${maskCredential(account.credential.startsWith('+') ? 'PHONE' : 'CARD', account.credential)} (${account.bankName}, ${account.providerName})`
+              : `Customer entered payout requisites ${maskCredential(credentialValue?.startsWith('+') ? 'PHONE' : 'CARD', credentialValue ?? '')}; payout sent to ${account.providerName}`;
         }
         if (step.status === 'DONE' && flow === 'DEPOSIT' && !step.userId && account)
           note = `${account.providerName} confirmed the incoming payment of ${money}`;

@@ -117,20 +117,3 @@ export function personName(rng: Rng, kind: 'UZ' | 'RU'): PersonName {
   const last = rng.pick(kind === 'UZ' ? UZ_SURNAMES : RU_SURNAMES);
   return { firstName: rng.pick(first), lastName: female ? `${last}a` : last };
 }
-
-/** "250 000.00 UZS" */
-export function formatMoney(minor: number, code: string, dimension = 2): string {
-  const neg = minor < 0;
-  const abs = Math.abs(minor);
-  const div = 10 ** dimension;
-  const whole = Math.floor(abs / div)
-    .toString()
-    .replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
-  const frac = dimension > 0 ? `.${String(abs % div).padStart(dimension, '0')}` : '';
-  return `${neg ? '-' : ''}${whole}${frac} ${code}`;
-}
-
-export function maskCredential(value: string): string {
-  if (value.startsWith('+')) return `${value.slice(0, 4)}•••${value.slice(-4)}`;
-  return `${value.slice(0, 4)} •••• ${value.slice(-4)}`;
-}

@@ -1,5 +1,6 @@
 import {
   INVOICE_TOTAL_CAP,
+  maskCredential,
   parseDdMmYyyy,
   statusByCode,
   statusById,
@@ -182,7 +183,15 @@ export function toInvoice(r: ItemRow, v: Visibility): Invoice {
         : { externalId: r.external_id, people: { firstName: r.first_name ?? '', lastName: r.last_name ?? '' } },
     terminal: { id: r.terminal_id, name: r.terminal_name },
     paymentMethod: r.payment_method_name === null ? null : { paymentMethod: { name: r.payment_method_name } },
-    account: v.canReadCredentials && r.credential_value !== null ? { value: r.credential_value } : null,
+    // full requisites with invoice.credentials.read; otherwise only a withdrawal's card, masked (first 6, last 4)
+    account:
+      r.credential_value === null
+        ? null
+        : v.canReadCredentials
+          ? { value: r.credential_value }
+          : r.flow_type === 'WITHDRAWAL' && /^\d{12,19}$/.test(r.credential_value)
+            ? { value: maskCredential('CARD', r.credential_value) }
+            : null,
     credentials: hasCredentials ? { bankName: r.bank_name, owner: r.owner_name, provider: r.provider_name } : null,
   };
 }

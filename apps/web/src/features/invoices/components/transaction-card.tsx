@@ -123,7 +123,8 @@ export function TransactionCard({ invoice }: { invoice: Invoice }) {
         <Row label="Status date">{formatDateLong(invoice.statusDate)}</Row>
         <Row label="Currency code">{invoice.currency.code}</Row>
         <Row label="Payment method name">{invoice.paymentMethod?.paymentMethod.name ?? '-'}</Row>
-        {hasPermission(perms, 'invoice.credentials.read') && (
+        {/* the server sends full requisites with invoice.credentials.read, otherwise only a masked withdrawal card */}
+        {(hasPermission(perms, 'invoice.credentials.read') || invoice.account) && (
           <Row label="Credentials">{invoice.account?.value ?? '-'}</Row>
         )}
         {invoice.credentials?.bankName && <Row label="Bank name">{invoice.credentials.bankName}</Row>}
