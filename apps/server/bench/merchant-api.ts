@@ -113,7 +113,7 @@ async function main() {
           SEED_DEMO: 'false',
           WORKERS: 'true',
           LOG_LEVEL: 'warn',
-          PG_POOL_MAX: '20',
+          PG_POOL_MAX: process.env.BENCH_PG_POOL_MAX ?? '6',
           WEB_CONCURRENCY: args.processes,
         },
         stdio: ['ignore', 'ignore', 'inherit'],

@@ -11,12 +11,13 @@ import {
 import type { AppContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { verifyMerchantRequest } from './signature';
-import { cancelMerchantInvoice, createInvoice, getMerchantInvoice } from './service';
+import { cancelMerchantInvoice, createInvoice, getMerchantInvoice, type TerminalInfo } from './service';
 
 declare module 'fastify' {
   interface FastifyRequest {
     rawBody?: string;
     merchantId?: string;
+    prefetchedTerminal?: TerminalInfo | null;
   }
 }
 
@@ -48,12 +49,14 @@ export const merchantApiRoutes =
       }
     });
     app.addHook('preValidation', async (req) => {
-      req.merchantId = await verifyMerchantRequest(ctx, {
-        headers: req.headers,
-        method: req.method,
-        url: req.url,
-        rawBody: req.rawBody ?? '',
-      });
+      const body = req.body as { terminalId?: unknown } | undefined;
+      const verified = await verifyMerchantRequest(
+        ctx,
+        { headers: req.headers, method: req.method, url: req.url, rawBody: req.rawBody ?? '' },
+        { terminalId: typeof body?.terminalId === 'string' ? body.terminalId : undefined },
+      );
+      req.merchantId = verified.merchantId;
+      req.prefetchedTerminal = verified.terminal;
     });
 
     app.post(
@@ -79,6 +82,7 @@ export const merchantApiRoutes =
           rawBody: req.rawBody ?? '',
           idempotencyKey: typeof key === 'string' && key !== '' ? key : undefined,
           baseUrl: publicBaseUrl(ctx, req),
+          terminal: req.prefetchedTerminal,
         });
         if (out.replayed) reply.header('idempotent-replayed', 'true');
         return reply.status(out.statusCode as 201).send(out.body as never);

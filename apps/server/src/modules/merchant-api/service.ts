@@ -15,7 +15,7 @@ import { applyTransition, lockInvoice } from '../engine/service';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 
-type TerminalInfo = {
+export type TerminalInfo = {
   id: string;
   merchant_id: string;
   flow_type: string;
@@ -27,20 +27,31 @@ type TerminalInfo = {
   methods: { id: number; code: string; min: number; max: number }[];
 };
 
-async function terminalInfo(ctx: AppContext, terminalId: string): Promise<TerminalInfo | undefined> {
-  const res = await ctx.db.execute<TerminalInfo>(sql`
+/** A terminal with what a create needs; used inside the signature-key lookup (one round trip). */
+export const terminalInfoSql = (terminalId: string) => sql`
     SELECT t.id, t.merchant_id, t.flow_type, t.enabled, t.is_test, c.id AS currency_id, c.code AS currency_code,
       (SELECT ta.value FROM terminal_attributes ta JOIN "references" r ON r.id = ta.attr_type_id
         WHERE ta.terminal_id = t.id AND r.header_id = 105 AND r.code = 'FEE_PERCENT' LIMIT 1) AS fee_percent,
       COALESCE((SELECT json_agg(json_build_object('id', m.id, 'code', m.code, 'min', m.min_amount, 'max', m.max_amount) ORDER BY m.id)
         FROM terminal_methods tm JOIN payment_methods m ON m.id = tm.payment_method_id WHERE tm.terminal_id = t.id), '[]'::json) AS methods
-    FROM terminals t JOIN currencies c ON c.id = t.currency_id WHERE t.id = ${terminalId}`);
+    FROM terminals t JOIN currencies c ON c.id = t.currency_id WHERE t.id = ${terminalId}`;
+
+async function terminalInfo(ctx: AppContext, terminalId: string): Promise<TerminalInfo | undefined> {
+  const res = await ctx.db.execute<TerminalInfo>(terminalInfoSql(terminalId));
   return res.rows[0];
 }
 
 /** Checks a create request against the terminal; everything the client can get wrong is a 4xx here. */
-async function validateCreate(ctx: AppContext, merchantId: string, body: CreateInvoiceBody) {
-  const t = await terminalInfo(ctx, body.terminalId);
+async function validateCreate(
+  ctx: AppContext,
+  merchantId: string,
+  body: CreateInvoiceBody,
+  prefetched?: TerminalInfo | null,
+) {
+  const t =
+    prefetched !== undefined && prefetched?.id === body.terminalId
+      ? prefetched
+      : await terminalInfo(ctx, body.terminalId);
   if (!t || t.merchant_id !== merchantId) throw notFound('Terminal');
   if (!t.enabled) throw badRequest('The terminal is disabled', { terminalId: 'Terminal is disabled' });
   if (t.flow_type !== body.flowType) {
@@ -101,7 +112,15 @@ function requestHash(rawBody: string) {
  */
 export async function createInvoice(
   ctx: AppContext,
-  args: { merchantId: string; body: CreateInvoiceBody; rawBody: string; idempotencyKey?: string; baseUrl: string },
+  args: {
+    merchantId: string;
+    body: CreateInvoiceBody;
+    rawBody: string;
+    idempotencyKey?: string;
+    baseUrl: string;
+    /** The terminal as read with the merchant's key (see verifyMerchantRequest); saves a round trip. */
+    terminal?: TerminalInfo | null;
+  },
 ): Promise<CreateOutcome> {
   const { merchantId, body } = args;
   const hash = args.idempotencyKey ? requestHash(args.rawBody) : '';
@@ -109,7 +128,7 @@ export async function createInvoice(
     const replay = await findIdempotent(ctx, merchantId, args.idempotencyKey, hash);
     if (replay) return replay;
   }
-  const { terminal, method } = await validateCreate(ctx, merchantId, body);
+  const { terminal, method } = await validateCreate(ctx, merchantId, body, args.terminal);
   const now = ctx.now();
   const id = randomUUID();
   const formId = randomBytes(24).toString('base64url');

@@ -1,9 +1,9 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { merchantSignaturePayload, SIGNATURE_WINDOW_SECONDS } from '@paydesk/contracts';
-import { merchants } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
+import { terminalInfoSql, type TerminalInfo } from './service';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -33,8 +33,16 @@ export type SignedRequest = {
   rawBody: string;
 };
 
-/** Verifies X-Merchant-Id / X-Timestamp / X-Signature; returns the merchant id. */
-export async function verifyMerchantRequest(ctx: AppContext, req: SignedRequest): Promise<string> {
+/**
+ * Verifies X-Merchant-Id / X-Timestamp / X-Signature; returns the merchant id. When the (not yet trusted) body
+ * names a terminal, that terminal is read in the same query as the key and returned for the caller to use only
+ * once the signature has checked out.
+ */
+export async function verifyMerchantRequest(
+  ctx: AppContext,
+  req: SignedRequest,
+  hint: { terminalId?: string } = {},
+): Promise<{ merchantId: string; terminal?: TerminalInfo | null }> {
   const h = (name: string) => {
     const v = req.headers[name];
     return typeof v === 'string' ? v : undefined;
@@ -55,12 +63,17 @@ export async function verifyMerchantRequest(ctx: AppContext, req: SignedRequest)
   }
   const sig = Buffer.from(signature, 'base64');
   if (sig.length !== 64) throw refuse('X-Signature must be a base64 Ed25519 signature');
-  const [m] = await ctx.db
-    .select({ pem: merchants.clientPublicKey })
-    .from(merchants)
-    .where(eq(merchants.id, merchantId));
+  const terminalId = hint.terminalId && UUID.test(hint.terminalId) ? hint.terminalId : undefined;
+  const res = terminalId
+    ? await ctx.db.execute<{ pem: string | null; terminal: TerminalInfo | null }>(sql`
+        SELECT m.client_public_key AS pem, (SELECT row_to_json(ti) FROM (${terminalInfoSql(terminalId)}) ti) AS terminal
+        FROM merchants m WHERE m.id = ${merchantId}`)
+    : await ctx.db.execute<{ pem: string | null; terminal: null }>(
+        sql`SELECT client_public_key AS pem, NULL AS terminal FROM merchants WHERE id = ${merchantId}`,
+      );
+  const m = res.rows[0];
   const key = m?.pem ? keyOf(m.pem) : null;
   const payload = Buffer.from(merchantSignaturePayload(timestamp, req.method, req.url, req.rawBody));
   if (!key || !verify(null, payload, key, sig)) throw refuse('Invalid signature');
-  return merchantId;
+  return { merchantId, ...(terminalId ? { terminal: m!.terminal } : {}) };
 }
