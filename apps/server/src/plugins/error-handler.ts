@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { DrizzleQueryError } from 'drizzle-orm';
 import { AppError } from '../lib/errors';
 
 type Issue = { keyword?: string; instancePath?: string; message?: string; params?: { keys?: string[] } };
@@ -16,6 +17,28 @@ function fieldsOf(issues: Issue[]) {
     fields[key] ??= i.message ?? 'Invalid value';
   }
   return fields;
+}
+
+/**
+ * A failed query's error carries its bind parameters (card numbers, phone numbers, keys…): log the statement and
+ * the database's own error, never the values.
+ */
+export function redacted(err: unknown) {
+  if (err instanceof DrizzleQueryError) {
+    const cause = err.cause as { message?: string; code?: string; constraint?: string } | undefined;
+    return {
+      type: 'DrizzleQueryError',
+      query: err.query,
+      message: cause?.message,
+      code: cause?.code,
+      constraint: cause?.constraint,
+      stack: err.stack
+        ?.split('\n')
+        .filter((l) => l.trimStart().startsWith('at '))
+        .join('\n'),
+    };
+  }
+  return err;
 }
 
 export function registerErrorHandler(app: FastifyInstance) {
@@ -55,7 +78,7 @@ export function registerErrorHandler(app: FastifyInstance) {
       // Fastify's own client errors: malformed JSON, wrong content type, empty body…
       return reply.status(status).send({ error: { code: 'VALIDATION_ERROR', message: err.message } });
     }
-    req.log.error({ err }, 'unhandled error');
+    req.log.error({ err: redacted(err) }, 'unhandled error');
     return reply.status(500).send({ error: { code: 'INTERNAL', message: 'Internal server error' } });
   });
 }

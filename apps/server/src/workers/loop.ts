@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { redacted } from '../plugins/error-handler';
 
 export type Loop = { stop(): Promise<void>; kick(): void };
 
@@ -23,7 +24,7 @@ export function startLoop(
       try {
         more = (await tick()) === true;
       } catch (err) {
-        log.error({ err, worker: name }, 'worker tick failed');
+        log.error({ err: redacted(err), worker: name }, 'worker tick failed');
       } finally {
         running = undefined;
         if (!stopped) timer = setTimeout(run, more ? 0 : intervalMs);
