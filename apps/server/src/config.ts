@@ -23,6 +23,7 @@ const envSchema = z.object({
   PG_POOL_MAX: z.coerce.number().int().positive().default(20),
   TRUST_PROXY: z.string().default('false'),
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  CALLBACK_ALLOW_PRIVATE: z.enum(['auto', 'true', 'false']).default('auto'),
 });
 
 export type Config = {
@@ -48,6 +49,8 @@ export type Config = {
   trustProxy: boolean | string;
   /** Server processes on one port (PostgreSQL only). */
   webConcurrency: number;
+  /** May callbacks go to loopback/private addresses? Never in production unless set. */
+  callbackAllowPrivate: boolean;
   repoRoot: string;
 };
 
@@ -83,6 +86,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webDist: e.WEB_DIST,
     pgPoolMax: e.PG_POOL_MAX,
     webConcurrency: e.WEB_CONCURRENCY,
+    callbackAllowPrivate:
+      e.CALLBACK_ALLOW_PRIVATE === 'true' || (e.CALLBACK_ALLOW_PRIVATE === 'auto' && e.NODE_ENV !== 'production'),
     trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : e.TRUST_PROXY,
     repoRoot,
     ...overrides,

@@ -107,3 +107,26 @@ describe('callback delivery', () => {
     }
   });
 });
+
+describe('callback egress guard (production default)', () => {
+  it('never sends a callback to a loopback address; the refusal is recorded as an attempt', async () => {
+    const rx = await startReceiver(() => 204);
+    const allow = t.ctx.config.callbackAllowPrivate;
+    t.ctx.config.callbackAllowPrivate = false;
+    try {
+      const [id] = await cancelledInvoices(1, rx.url);
+      t.clock.advance(CALLBACK_BACKOFF_CAP_MS);
+      await tickCallbacks(t.ctx);
+      expect(rx.received).toHaveLength(0);
+      const attempts = await t.ctx.db.execute<{ error: string | null; response_code: number | null }>(sql`
+        SELECT a.error, a.response_code FROM callback_attempts a JOIN callbacks c ON c.id = a.callback_id
+        WHERE c.invoice_id = ${id!}`);
+      expect(attempts.rows.length).toBeGreaterThan(0);
+      expect(attempts.rows[0]!.response_code).toBeNull();
+      expect(attempts.rows[0]!.error).toMatch(/private address/);
+    } finally {
+      t.ctx.config.callbackAllowPrivate = allow;
+      await rx.close();
+    }
+  });
+});

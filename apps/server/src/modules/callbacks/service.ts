@@ -4,6 +4,7 @@ import { CALLBACK_GIVE_UP_MS, callbackBackoffMs, type CallbackItem } from '@payd
 import type { DbOrTx, Tx } from '../../db/create-db';
 import { callbackAttempts, callbacks, type invoices } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
+import { privateTargetReason } from '../../lib/egress';
 
 type InvoiceRow = typeof invoices.$inferSelect;
 
@@ -122,6 +123,8 @@ async function deliver(ctx: AppContext, c: Claimed) {
   let responseCode: number | null = null;
   let error: string | null = null;
   try {
+    const refused = ctx.config.callbackAllowPrivate ? null : await privateTargetReason(c.url);
+    if (refused) throw new Error(refused);
     const res = await fetch(c.url, {
       method: 'POST',
       headers: {
