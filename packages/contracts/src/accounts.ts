@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dataOf } from './common';
-import { luhnValid } from './payment-form';
+import { checkCardNumber } from './card';
 import { dbId, dbIdParam, PARAM_TYPES } from './references';
 
 /* ---- Provider ("people") accounts, their credentials and limits ---- */
@@ -79,8 +79,8 @@ export const normalizeCredentialValue = (type: string, value: string) =>
 export function credentialValueIssue(type: string, value: string): string | null {
   if (!value) return CREDENTIAL_MESSAGES.valueRequired;
   if (type === 'CARD') {
-    if (!/^\d{16,19}$/.test(value)) return CREDENTIAL_MESSAGES.cardLength;
-    if (!luhnValid(value)) return CREDENTIAL_MESSAGES.cardLuhn;
+    const card = checkCardNumber(value);
+    if (!card.ok) return card.reason === 'length' ? CREDENTIAL_MESSAGES.cardLength : CREDENTIAL_MESSAGES.cardLuhn;
   }
   if (type === 'PHONE' && !/^\+\d{10,15}$/.test(value)) return CREDENTIAL_MESSAGES.phone;
   return null;

@@ -16,3 +16,6 @@ export const settingResponse = dataOf(z.object({ value: z.enum(['true', 'false']
 /** A strict staff query that may also carry the merchantId of DESIGN §1. */
 export const scopedQuery = <T extends z.ZodRawShape>(shape: T) =>
   z.object({ ...shape, merchantId: z.uuid().optional() }).strict();
+
+/** A UUID in its text form (ids of invoices, merchants, terminals…), any case. */
+export const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);

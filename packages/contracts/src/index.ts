@@ -19,3 +19,4 @@ export * from './reports';
 export * from './settlements';
 export * from './references';
 export * from './accounts';
+export * from './card';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { luhnValid, parsePayoutCredential, formCredentialBody, formIdParams } from './payment-form';
+import { luhnValid } from './card';
+import { parsePayoutCredential, formCredentialBody, formIdParams } from './payment-form';
 import { createInvoiceBody, merchantSignaturePayload } from './merchant-api';
 import { callbackBackoffMs } from './engine';
 

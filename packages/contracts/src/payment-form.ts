@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { dataOf } from './common';
 import { amountMinor } from './merchant-api';
 import { INVOICE_STATUS_CODES } from './statuses';
-import { luhnValid } from './card';
+import { checkCardNumber } from './card';
 
 export const PAYMENT_FORM_PREFIX = '/api/payments/form';
 
@@ -80,8 +80,6 @@ export const formSupportBody = z
   .strict();
 export const formSupportResponse = dataOf(z.object({ ticketId: z.int(), status: z.string() }));
 
-export { luhnValid } from './card';
-
 export type PayoutCredentialResult = { ok: true; value: string } | { ok: false; error: string };
 
 /**
@@ -91,10 +89,13 @@ export type PayoutCredentialResult = { ok: true; value: string } | { ok: false; 
 export function parsePayoutCredential(type: 'card' | 'phone', raw: string | undefined): PayoutCredentialResult {
   const s = (raw ?? '').trim();
   if (type === 'card') {
-    const digits = s.replace(/[\s-]/g, '');
-    if (!/^\d{16,19}$/.test(digits)) return { ok: false, error: 'Card number must have 16 to 19 digits' };
-    if (!luhnValid(digits)) return { ok: false, error: 'Card number is not valid' };
-    return { ok: true, value: digits };
+    const card = checkCardNumber(s);
+    if (!card.ok)
+      return {
+        ok: false,
+        error: card.reason === 'length' ? 'Card number must have 16 to 19 digits' : 'Card number is not valid',
+      };
+    return card;
   }
   const phone = s.replace(/^\+/, '').replace(/[\s()-]/g, '');
   if (phone.length < 9) return { ok: false, error: 'Fill in the phone number' };

@@ -1,3 +1,4 @@
+import { isUuid } from '@paydesk/contracts';
 import { asc, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { merchants } from '../db/schema';
@@ -29,13 +30,11 @@ export async function merchantScope(ctx: AppContext, user: SessionUser, requeste
   return user.merchantId;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** merchantScope for a request, reading ?merchantId= from its query string. */
 export function requestMerchant(ctx: AppContext, req: FastifyRequest): Promise<string> {
   const q = (req.query ?? {}) as Record<string, unknown>;
   const requested = typeof q.merchantId === 'string' && q.merchantId !== '' ? q.merchantId : undefined;
-  if (requested && !UUID.test(requested)) {
+  if (requested && !isUuid(requested)) {
     throw new AppError('VALIDATION_ERROR', 'merchantId must be a UUID', { merchantId: 'Invalid UUID' });
   }
   return merchantScope(ctx, currentUser(req), requested);

@@ -6,6 +6,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { makeSettlementSchema, type Settlement } from '@paydesk/contracts/settlements';
 import { api, isApiError } from '../lib/api';
+import { FINANCE_KEY } from '../lib/finance';
 import { toast } from './toast';
 
 /** SPEC §9: the settlement dialog is 768px wide. */
@@ -18,9 +19,6 @@ type Props = {
   /** The terminal currency: its code labels the base amount and its dimension limits its decimals. */
   currency?: { code: string; dimension: number };
 };
-
-/** Queries whose sums a settlement changes: every balance/finance tile. */
-const touchesBalance = (key: readonly unknown[]) => key[0] === 'finance' || key.includes('balance');
 
 /**
  * Records a manual settlement (settlement.create): baseAmount in the terminal's currency and settlementAmount in
@@ -42,7 +40,8 @@ export function SettlementDialog({ opened, onClose, terminalId, currency }: Prop
     mutationFn: (body: Output) => api.post<{ data: Settlement }>('/api/v1/settlement', body).then((r) => r.data),
     onSuccess: async () => {
       toast.success('Successfully created');
-      await queryClient.invalidateQueries({ predicate: (q) => touchesBalance(q.queryKey) });
+      // every balance/finance tile
+      await queryClient.invalidateQueries({ queryKey: FINANCE_KEY });
       form.reset({ baseAmount: '', settlementAmount: '', terminalId });
       onClose();
     },

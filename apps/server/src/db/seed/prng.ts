@@ -51,7 +51,3 @@ export function withLuhn(partial: string): string {
   }
   return partial + String((10 - (sum % 10)) % 10);
 }
-
-export function luhnValid(card: string): boolean {
-  return /^\d{12,19}$/.test(card) && withLuhn(card.slice(0, -1)) === card;
-}

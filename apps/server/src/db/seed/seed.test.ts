@@ -5,7 +5,7 @@ import { loadConfig } from '../../config';
 import type { AppContext } from '../../lib/context';
 import { invoiceEffect } from '../../modules/ledger/postings';
 import { createDb, runMigrations, type DbHandle } from '../create-db';
-import { luhnValid } from './prng';
+import { luhnValid } from '@paydesk/contracts';
 import { PAYMENT_METHODS, REFERENCE_HEADER_IDS } from './reference-data';
 import { seedDemoIfEmpty, type DemoMerchantFile } from './index';
 

@@ -9,6 +9,7 @@ import {
   type Invoice,
   type InvoiceFilter,
   type InvoiceStatus,
+  isUuid,
 } from '@paydesk/contracts';
 
 /**
@@ -29,8 +30,6 @@ export function paramLit(params: unknown[]): Lit {
 export function inlineLit(escapeLiteral: (s: string) => string): Lit {
   return (value, cast) => `${escapeLiteral(String(value))}${cast ? `::${cast}` : ''}`;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type FilterOptions = { merchantId: string; canReadProvider: boolean };
 
@@ -61,7 +60,7 @@ export function whereSql(f: InvoiceFilter, opts: FilterOptions, lit: Lit): strin
     // Equality on indexed columns only (a BitmapOr of index scans), never a pattern scan.
     const term = f.search;
     const any: string[] = [];
-    if (UUID.test(term)) any.push(`i.id = ${lit(term.toLowerCase(), 'uuid')}`);
+    if (isUuid(term)) any.push(`i.id = ${lit(term.toLowerCase(), 'uuid')}`);
     any.push(`i.merchant_invoice_id = ${lit(term)}`);
     if (opts.canReadProvider) any.push(`i.provider_invoice_id = ${lit(term)}`);
     any.push(

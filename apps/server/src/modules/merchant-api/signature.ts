@@ -1,11 +1,9 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { merchantSignaturePayload, SIGNATURE_WINDOW_SECONDS } from '@paydesk/contracts';
+import { merchantSignaturePayload, SIGNATURE_WINDOW_SECONDS, isUuid } from '@paydesk/contracts';
 import type { AppContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { terminalInfoSql, type TerminalInfo } from './service';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Parsed keys by PEM text: the PEM is read fresh per request, so a changed key takes effect at once. */
 const keyCache = new Map<string, KeyObject | null>();
@@ -53,7 +51,7 @@ export async function verifyMerchantRequest(
   if (!merchantId || !timestamp || !signature) {
     throw refuse('Signed request required: send X-Merchant-Id, X-Timestamp and X-Signature headers');
   }
-  if (!UUID.test(merchantId)) throw refuse('X-Merchant-Id must be a merchant id (UUID)');
+  if (!isUuid(merchantId)) throw refuse('X-Merchant-Id must be a merchant id (UUID)');
   if (!/^\d{1,12}$/.test(timestamp)) throw refuse('X-Timestamp must be unix seconds');
   const skew = Math.abs(Math.floor(ctx.now().getTime() / 1000) - Number(timestamp));
   if (skew > SIGNATURE_WINDOW_SECONDS) {
@@ -63,7 +61,7 @@ export async function verifyMerchantRequest(
   }
   const sig = Buffer.from(signature, 'base64');
   if (sig.length !== 64) throw refuse('X-Signature must be a base64 Ed25519 signature');
-  const terminalId = hint.terminalId && UUID.test(hint.terminalId) ? hint.terminalId : undefined;
+  const terminalId = hint.terminalId && isUuid(hint.terminalId) ? hint.terminalId : undefined;
   const res = terminalId
     ? await ctx.db.execute<{ pem: string | null; terminal: TerminalInfo | null }>(sql`
         SELECT m.client_public_key AS pem, (SELECT row_to_json(ti) FROM (${terminalInfoSql(terminalId)}) ti) AS terminal

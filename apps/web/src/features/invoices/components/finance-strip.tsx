@@ -1,6 +1,7 @@
 import { Paper, SimpleGrid, Text } from '@mantine/core';
 import { BalanceCard } from '../../../components/balance-card';
-import { useCurrencies, useFinance, type FinanceKind } from '../api/finance';
+import { useFinance, type FinanceKind } from '../../../lib/finance';
+import { useCurrencies } from '../../../lib/references';
 
 const KINDS: FinanceKind[] = ['balance', 'deposit', 'withdrawal'];
 

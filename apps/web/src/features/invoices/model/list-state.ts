@@ -1,3 +1,4 @@
+import { isUuid } from '@paydesk/contracts/common';
 import {
   FLOW_TYPES,
   INVOICE_DEFAULT_PAGE_SIZE,
@@ -36,8 +37,6 @@ export const EMPTY_FILTERS: InvoiceFilters = {
   sumTo: null,
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 const day = (v: string | null) => (v && parseDdMmYyyy(v) ? v : null);
 const minor = (v: string | null) => {
   if (v === null || !/^\d+$/.test(v)) return null;
@@ -52,7 +51,7 @@ export function parseListState(sp: URLSearchParams): ListState {
   const terminalId = sp.get('terminalId') ?? '';
   return {
     search: (sp.get('search') ?? '').slice(0, INVOICE_SEARCH_MAX),
-    terminalId: UUID.test(terminalId) ? terminalId : '',
+    terminalId: isUuid(terminalId) ? terminalId : '',
     page: Math.min(int(sp.get('page'), 0), 1_000_000),
     size: (INVOICE_PAGE_SIZES as readonly number[]).includes(size) ? size : INVOICE_DEFAULT_PAGE_SIZE,
     statusIds: [...new Set(sp.getAll('statusIds').map(Number))].filter((id) => Number.isInteger(id) && statusById(id)),

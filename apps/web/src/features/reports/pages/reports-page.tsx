@@ -5,7 +5,7 @@ import { PageTitle } from '../../../components/page-title';
 import { useCurrencies } from '../../../lib/references';
 import { useCan } from '../../../lib/session';
 import { useSelectedTerminal } from '../../../lib/terminals';
-import { useBalance } from '../api/balance';
+import { useFinance } from '../../../lib/finance';
 import {
   BalanceReportCard,
   InvoiceReportCard,
@@ -15,7 +15,7 @@ import {
 
 /** The balance of the terminal chosen in the top bar (or of the merchant), with the Settlement action. */
 function BalanceStrip({ terminalId }: { terminalId: string }) {
-  const balance = useBalance(terminalId, true);
+  const balance = useFinance('balance', terminalId);
   const currencies = useCurrencies();
   if (balance.isError) {
     return (
