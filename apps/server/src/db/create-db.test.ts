@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import QueryStream from 'pg-query-stream';
 import { createDb, DataDirLockedError, runMigrations, type DbHandle } from './create-db';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paydesk-lock-'));
@@ -23,6 +24,19 @@ describe('embedded database (PGlite in a child process over a socket)', () => {
     const second = createDb({ dataDir: dir });
     await expect(second).rejects.toBeInstanceOf(DataDirLockedError);
     await expect(second).rejects.toThrow(/already in use by another server process/);
+
+    // cursors: a portal read in batches (what the CSV reports use) survives its suspensions through the socket
+    const client = await first.pool.connect();
+    let n = 0;
+    for await (const row of client.query(
+      new QueryStream('SELECT g FROM generate_series(1, 10000) g', [], { batchSize: 2000 }),
+    )) {
+      n++;
+      expect((row as { g: number }).g).toBe(n);
+    }
+    client.release();
+    expect(n).toBe(10000);
+    expect((await first.pool.query('SELECT 42 AS v')).rows[0].v).toBe(42);
 
     await first.close();
     first = undefined;

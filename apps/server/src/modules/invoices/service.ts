@@ -46,13 +46,11 @@ export async function listInvoices(
   const opts = { merchantId, canReadProvider: v.canReadProvider };
   const list = listSql(q, opts, q.page, q.size);
   const count = countSql(q, opts);
-  const page = () => ctx.dbh.pool.query<ItemRow>(list.text, list.params);
-  const capped = () => ctx.dbh.pool.query<{ n: number }>(count.text, count.params);
-  // PostgreSQL: the page and the capped count side by side on two connections. PGlite runs one
-  // statement at a time anyway, and its socket server interleaves the extended-protocol messages
-  // of concurrent connections, so there they go one after the other.
-  const [rows, counted] =
-    ctx.dbh.kind === 'postgres' ? await Promise.all([page(), capped()]) : [await page(), await capped()];
+  // the page and the capped count side by side (two connections on PostgreSQL; queued on PGlite's one)
+  const [rows, counted] = await Promise.all([
+    ctx.dbh.pool.query<ItemRow>(list.text, list.params),
+    ctx.dbh.pool.query<{ n: number }>(count.text, count.params),
+  ]);
   const n = counted.rows[0]!.n;
   const isCapped = n > INVOICE_TOTAL_CAP;
   return {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import QueryStream from 'pg-query-stream';
 import type { SQL } from 'drizzle-orm';
@@ -11,33 +10,16 @@ const BATCH = 2000;
 type Row = Record<string, unknown>;
 
 /**
- * Rows of a query, read in batches without holding the whole result in memory.
- * PostgreSQL: pg-query-stream (a portal read 2000 rows at a time). The embedded PGlite serves every
- * pool connection from ONE backend and interleaves their messages, so an open portal would be torn down by
- * another request's Sync; there a WITH HOLD cursor is declared and FETCHed in separate statements instead,
- * which lets other requests run between batches.
+ * Rows of a query, read in batches of 2000 through a portal (pg-query-stream) without holding the whole result in
+ * memory — on PostgreSQL and on the embedded PGlite alike (its single pool connection keeps the portal intact).
  */
 async function* queryRows(ctx: AppContext, query: SQL): AsyncGenerator<Row> {
   const { sql: text, params } = dialect.sqlToQuery(query);
   const client = await ctx.dbh.pool.connect();
   let clean = false;
   try {
-    if (ctx.dbh.kind === 'postgres') {
-      const stream = client.query(new QueryStream(text, params as unknown[], { batchSize: BATCH }));
-      for await (const row of stream) yield row as Row;
-    } else {
-      const cursor = `report_${randomBytes(8).toString('hex')}`;
-      await client.query(`DECLARE ${cursor} NO SCROLL CURSOR WITH HOLD FOR ${text}`, params as unknown[]);
-      try {
-        for (;;) {
-          const res = await client.query(`FETCH ${BATCH} FROM ${cursor}`);
-          for (const row of res.rows) yield row as Row;
-          if (res.rows.length < BATCH) break;
-        }
-      } finally {
-        await client.query(`CLOSE ${cursor}`).catch(() => undefined);
-      }
-    }
+    const stream = client.query(new QueryStream(text, params as unknown[], { batchSize: BATCH }));
+    for await (const row of stream) yield row as Row;
     clean = true;
   } finally {
     // a stream abandoned half way (client went away) may leave the connection mid-protocol: drop it

@@ -1,9 +1,11 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { settingKeys, settingResponse } from '@paydesk/contracts/common';
 import { api } from '../../../lib/api';
 
-const SETTING = 'settings.withdrawal.retry.auto.enable';
+const SETTING: (typeof settingKeys)[number] = 'settings.withdrawal.retry.auto.enable';
 const path = `/api/v1/settings/${SETTING}`;
-type SettingResponse = { data: { value: 'true' | 'false' } };
+type SettingResponse = z.infer<typeof settingResponse>;
 
 export const autoRetryQuery = queryOptions({
   queryKey: ['settings', SETTING] as const,
