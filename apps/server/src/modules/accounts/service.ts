@@ -22,6 +22,7 @@ import {
   providers,
 } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
+import { providerAccountBalanceSql } from '../ledger/service';
 import { badRequest, notFound } from '../../lib/errors';
 
 /**
@@ -193,11 +194,11 @@ export async function removeCredential(ctx: AppContext, credentialId: number) {
   if (!removed.length) throw notFound('Credential');
 }
 
-/** Balance is read from the ledger: the sum of the account's provider_account entries. */
+/** Balance is read from the ledger. */
 async function balanceOf(db: DbOrTx, accountId: number): Promise<number> {
-  const res = await db.execute<{ balance: string | number }>(sql`
-    SELECT COALESCE(SUM(amount), 0) AS balance FROM ledger_entries
-    WHERE provider_account_id = ${accountId} AND account = 'provider_account'`);
+  const res = await db.execute<{ balance: string | number }>(
+    sql`SELECT ${providerAccountBalanceSql(accountId)} AS balance`,
+  );
   return Number(res.rows[0]?.balance ?? 0);
 }
 

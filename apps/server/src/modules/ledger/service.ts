@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/create-db';
 import { ledgerEntries, type invoices } from '../../db/schema';
 import { effectDelta, invoiceEffect, settlementLegs, type Leg } from './postings';
@@ -126,3 +126,11 @@ export async function merchantAvailable(db: DbOrTx, merchantId: string, currency
     WHERE merchant_id = ${merchantId} AND account = 'merchant' AND currency_id = ${currencyId}`);
   return Number(res.rows[0]?.balance ?? 0);
 }
+
+/**
+ * A provider account's balance: the sum of its provider_account entries (money that arrived on it, less payouts).
+ * Its limit is measured against this. `accountId` is a value or a column of the surrounding query.
+ */
+export const providerAccountBalanceSql = (accountId: number | SQL) =>
+  sql`COALESCE((SELECT SUM(e.amount) FROM ledger_entries e
+    WHERE e.provider_account_id = ${accountId} AND e.account = 'provider_account'), 0)`;

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/create-db';
+import { providerAccountBalanceSql } from '../ledger/service';
 
 export type RoutedAccount = {
   accountId: number;
@@ -63,8 +64,7 @@ export async function routeDeposit(
   const ids = locked.rows.map((r) => Number(r.account_id));
   const res = await tx.execute<Candidate>(sql`
     SELECT l.account_id, l."limit", l.priority, l.check_unique_amount,
-      COALESCE((SELECT SUM(e.amount) FROM ledger_entries e
-                WHERE e.provider_account_id = l.account_id AND e.account = 'provider_account'), 0) AS balance,
+      ${providerAccountBalanceSql(sql`l.account_id`)} AS balance,
       COALESCE((SELECT SUM(i.amount) FROM invoices i
                 WHERE i.account_id = l.account_id AND i.flow_type = 'DEPOSIT'
                   AND i.status IN ('IN_PROGRESS', 'PAYED') AND i.id <> ${args.invoiceId}), 0) AS reserved,
