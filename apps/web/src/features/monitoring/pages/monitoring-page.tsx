@@ -2,12 +2,16 @@ import '@mantine/charts/styles.css';
 import { useState } from 'react';
 import { Alert, Group, Paper, SegmentedControl, Tabs, Text } from '@mantine/core';
 import dayjs from 'dayjs';
+import utc from 'dayjs/plugin/utc';
 import { MONITORING_DEFAULT_PERIOD, MONITORING_PERIODS } from '@paydesk/contracts/monitoring';
 import { PageTitle } from '../../../components/page-title';
 import { SectionLoader } from '../../../components/full-page-loader';
 import { useCurrentMerchantId } from '../../../lib/merchant';
 import { useStatisticMerchants, useTerminalStatistics } from '../api/statistics';
 import { TerminalStatsTable } from '../components/terminal-stats-table';
+
+// the back-office shows UTC everywhere, like the top-bar clock
+dayjs.extend(utc);
 
 function MerchantPanel({ merchantId, period, active }: { merchantId: string; period: number; active: boolean }) {
   const stats = useTerminalStatistics(merchantId, period, active);
@@ -22,7 +26,7 @@ function MerchantPanel({ merchantId, period, active }: { merchantId: string; per
   return (
     <>
       <Text size="xs" c="dimmed" mb="xs" aria-live="polite">
-        Updated {dayjs(stats.dataUpdatedAt).format('HH:mm:ss')} · refreshes every minute
+        Updated {dayjs.utc(stats.dataUpdatedAt).format('HH:mm:ss')} UTC · refreshes every minute
       </Text>
       <TerminalStatsTable rows={stats.data} />
     </>
