@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './support/auth';
-import { createInvoice } from './support/merchant-api';
+import { createInvoice, demoMerchant } from './support/merchant-api';
 
 /** Transactions list and Transaction details (SPEC §2) as the demo roles see them. */
 
@@ -16,15 +16,20 @@ async function openInvoice(page: Page, invoiceId: string) {
   await expect(page.getByRole('heading', { name: 'Transaction', level: 2 })).toBeVisible();
 }
 
-/** A seeded invoice with a ticket still open, found through the API as the signed-in user. */
+/** A seeded Demo Merchant invoice with a ticket still open, found through the API as the signed-in platform user. */
 async function invoiceWithOpenTicket(request: APIRequestContext): Promise<string> {
+  const merchantId = demoMerchant().merchantId;
   for (const statusIds of [5, 6]) {
     for (let page = 0; page < 5; page++) {
       const list = await (
-        await request.get(`/api/v1/invoice?statusIds=${statusIds}&flowType=DEPOSIT&size=100&page=${page}`)
+        await request.get(
+          `/api/v1/invoice?statusIds=${statusIds}&flowType=DEPOSIT&size=100&page=${page}&merchantId=${merchantId}`,
+        )
       ).json();
       for (const inv of list.data as { invoiceId: string }[]) {
-        const tickets = (await (await request.get(`/api/v1/merchant/support/${inv.invoiceId}`)).json()).data as {
+        const tickets = (
+          await (await request.get(`/api/v1/merchant/support/${inv.invoiceId}?merchantId=${merchantId}`)).json()
+        ).data as {
           status: { code: string };
         }[];
         if (tickets.some((t) => !['SOLVED', 'REJECTED'].includes(t.status.code))) return inv.invoiceId;
@@ -108,17 +113,17 @@ test('admin filters by status and dates; the bookmarked URL shows the same list'
     .toBe(true);
 });
 
-test('admin changes status and amount, sends a manual callback and sees its attempt', async ({
+test('ops changes status and amount with a reason, sends a manual callback and sees its attempt', async ({
   page,
   signInAs,
   baseURL,
 }) => {
   const created = await createInvoice(baseURL!, { flowType: 'DEPOSIT', amount: 150_000 });
-  await signInAs('admin');
+  await signInAs('ops');
   await openInvoice(page, created.invoiceId);
   await expect(page.getByTestId('invoice-status')).toHaveText('New');
 
-  // status: choose, cancel resets; choose again, confirm
+  // status: choose, cancel resets; choose again, give a reason, confirm
   await page.getByRole('combobox', { name: 'Change status' }).click();
   await page.getByRole('option', { name: 'Declined' }).click();
   const statusDialog = page.getByRole('dialog', { name: 'Change status' });
@@ -128,6 +133,9 @@ test('admin changes status and amount, sends a manual callback and sees its atte
   await page.getByRole('combobox', { name: 'Change status' }).click();
   await expect(page.getByRole('option', { name: 'New', exact: true })).toHaveCount(0);
   await page.getByRole('option', { name: 'Declined' }).click();
+  await statusDialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(statusDialog.getByText('Reason must be at least 3 characters long')).toBeVisible();
+  await statusDialog.getByRole('textbox', { name: 'Reason' }).fill('Customer asked to cancel by phone');
   await statusDialog.getByRole('button', { name: 'Confirm' }).click();
   await expect(toast(page, 'Status changed successfully!')).toBeVisible();
   await expect(page.getByTestId('invoice-status')).toHaveText('Declined');
@@ -145,6 +153,9 @@ test('admin changes status and amount, sends a manual callback and sees its atte
   await amountDialog.getByRole('button', { name: 'Change' }).click();
   const confirm = page.getByRole('dialog', { name: 'Confirm amount' });
   await expect(confirm).toContainText('Are you sure you want to change the amount to 2500.00?');
+  await confirm.getByRole('button', { name: 'Confirm' }).click();
+  await expect(confirm.getByText('Reason must be at least 3 characters long')).toBeVisible();
+  await confirm.getByRole('textbox', { name: 'Reason' }).fill('Bank statement shows 2500.00');
   await confirm.getByRole('button', { name: 'Confirm' }).click();
   await expect(toast(page, 'Successfully changed')).toBeVisible();
   await expect(page.getByTestId('invoice-amount')).toHaveText('2,500.00 UZS');
@@ -167,8 +178,8 @@ test('admin changes status and amount, sends a manual callback and sees its atte
   await expect(manual.first()).toContainText('Attempt 1', { timeout: 20_000 });
 });
 
-test('support approves a ticket', async ({ page, signInAs }) => {
-  await signInAs('support');
+test('ops approves a ticket', async ({ page, signInAs }) => {
+  await signInAs('ops');
   const invoiceId = await invoiceWithOpenTicket(page.request);
   await page.goto(`/invoices/${invoiceId}`);
   await page.getByRole('button', { name: /Support History/ }).click();

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './support/auth';
 
@@ -15,11 +16,12 @@ const SAVED = { timeout: 15_000 };
 const suffix = () => Math.random().toString(36).slice(2, 7);
 
 test.describe('terminals', () => {
-  test('owner creates a terminal, validates and saves every attribute type, and switches it to production', async ({
+  test('admin creates a terminal, validates and saves every attribute type, and switches it to production', async ({
     page,
     signInAs,
   }) => {
-    await signInAs('owner');
+    // creating terminals, their fees and limits, and going live are platform work (DESIGN §1a)
+    await signInAs('admin');
     await page
       .getByRole('navigation', { name: 'Main navigation' })
       .getByRole('link', { name: 'Terminals', exact: true })
@@ -213,7 +215,7 @@ test.describe('accounts', () => {
 });
 
 test.describe('merchant', () => {
-  test('owner edits the merchant name; bad names and keys are refused', async ({ page, signInAs }) => {
+  test('owner renames the merchant; bad names and keys are refused', async ({ page, signInAs }) => {
     await signInAs('owner');
     await page
       .getByRole('navigation', { name: 'Main navigation' })
@@ -222,9 +224,10 @@ test.describe('merchant', () => {
     await expect(page.getByRole('heading', { name: 'Merchant', level: 1 })).toBeVisible();
     const form = page.getByRole('form', { name: 'Edit merchant' });
     await expect(form.getByLabel('ID')).toHaveAttribute('readonly', '');
-    await expect(form.getByText('-----BEGIN PUBLIC KEY-----')).toBeVisible();
-    await expect(form.getByText('-----END PUBLIC KEY-----')).toBeVisible();
-    await expect(form.getByRole('button', { name: 'Copy public key' })).toBeVisible();
+    const keySection = page.getByRole('region', { name: 'Public key' });
+    await expect(keySection.getByText('-----BEGIN PUBLIC KEY-----', { exact: true })).toBeVisible();
+    await expect(keySection.getByText('-----END PUBLIC KEY-----', { exact: true })).toBeVisible();
+    await expect(keySection.getByRole('button', { name: 'Copy public key' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'New Merchant' })).toHaveCount(0);
 
     const original = await form.getByLabel('Name').inputValue();
@@ -235,22 +238,77 @@ test.describe('merchant', () => {
     await expect(form.getByText('Name is required')).toBeVisible();
 
     await form.getByLabel('Name').fill(`${original} E2E`);
-    await form.getByLabel('New public key (PEM)').fill('not a key');
-    await form.getByRole('button', { name: 'Save' }).click();
-    await expect(form.getByText('Public key must be an Ed25519 public key in PEM (SPKI) format')).toBeVisible();
-    // an emptied key field keeps the stored key
-    await form.getByLabel('New public key (PEM)').fill('');
     await form.getByRole('button', { name: 'Save' }).click();
     await expect(toast(page, 'Successfully changed')).toBeVisible(SAVED);
 
+    // a malformed key never reaches the server; the stored key stays
+    const keyForm = page.getByRole('form', { name: 'Replace public key' });
+    await keyForm.getByLabel('New public key (PEM)').fill('not a key');
+    await keyForm.getByRole('button', { name: 'Save key' }).click();
+    await expect(keyForm.getByText('Public key must be an Ed25519 public key in PEM (SPKI) format')).toBeVisible();
+    await expect(page.getByRole('dialog', { name: 'Replace public key' })).toHaveCount(0);
+
     await page.reload();
     await expect(page.getByRole('form', { name: 'Edit merchant' }).getByLabel('Name')).toHaveValue(`${original} E2E`);
-    await expect(page.getByText('-----BEGIN PUBLIC KEY-----')).toBeVisible();
+    await expect(page.getByText('-----BEGIN PUBLIC KEY-----', { exact: true })).toBeVisible();
 
     // put the name back for the other specs
     await page.getByRole('form', { name: 'Edit merchant' }).getByLabel('Name').fill(original);
     await page.getByRole('form', { name: 'Edit merchant' }).getByRole('button', { name: 'Save' }).click();
     await expect(toast(page, 'Successfully changed').last()).toBeVisible(SAVED);
+  });
+
+  // Second Shop: no other spec signs requests or checks callbacks with its keys
+  test('shop2 replaces the API public key and rotates the webhook secret', async ({ page, signInAs }) => {
+    await signInAs('shop2');
+    await page.goto('/merchant');
+    await expect(page.getByRole('form', { name: 'Edit merchant' }).getByLabel('Name')).toHaveValue('Second Shop');
+
+    const pem = generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    const body = pem.trim().split('\n').slice(1, -1).join('');
+    const keyForm = page.getByRole('form', { name: 'Replace public key' });
+    await keyForm.getByLabel('New public key (PEM)').fill(pem);
+    await keyForm.getByRole('button', { name: 'Save key' }).click();
+    const confirmKey = page.getByRole('dialog', { name: 'Replace public key' });
+    await expect(confirmKey).toContainText(
+      'Replace the API public key? Requests signed with the old key will be refused.',
+    );
+    await confirmKey.getByRole('button', { name: 'Replace key' }).click();
+    await expect(toast(page, 'Public key replaced')).toBeVisible(SAVED);
+    await expect(page.getByRole('region', { name: 'Public key' }).getByText(body)).toBeVisible();
+    await expect(keyForm.getByLabel('New public key (PEM)')).toHaveValue('');
+
+    const webhook = page.getByRole('region', { name: 'Webhook secret' });
+    await webhook.getByRole('button', { name: 'Rotate secret' }).click();
+    await page
+      .getByRole('dialog', { name: 'Rotate webhook secret' })
+      .getByRole('button', { name: 'Rotate secret' })
+      .click();
+    const shown = page.getByRole('dialog', { name: 'New webhook secret' });
+    await expect(shown.getByRole('textbox', { name: 'Webhook secret' })).toHaveValue(/^whsec_/);
+    await expect(shown).toContainText(
+      /The previous secret keeps signing callbacks until \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} UTC/,
+    );
+    await expect(shown.getByRole('button', { name: 'Copy webhook secret' })).toBeVisible();
+    await shown.getByRole('button', { name: 'Done' }).click();
+    await expect(shown).toBeHidden();
+    // the secret is never shown again; the overlap is
+    await page.reload();
+    await expect(page.getByRole('region', { name: 'Webhook secret' })).toContainText(
+      'The previous secret keeps signing callbacks until',
+    );
+    await expect(page.getByText(/whsec_/)).toHaveCount(0);
+  });
+
+  test('finance reads the key but cannot change keys or secrets', async ({ page, signInAs }) => {
+    await signInAs('finance');
+    await page.goto('/merchant');
+    await expect(
+      page.getByRole('region', { name: 'Public key' }).getByText('-----BEGIN PUBLIC KEY-----', { exact: true }),
+    ).toBeVisible();
+    await expect(page.getByRole('form', { name: 'Replace public key' })).toHaveCount(0);
+    await expect(page.getByRole('region', { name: 'Webhook secret' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Rotate secret' })).toHaveCount(0);
   });
 
   test('admin creates a merchant and is offered to switch to it', async ({ page, signInAs }) => {

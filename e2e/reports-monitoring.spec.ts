@@ -3,7 +3,11 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './support/auth';
 import { createInvoice } from './support/merchant-api';
 
-/** Monitoring, Reports and the balance tile with its Settlement dialog (SPEC §2), as the demo owner sees them. */
+/**
+ * Monitoring, Reports and the balance tile with its Settlement dialog (SPEC §2). Provider and pool
+ * reports and settlements are platform work (DESIGN §1a): platform staff run them on Demo Merchant,
+ * the merchant picker's first entry.
+ */
 
 type Stat = {
   terminalId: string;
@@ -99,7 +103,8 @@ test('monitoring shows every terminal with counts and percents that match the pe
 });
 
 test('each report downloads a non-empty CSV', async ({ page, signInAs }) => {
-  await signInAs('owner');
+  await signInAs('ops');
+  await expect(page.getByRole('banner').getByRole('combobox', { name: 'Merchant' })).toHaveValue('Demo Merchant');
   await page.getByRole('navigation').getByRole('link', { name: 'Reports', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Reports', level: 1 })).toBeVisible();
 
@@ -177,8 +182,21 @@ test('report dates are required and cannot be crossed', async ({ page, signInAs 
   ).not.toHaveAttribute('data-disabled', 'true');
 });
 
-test('settlement lowers the balance shown on the tile', async ({ page, signInAs }) => {
+test('owner runs only the merchant reports', async ({ page, signInAs }) => {
   await signInAs('owner');
+  await page.goto('/reports');
+  await expect(page.getByRole('region', { name: 'Transactions', exact: true })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Balance', exact: true })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Provider', exact: true })).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Terminal Pool Balance', exact: true })).toHaveCount(0);
+  // a merchant records no settlement: that is the platform paying out
+  await pick(page, 'Terminal', 'UZS Deposit', page.getByRole('banner'));
+  await expect(page.getByTestId('balance-card-balance').getByTestId('balance-amount')).toHaveText(/UZS$/);
+  await expect(page.getByRole('button', { name: 'Settlement' })).toHaveCount(0);
+});
+
+test('settlement lowers the balance shown on the tile', async ({ page, signInAs }) => {
+  await signInAs('admin');
   await page.goto('/reports');
   await pick(page, 'Terminal', 'UZS Deposit', page.getByRole('banner'));
 

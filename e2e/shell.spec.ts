@@ -1,16 +1,7 @@
 import type { Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { DEMO_PASSWORD, expect, signIn, signOut, test, type DemoRole } from './support/auth';
-
-const ALL_ENTRIES = ['Dashboard', 'Reports', 'Merchant', 'Terminals', 'Accounts', 'Monitoring'] as const;
-
-/** SPEC §2 / §6: the navigation each demo role is given. */
-const EXPECTED: Record<DemoRole, { entries: string[]; merchantPicker: boolean; autoRetry: boolean }> = {
-  admin: { entries: [...ALL_ENTRIES], merchantPicker: true, autoRetry: true },
-  owner: { entries: [...ALL_ENTRIES], merchantPicker: false, autoRetry: true },
-  support: { entries: ['Dashboard', 'Terminals'], merchantPicker: false, autoRetry: false },
-  viewer: { entries: ['Dashboard', 'Terminals'], merchantPicker: false, autoRetry: false },
-};
+import { DEMO_PASSWORD, DEMO_ROLES, expect, signIn, signOut, test } from './support/auth';
+import { ALL_NAV_ENTRIES, expectedNav } from './support/roles';
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Main navigation' });
 
@@ -25,11 +16,13 @@ async function seriousViolations(page: Page, within: string[] = []) {
 }
 
 test.describe('signed-in layout', () => {
-  for (const [role, expected] of Object.entries(EXPECTED) as [DemoRole, (typeof EXPECTED)[DemoRole]][]) {
+  // what each demo user should see follows from its preset role's permissions (contracts)
+  for (const role of DEMO_ROLES) {
+    const expected = expectedNav(role);
     test(`${role} sees the navigation of their permissions`, async ({ page, signInAs }) => {
       await signInAs(role);
 
-      for (const entry of ALL_ENTRIES) {
+      for (const entry of ALL_NAV_ENTRIES) {
         const link = nav(page).getByRole('link', { name: entry, exact: true });
         if (expected.entries.includes(entry)) await expect(link).toBeVisible();
         else await expect(link).toHaveCount(0);

@@ -1,7 +1,7 @@
 import { expect, test as base, type Page } from '@playwright/test';
 
 export const DEMO_PASSWORD = 'demo-2026';
-export const DEMO_ROLES = ['admin', 'owner', 'support', 'viewer'] as const;
+export const DEMO_ROLES = ['admin', 'ops', 'owner', 'finance', 'support', 'viewer', 'shop2'] as const;
 export type DemoRole = (typeof DEMO_ROLES)[number];
 
 /** Fills the Login screen like a user and waits for the invoices list. */

@@ -40,7 +40,9 @@ function announce(port: number, kind: DbHandle['kind'], demo: boolean) {
   const procs = config.webConcurrency > 1 ? `, ${config.webConcurrency} processes` : '';
   console.log(`\nPaydesk is running at ${url}  (database: ${db}${procs}, ready in ${Date.now() - started} ms)`);
   if (demo) {
-    console.log(`Demo logins (password demo-2026): admin, owner, support, viewer`);
+    console.log(
+      `Demo logins (password demo-2026): admin, ops (platform); owner, finance, support, viewer (Demo Merchant); shop2 (Second Shop)`,
+    );
     console.log(`Merchant API credentials for scripts: ${config.dataDir}/demo-merchant.json\n`);
   }
 }

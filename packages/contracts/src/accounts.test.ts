@@ -7,7 +7,7 @@ import {
   maskCredential,
   normalizeCredentialValue,
 } from './accounts';
-import { merchantForm, pemDisplayLines, PUBLIC_KEY_MESSAGE } from './merchants';
+import { merchantPublicKeyBody, pemDisplayLines, PUBLIC_KEY_MESSAGE } from './merchants';
 
 describe('credential values', () => {
   it('cards: 16–19 digits with a valid Luhn', () => {
@@ -45,14 +45,14 @@ describe('limits', () => {
 describe('merchant public key', () => {
   const pem =
     '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE=\n-----END PUBLIC KEY-----\n';
-  it('is shown in three lines and may be left empty in the form', () => {
+  it('is shown in three lines and must parse as a PEM key', () => {
     expect(pemDisplayLines(pem)).toEqual([
       '-----BEGIN PUBLIC KEY-----',
       'MCowBQYDK2VwAyEAGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE=',
       '-----END PUBLIC KEY-----',
     ]);
-    expect(merchantForm.safeParse({ name: 'Shop', clientPublicKey: '' }).success).toBe(true);
-    expect(merchantForm.safeParse({ name: 'Shop', clientPublicKey: 'junk' }).error?.issues[0]?.message).toBe(
+    expect(merchantPublicKeyBody.safeParse({ clientPublicKey: pem }).success).toBe(true);
+    expect(merchantPublicKeyBody.safeParse({ clientPublicKey: 'junk' }).error?.issues[0]?.message).toBe(
       PUBLIC_KEY_MESSAGE,
     );
   });

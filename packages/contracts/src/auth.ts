@@ -37,9 +37,15 @@ export type ChangePasswordForm = z.infer<typeof changePasswordForm>;
 export const meSchema = z.object({
   id: z.uuid(),
   username: z.string(),
+  /** the permissions this user really has (its role's, within its scope) */
   permissions: z.array(z.string()),
   personal: z.object({ firstName: z.string(), lastName: z.string() }),
   merchantId: z.uuid().nullable(),
+  /** platform staff (no merchant) or a merchant's staff */
+  scope: z.enum(['platform', 'merchant']),
+  role: z.object({ id: z.int(), name: z.string() }),
+  /** signed in with a one-time password: only Change password works until a new one is chosen */
+  mustChangePassword: z.boolean(),
 });
 export type Me = z.infer<typeof meSchema>;
 export const meResponse = dataOf(meSchema);

@@ -20,3 +20,5 @@ export * from './settlements';
 export * from './references';
 export * from './accounts';
 export * from './card';
+export * from './team';
+export * from './audit';

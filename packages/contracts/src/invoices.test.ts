@@ -52,15 +52,26 @@ describe('invoiceListQuery', () => {
 });
 
 describe('action bodies', () => {
-  it('status: a known status id, optional reason, nothing else', () => {
-    expect(changeInvoiceStatusBody.parse({ invoiceId: ID, statusId: 4 })).toEqual({ invoiceId: ID, statusId: 4 });
-    expect(changeInvoiceStatusBody.safeParse({ invoiceId: ID, statusId: 7 }).success).toBe(false);
-    expect(changeInvoiceStatusBody.safeParse({ invoiceId: ID, statusId: 4, x: 1 }).success).toBe(false);
+  it('status: a known status id and a required reason, nothing else', () => {
+    const reason = 'Provider confirmed by phone';
+    expect(changeInvoiceStatusBody.parse({ invoiceId: ID, statusId: 4, reason: ` ${reason} ` })).toEqual({
+      invoiceId: ID,
+      statusId: 4,
+      reason,
+    });
+    expect(changeInvoiceStatusBody.safeParse({ invoiceId: ID, statusId: 4 }).error?.issues[0]?.message).toBe(
+      'Reason is required',
+    );
+    expect(changeInvoiceStatusBody.safeParse({ invoiceId: ID, statusId: 4, reason: '  ' }).success).toBe(false);
+    expect(changeInvoiceStatusBody.safeParse({ invoiceId: ID, statusId: 7, reason }).success).toBe(false);
+    expect(changeInvoiceStatusBody.safeParse({ invoiceId: ID, statusId: 4, reason, x: 1 }).success).toBe(false);
   });
-  it('amount: a positive safe integer of minor units', () => {
-    expect(changeInvoiceAmountBody.parse({ invoiceId: ID, amount: 150000 }).amount).toBe(150000);
+  it('amount: a positive safe integer of minor units, with a reason', () => {
+    const reason = 'Customer sent less';
+    expect(changeInvoiceAmountBody.parse({ invoiceId: ID, amount: 150000, reason }).amount).toBe(150000);
+    expect(changeInvoiceAmountBody.safeParse({ invoiceId: ID, amount: 150000 }).success).toBe(false);
     for (const amount of [0, -1, 1.5, '100', 2 ** 53]) {
-      expect(changeInvoiceAmountBody.safeParse({ invoiceId: ID, amount }).success, String(amount)).toBe(false);
+      expect(changeInvoiceAmountBody.safeParse({ invoiceId: ID, amount, reason }).success, String(amount)).toBe(false);
     }
   });
   it('ticket decision', () => {

@@ -119,7 +119,13 @@ export const invoiceStatusDictionaryResponse = dataOf(z.array(invoiceStatusRef))
 /* ---- Actions ---- */
 
 export const INVOICE_REASON_MAX = 500;
-const reason = z.string().trim().max(INVOICE_REASON_MAX).optional();
+/** Every operator correction says why (DESIGN §3); the audit trail keeps it. */
+export const invoiceReason = z
+  .string({ error: 'Reason is required' })
+  .trim()
+  .min(3, 'Reason must be at least 3 characters long')
+  .max(INVOICE_REASON_MAX, `Reason must be at most ${INVOICE_REASON_MAX} characters long`);
+const reason = invoiceReason;
 
 export const changeInvoiceStatusBody = z
   .object({

@@ -6,6 +6,8 @@ export const merchantSchema = z.object({
   id: z.uuid(),
   name: z.string(),
   clientPublicKey: z.string().nullable(),
+  /** after a webhook-secret rotation, callbacks carry the old secret's signature too until this time */
+  previousWebhookSecretUntil: z.iso.datetime().nullable(),
 });
 export type Merchant = z.infer<typeof merchantSchema>;
 export const merchantResponse = dataOf(merchantSchema);
@@ -34,18 +36,26 @@ export const merchantName = entityName;
 
 export const merchantParams = z.object({ id: z.uuid({ error: 'Merchant id must be a UUID' }) }).strict();
 
-/** PUT /api/v1/merchant/{id}: the key is changed only when sent. */
-export const merchantUpdateBody = z.object({ name: merchantName, clientPublicKey: publicKeyPem.optional() }).strict();
+/** PUT /api/v1/merchant/{id}: the name (merchant.read, SPEC §7). Keys have routes of their own (merchant.key.edit). */
+export const merchantUpdateBody = z.object({ name: merchantName }).strict();
 export type MerchantUpdateBody = z.infer<typeof merchantUpdateBody>;
+
+/** PUT /api/v1/merchant/{id}/public-key: the Ed25519 key the merchant API verifies signatures with. */
+export const merchantPublicKeyBody = z.object({ clientPublicKey: publicKeyPem }).strict();
+export type MerchantPublicKeyBody = z.infer<typeof merchantPublicKeyBody>;
+
+/** How long the previous webhook secret keeps signing after a rotation. */
+export const WEBHOOK_SECRET_OVERLAP_HOURS = 24;
+/** POST /api/v1/merchant/{id}/webhook-secret: the new secret, shown this once. */
+export const webhookSecretResponse = dataOf(
+  z.object({ webhookSecret: z.string().startsWith('whsec_'), previousValidUntil: z.iso.datetime() }),
+);
 
 export const merchantCreateBody = z.object({ name: merchantName }).strict();
 export type MerchantCreateBody = z.infer<typeof merchantCreateBody>;
 
-/** The web's merchant form: an empty key field means "leave the key as it is". */
-export const merchantForm = z.object({
-  name: merchantName,
-  clientPublicKey: z.union([z.literal(''), publicKeyPem]),
-});
+/** The web's merchant form (name) and public-key form. */
+export const merchantForm = z.object({ name: merchantName });
 export type MerchantForm = z.infer<typeof merchantForm>;
 
 /** A PEM split for display: the BEGIN line, the base64 body (joined), the END line (SPEC §2: three lines). */

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { canDecideTicket, canRetry, canTransition, canChangeStatus, statusColor } from './statuses';
-import { DEMO_ROLES, PERMISSIONS, canSeeMonitoring } from './permissions';
 
 describe('status machine', () => {
   it('deposit path NEW → IN_PROGRESS → PAYED → DONE, nothing out of a final status', () => {
@@ -47,30 +46,5 @@ describe('action rules', () => {
     expect(canDecideTicket({ status: 'SOLVED' }, ['ticket.decision'])).toBe(false);
     expect(canDecideTicket({ status: 'REJECTED' }, ['ticket.decision'])).toBe(false);
     expect(canDecideTicket({ status: 'PENDING' }, [])).toBe(false);
-  });
-});
-
-describe('demo roles', () => {
-  it('admin has everything, owner all but merchant.rw.all, viewer nothing', () => {
-    expect([...DEMO_ROLES.admin].sort()).toEqual([...PERMISSIONS].sort());
-    expect(DEMO_ROLES.owner).not.toContain('merchant.rw.all');
-    expect(DEMO_ROLES.owner.length).toBe(PERMISSIONS.length - 1);
-    expect(DEMO_ROLES.viewer).toEqual([]);
-    expect(canSeeMonitoring(DEMO_ROLES.support)).toBe(false);
-    expect(canSeeMonitoring(DEMO_ROLES.owner)).toBe(true);
-  });
-  it('support reads every invoice section, decides tickets, changes status, no finance/reports/settings', () => {
-    const s: readonly string[] = DEMO_ROLES.support;
-    for (const p of [
-      'invoice.error.read',
-      'invoice.transaction.read',
-      'invoice.event.read',
-      'merchant.callback.read',
-      'ticket.decision',
-      'invoice.status.change',
-    ])
-      expect(s).toContain(p);
-    for (const p of ['merchant.read.finance', 'merchant.read.report', 'settings.read', 'settings.edit'])
-      expect(s).not.toContain(p);
   });
 });

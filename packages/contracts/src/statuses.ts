@@ -85,6 +85,9 @@ const has = (perms: readonly string[], p: Permission) => perms.includes(p);
 
 export const canRetry = (inv: InvoiceLike) =>
   inv.flowType === 'WITHDRAWAL' && inv.status !== 'CANCELED' && inv.status !== 'DONE';
+/** The Retry button: the state rule above plus invoice.retry (a platform permission, DESIGN §1a). */
+export const canRequestRetry = (inv: InvoiceLike, perms: readonly string[]) =>
+  canRetry(inv) && has(perms, 'invoice.retry');
 export const canChangeStatus = (inv: InvoiceLike, perms: readonly string[]) =>
   Boolean(inv.isTest) || has(perms, 'invoice.status.change');
 export const canChangeAmount = (_inv: InvoiceLike, perms: readonly string[]) => has(perms, 'invoice.amount.change');

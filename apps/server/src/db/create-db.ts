@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { PRESET_ROLES } from '@paydesk/contracts';
 import pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
@@ -169,4 +170,19 @@ export async function createDb(config: DbConfig): Promise<DbHandle> {
 
 export async function runMigrations(handle: DbHandle) {
   await migrate(handle.db, { migrationsFolder: MIGRATIONS_DIR });
+  await syncPresetRoles(handle.db);
+}
+
+/** The preset roles of contracts, inserted or brought in step with it (their permissions may grow between releases). */
+async function syncPresetRoles(db: DbHandle['db']) {
+  for (const [code, r] of Object.entries(PRESET_ROLES)) {
+    const values = { code, name: r.name, scope: r.scope, description: r.description, permissions: [...r.permissions] };
+    await db
+      .insert(schema.roles)
+      .values(values)
+      .onConflictDoUpdate({
+        target: schema.roles.code,
+        set: { name: values.name, description: values.description, permissions: values.permissions },
+      });
+  }
 }

@@ -4,6 +4,8 @@ import {
   bigserial,
   boolean,
   char,
+  check,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -24,32 +26,67 @@ export const merchants = pgTable('merchants', {
   name: text('name').notNull(),
   clientPublicKey: text('client_public_key'),
   webhookSecret: text('webhook_secret').notNull(),
+  /** After a rotation the old secret keeps signing beside the new one until this time. */
+  previousWebhookSecret: text('previous_webhook_secret'),
+  previousWebhookSecretUntil: ts('previous_webhook_secret_until'),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 
-export const roles = pgTable('roles', {
-  id: serial('id').primaryKey(),
-  name: text('name').notNull().unique(),
-  permissions: text('permissions')
-    .array()
-    .notNull()
-    .default(sql`'{}'::text[]`),
-});
+/**
+ * Roles are named permission sets with a scope (DESIGN §1a). The migration adds a CHECK that a
+ * merchant-scoped role holds no platform permission, and users reference (id, scope) so that a
+ * merchant user can only ever hold a merchant role.
+ */
+export const roles = pgTable(
+  'roles',
+  {
+    id: serial('id').primaryKey(),
+    /** Preset roles have a code (contracts PRESET_ROLES) and cannot be edited; custom ones have none. */
+    code: text('code').unique(),
+    name: text('name').notNull().unique(),
+    scope: text('scope').notNull().default('merchant'),
+    description: text('description').notNull().default(''),
+    permissions: text('permissions')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('roles_id_scope_uq').on(t.id, t.scope),
+    check('roles_scope_check', sql`${t.scope} IN ('platform', 'merchant')`),
+  ],
+);
 
-export const users = pgTable('users', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  username: text('username').notNull().unique(),
-  passwordHash: text('password_hash').notNull(),
-  firstName: text('first_name').notNull(),
-  lastName: text('last_name').notNull(),
-  merchantId: uuid('merchant_id').references(() => merchants.id),
-  roleId: integer('role_id')
-    .notNull()
-    .references(() => roles.id),
-  failedLogins: integer('failed_logins').notNull().default(0),
-  lockedUntil: ts('locked_until'),
-  createdAt: ts('created_at').notNull().defaultNow(),
-});
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    username: text('username').notNull().unique(),
+    passwordHash: text('password_hash').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    merchantId: uuid('merchant_id').references(() => merchants.id),
+    /** 'platform' without a merchant, else 'merchant'; with role_id it references roles (id, scope). */
+    scope: text('scope')
+      .notNull()
+      .generatedAlwaysAs(sql`CASE WHEN merchant_id IS NULL THEN 'platform' ELSE 'merchant' END`),
+    roleId: integer('role_id')
+      .notNull()
+      .references(() => roles.id),
+    failedLogins: integer('failed_logins').notNull().default(0),
+    lockedUntil: ts('locked_until'),
+    disabledAt: ts('disabled_at'),
+    /** A one-time password set by an admin: the user must choose its own before doing anything else. */
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    foreignKey({ name: 'users_role_scope_fk', columns: [t.roleId, t.scope], foreignColumns: [roles.id, roles.scope] }),
+    index('users_merchant_idx').on(t.merchantId),
+  ],
+);
 
 export const sessions = pgTable(
   'sessions',
@@ -496,11 +533,56 @@ export const settlements = pgTable('settlements', {
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 
+/** Platform-internal settings (the generated session secret). */
 export const settings = pgTable('settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
+
+/** Settings a merchant's staff may read and change (auto retry…), one row per merchant and key. */
+export const merchantSettings = pgTable(
+  'merchant_settings',
+  {
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    key: text('key').notNull(),
+    value: text('value').notNull(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.merchantId, t.key] })],
+);
+
+/**
+ * Append-only audit trail of every security- or money-relevant action, written in the same
+ * transaction as the change. Triggers in the migration refuse UPDATE, DELETE and TRUNCATE.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: ts('at').notNull().defaultNow(),
+    actorUserId: uuid('actor_user_id'),
+    actorUsername: text('actor_username'),
+    /** platform, merchant (staff kinds), merchant_api, provider, system, anonymous */
+    actorKind: text('actor_kind').notNull(),
+    merchantId: uuid('merchant_id'),
+    action: text('action').notNull(),
+    targetType: text('target_type'),
+    targetId: text('target_id'),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    reason: text('reason'),
+    ip: text('ip'),
+  },
+  (t) => [
+    index('audit_at_idx').on(t.at.desc(), t.id.desc()),
+    index('audit_merchant_at_idx').on(t.merchantId, t.at.desc()),
+    index('audit_actor_at_idx').on(t.actorUserId, t.at.desc()),
+    index('audit_action_at_idx').on(t.action, t.at.desc()),
+  ],
+);
 
 export const idempotencyKeys = pgTable(
   'idempotency_keys',

@@ -17,6 +17,8 @@ import { supportRoutes } from './support/routes';
 import { monitoringRoutes } from './monitoring/routes';
 import { reportsRoutes } from './reports/routes';
 import { settlementsRoutes } from './settlements/routes';
+import { usersRoutes } from './users/routes';
+import { auditRoutes } from './audit/routes';
 
 /** Every domain's routes. One line per module. */
 export async function registerModules(app: FastifyInstance, ctx: AppContext) {
@@ -37,4 +39,6 @@ export async function registerModules(app: FastifyInstance, ctx: AppContext) {
   await app.register(monitoringRoutes(ctx));
   await app.register(reportsRoutes(ctx));
   await app.register(settlementsRoutes(ctx));
+  await app.register(usersRoutes(ctx));
+  await app.register(auditRoutes(ctx));
 }

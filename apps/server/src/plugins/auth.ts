@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SignJWT, jwtVerify } from 'jose';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { Permission } from '@paydesk/contracts';
+import {
+  effectivePermissions,
+  isPlatformPermission,
+  userScope,
+  refusalMessage,
+  type Permission,
+  type RoleScope,
+} from '@paydesk/contracts';
 import { roles, sessions, settings, users } from '../db/schema';
 import { AppError } from '../lib/errors';
 import type { AppContext } from '../lib/context';
@@ -14,18 +21,27 @@ export type SessionUser = {
   firstName: string;
   lastName: string;
   merchantId: string | null;
-  permissions: string[];
+  /** platform staff (no merchant) or merchant staff */
+  scope: RoleScope;
+  roleId: number;
+  roleName: string;
+  /** The role's permissions that this user's scope may hold (DESIGN §1a): the only list any check reads. */
+  permissions: Permission[];
+  mustChangePassword: boolean;
 };
 
 /**
  * Every route under a staff prefix declares its access rule, checked before the handler:
- * 'public' (login), 'session' (any signed-in user) or the permissions it needs (all of them).
+ * 'public' (login), 'session' (any signed-in user) or the permissions it needs (all of them),
+ * optionally only for platform staff.
  */
-export type RouteAuth = 'public' | 'session' | { all: Permission[] };
+export type RouteAuth = 'public' | 'session' | { all: Permission[]; platformOnly?: boolean };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: RouteAuth;
+    /** Reachable while the user still has a one-time password (me, change password). */
+    allowTemporaryPassword?: boolean;
   }
   interface FastifyRequest {
     user?: SessionUser;
@@ -37,6 +53,20 @@ export const COOKIE_NAME = 'jwt';
 const SECRET_KEY = 'internal.jwt_secret';
 
 export const perm = (...all: Permission[]): { auth: RouteAuth } => ({ auth: { all } });
+/** A route only platform staff may use (role editing), on top of its permissions. */
+export const platformPerm = (...all: Permission[]): { auth: RouteAuth } => ({ auth: { all, platformOnly: true } });
+
+/**
+ * The one enforcement point of DESIGN §1a: may this user pass a guard naming these permissions?
+ * A merchant user never passes a guard that names a platform permission, whatever its role says.
+ */
+export function guardRefusal(user: SessionUser, auth: Exclude<RouteAuth, 'public' | 'session'>): string | null {
+  if (user.scope !== 'platform' && (auth.platformOnly || auth.all.some(isPlatformPermission))) {
+    return 'Only platform staff may do this.';
+  }
+  const missing = auth.all.filter((p) => !user.permissions.includes(p));
+  return missing.length ? refusalMessage(missing) : null;
+}
 
 export async function loadJwtSecret(ctx: AppContext): Promise<Uint8Array> {
   if (ctx.config.jwtSecret) return new TextEncoder().encode(ctx.config.jwtSecret);
@@ -78,13 +108,27 @@ async function userFromToken(ctx: AppContext, secret: Uint8Array, token: string)
       firstName: users.firstName,
       lastName: users.lastName,
       merchantId: users.merchantId,
-      permissions: roles.permissions,
+      roleId: roles.id,
+      roleName: roles.name,
+      rolePermissions: roles.permissions,
+      mustChangePassword: users.mustChangePassword,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .innerJoin(roles, eq(roles.id, users.roleId))
-    .where(and(eq(sessions.id, jti), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql`now()`)));
-  return row ? { ...row, sessionId: jti } : null;
+    .where(
+      and(
+        eq(sessions.id, jti),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql`now()`),
+        isNull(users.disabledAt),
+      ),
+    );
+  if (!row) return null;
+  // permissions are read fresh on every request: a role change applies to the very next one
+  const { rolePermissions, ...rest } = row;
+  const scope = userScope(row.merchantId);
+  return { ...rest, scope, permissions: effectivePermissions(rolePermissions, scope), sessionId: jti };
 }
 
 function sameOrigin(req: FastifyRequest, publicUrl: string | undefined) {
@@ -103,11 +147,14 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext) {
   const secret = await loadJwtSecret(ctx);
   app.decorate('jwtSecret', secret);
 
+  const table: StaffRoute[] = [];
+  app.decorate('staffRoutes', table);
   app.addHook('onRoute', (route) => {
     const url = route.url;
-    if (STAFF_PREFIXES.some((p) => url.startsWith(p)) && !route.config?.auth) {
-      throw new Error(`Route ${route.method} ${url} must declare config.auth`);
-    }
+    if (!STAFF_PREFIXES.some((p) => url.startsWith(p))) return;
+    const auth = route.config?.auth;
+    if (!auth) throw new Error(`Route ${route.method} ${url} must declare config.auth`);
+    for (const method of [route.method].flat()) if (method !== 'HEAD') table.push({ method, url, auth });
   });
 
   app.addHook('onRequest', async (req: FastifyRequest, _reply: FastifyReply) => {
@@ -120,16 +167,23 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext) {
       throw new AppError('CSRF_REJECTED', 'Request refused: it came from another origin');
     }
     req.user = user;
+    if (user.mustChangePassword && !req.routeOptions.config?.allowTemporaryPassword) {
+      throw new AppError('PASSWORD_CHANGE_REQUIRED', 'Choose a new password before you continue');
+    }
     if (typeof auth === 'object') {
-      const missing = auth.all.filter((p) => !user.permissions.includes(p));
-      if (missing.length) throw new AppError('FORBIDDEN', `Permission required: ${missing.join(', ')}`);
+      const refusal = guardRefusal(user, auth);
+      if (refusal) throw new AppError('FORBIDDEN', refusal);
     }
   });
 }
 
+/** Every staff route with its declared access rule: what the permission matrix test walks. */
+export type StaffRoute = { method: string; url: string; auth: RouteAuth };
+
 declare module 'fastify' {
   interface FastifyInstance {
     jwtSecret: Uint8Array;
+    staffRoutes: readonly StaffRoute[];
   }
 }
 

@@ -6,10 +6,10 @@
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { eq } from 'drizzle-orm';
-import { PERMISSIONS } from '@paydesk/contracts';
 import { loadConfig } from '../config';
 import { createDb, DataDirLockedError, runMigrations } from '../db/create-db';
 import { roles, users } from '../db/schema';
+import { recordAudit, SYSTEM_ACTOR } from '../modules/audit/service';
 import { hashPassword } from '../lib/password';
 
 const MIN_PASSWORD = 12;
@@ -82,28 +82,10 @@ try {
   } else {
     const passwordHash = await hashPassword(password);
     const outcome = await dbh.db.transaction(async (tx) => {
-      const [role] = await tx.select().from(roles).where(eq(roles.name, 'admin'));
-      let roleId: number;
-      let roleNote: string;
-      if (role) {
-        const missing = PERMISSIONS.filter((p) => !role.permissions.includes(p));
-        if (missing.length)
-          await tx
-            .update(roles)
-            .set({ permissions: [...role.permissions, ...missing] })
-            .where(eq(roles.id, role.id));
-        roleId = role.id;
-        roleNote = missing.length
-          ? `reused role "admin" (added ${missing.length} missing permissions)`
-          : 'reused role "admin"';
-      } else {
-        const [created] = await tx
-          .insert(roles)
-          .values({ name: 'admin', permissions: [...PERMISSIONS] })
-          .returning({ id: roles.id });
-        roleId = created!.id;
-        roleNote = `created role "admin" with all ${PERMISSIONS.length} permissions`;
-      }
+      // the preset Platform admin role: every permission, kept in step with contracts by runMigrations
+      const [role] = await tx.select().from(roles).where(eq(roles.code, 'platform_admin'));
+      const roleId = role!.id;
+      const roleNote = `role "${role!.name}" (${role!.permissions.length} permissions)`;
       const inserted = await tx
         .insert(users)
         .values({
@@ -116,6 +98,19 @@ try {
         })
         .onConflictDoNothing()
         .returning({ id: users.id });
+      if (inserted[0]) {
+        await recordAudit(
+          tx,
+          { ...SYSTEM_ACTOR, username: 'create-admin' },
+          {
+            action: 'user.created',
+            targetType: 'user',
+            targetId: inserted[0].id,
+            after: { username, role: role!.name },
+          },
+          new Date(),
+        );
+      }
       return { roleNote, userId: inserted[0]?.id };
     });
     if (!outcome.userId) {

@@ -1,15 +1,25 @@
 import type { ReactNode } from 'react';
-import { Navigate } from 'react-router';
+import { Navigate, useLocation } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
+import { hasPermission, type Permission } from '@paydesk/contracts/permissions';
 import { FullPageLoader } from '../components/full-page-loader';
+import { PageTitle } from '../components/page-title';
+import { Refusal } from '../components/refusal';
 import { ROUTES } from '../lib/routes';
-import { CurrentUserContext, meQuery } from '../lib/session';
+import { CurrentUserContext, meQuery, usePermissions } from '../lib/session';
 
-/** Protected layout: authorised means the current-user call succeeds; if it fails the user is signed out (SPEC §4). */
+/**
+ * Protected layout: authorised means the current-user call succeeds; if it fails the user is signed out (SPEC §4).
+ * A user signed in with a one-time password is kept on Change password until a new one is chosen
+ * (the server refuses everything else meanwhile).
+ */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { data: me, isPending, isError } = useQuery(meQuery);
+  const { pathname } = useLocation();
   if (isPending) return <FullPageLoader label="Loading your session" />;
   if (isError || !me) return <Navigate to={ROUTES.Login} replace />;
+  if (me.mustChangePassword && pathname !== ROUTES.ChangePassword)
+    return <Navigate to={ROUTES.ChangePassword} replace />;
   return <CurrentUserContext value={me}>{children}</CurrentUserContext>;
 }
 
@@ -19,4 +29,25 @@ export function PublicOnly({ children }: { children: ReactNode }) {
   if (isPending) return <FullPageLoader label="Loading your session" />;
   if (me) return <Navigate to={ROUTES.Invoices} replace />;
   return children;
+}
+
+type RequirePermissionProps = {
+  /** the page's title, kept on the refusal so the user knows where they are */
+  title: string;
+  /** every permission the page needs */
+  all: readonly Permission[];
+  children: ReactNode;
+};
+
+/** A page the user's role does not open shows why in words, never a permission code. */
+export function RequirePermission({ title, all, children }: RequirePermissionProps) {
+  const perms = usePermissions();
+  const missing = all.filter((p) => !hasPermission(perms, p));
+  if (missing.length === 0) return children;
+  return (
+    <>
+      <PageTitle title={title} />
+      <Refusal missing={missing} />
+    </>
+  );
 }

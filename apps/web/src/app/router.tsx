@@ -2,7 +2,8 @@ import { Suspense, lazy, type ComponentType, type LazyExoticComponent } from 're
 import { Navigate, createBrowserRouter, type RouteObject } from 'react-router';
 import { FullPageLoader, SectionLoader } from '../components/full-page-loader';
 import { ROUTES } from '../lib/routes';
-import { PublicOnly, RequireAuth } from './guards';
+import type { Permission } from '@paydesk/contracts/permissions';
+import { PublicOnly, RequireAuth, RequirePermission } from './guards';
 import { AppLayout } from './layout/app-layout';
 import { RouteError } from './route-error';
 
@@ -19,11 +20,20 @@ const MonitoringPage = lazy(() => import('../features/monitoring/pages/monitorin
 const NotificationsPage = lazy(() => import('../features/notifications/pages/notifications-page'));
 const AccountsPage = lazy(() => import('../features/accounts/pages/accounts-page'));
 const AccountDetailsPage = lazy(() => import('../features/accounts/pages/account-details-page'));
+const TeamPage = lazy(() => import('../features/team/pages/team-page'));
+const AuditPage = lazy(() => import('../features/audit/pages/audit-page'));
 
 const page = (Page: LazyExoticComponent<ComponentType>) => (
   <Suspense fallback={<SectionLoader />}>
     <Page />
   </Suspense>
+);
+
+/** A page only some roles open: the others see why, in words (the server refuses its calls anyway). */
+const guarded = (title: string, all: Permission[], Page: LazyExoticComponent<ComponentType>) => (
+  <RequirePermission title={title} all={all}>
+    {page(Page)}
+  </RequirePermission>
 );
 
 /** Route names and paths of SPEC §2; `handle.name` carries the route name. */
@@ -50,15 +60,25 @@ export const routes: RouteObject[] = [
     children: [
       { path: ROUTES.Invoices, handle: { name: 'Invoices' }, element: page(InvoicesPage) },
       { path: '/invoices/:id', handle: { name: 'InvoiceDetails' }, element: page(InvoiceDetailsPage) },
-      { path: ROUTES.Reports, handle: { name: 'Reports' }, element: page(ReportsPage) },
+      {
+        path: ROUTES.Reports,
+        handle: { name: 'Reports' },
+        element: guarded('Reports', ['merchant.read.report'], ReportsPage),
+      },
       { path: ROUTES.Merchant, handle: { name: 'Merchant' }, element: page(MerchantPage) },
       { path: ROUTES.Settings, handle: { name: 'Settings' }, element: page(SettingsPage) },
       { path: ROUTES.ChangePassword, handle: { name: 'ChangePassword' }, element: page(ChangePasswordPage) },
       { path: ROUTES.Terminals, handle: { name: 'Terminals' }, element: page(TerminalsPage) },
-      { path: ROUTES.Monitoring, handle: { name: 'Monitoring' }, element: page(MonitoringPage) },
+      {
+        path: ROUTES.Monitoring,
+        handle: { name: 'Monitoring' },
+        element: guarded('Monitoring', ['terminal.statistic.settings', 'data.terminal.statistic'], MonitoringPage),
+      },
       { path: ROUTES.Notifications, handle: { name: 'Notifications' }, element: page(NotificationsPage) },
       { path: ROUTES.Accounts, handle: { name: 'Accounts' }, element: page(AccountsPage) },
       { path: '/accounts/:id', handle: { name: 'AccountDetails' }, element: page(AccountDetailsPage) },
+      { path: ROUTES.Team, handle: { name: 'Team' }, element: guarded('Team', ['users.manage'], TeamPage) },
+      { path: ROUTES.Audit, handle: { name: 'Audit' }, element: guarded('Audit', ['audit.read'], AuditPage) },
     ],
   },
   // Any unknown path goes to Login, which forwards an authorised user to the invoices list.

@@ -18,6 +18,14 @@ export class ApiError extends Error {
 
 export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
 
+/**
+ * What to tell the user when an action failed: the server's own words for a refusal it explains
+ * (a 4xx carries a human-readable message), otherwise the screen's generic text.
+ */
+export function actionErrorMessage(e: unknown, fallback: string): string {
+  return isApiError(e) && e.status >= 400 && e.status < 500 && e.message ? e.message : fallback;
+}
+
 type QueryScalar = string | number | boolean | null | undefined;
 export type QueryParams = Record<string, QueryScalar | readonly QueryScalar[]>;
 
@@ -39,6 +47,12 @@ let onUnauthorized: () => void = () => {};
 /** The app registers what "signed out" means (clear the cache, go to Login). */
 export function setUnauthorizedHandler(handler: () => void) {
   onUnauthorized = handler;
+}
+
+let onPasswordChangeRequired: () => void = () => {};
+/** The app registers what to do when the server insists on a new password first (reload the user). */
+export function setPasswordChangeRequiredHandler(handler: () => void) {
+  onPasswordChangeRequired = handler;
 }
 
 /**
@@ -113,6 +127,7 @@ export async function apiFetch(path: string, opts: RequestOptions = {}): Promise
         `Request failed (${res.status}${res.statusText ? ` ${res.statusText}` : ''})`,
       );
   if (res.status === 401 && signOutOn401) onUnauthorized();
+  if (error.code === 'PASSWORD_CHANGE_REQUIRED') onPasswordChangeRequired();
   throw error;
 }
 

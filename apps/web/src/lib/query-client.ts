@@ -16,6 +16,9 @@ export function createQueryClient() {
   });
 }
 
-/** Queries that survive a merchant switch: the user and the merchant list are not merchant-scoped. */
-const UNSCOPED_ROOTS = new Set(['me', 'merchants']);
+/**
+ * Queries that survive a merchant switch: the user, the merchant list, and the team, roles and audit
+ * trail (they carry their own explicit merchant filter instead of the picker's scope).
+ */
+const UNSCOPED_ROOTS = new Set(['me', 'merchants', 'team', 'roles', 'audit']);
 export const isMerchantScopedQuery = (queryKey: readonly unknown[]) => !UNSCOPED_ROOTS.has(String(queryKey[0]));

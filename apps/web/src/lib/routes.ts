@@ -12,6 +12,8 @@ export const ROUTES = {
   Notifications: '/notifications',
   Accounts: '/accounts',
   AccountDetails: (id: string) => `/accounts/${encodeURIComponent(id)}`,
+  Team: '/team',
+  Audit: '/audit',
   Payment: (formId: string) => `/payment/${encodeURIComponent(formId)}`,
 } as const;
 

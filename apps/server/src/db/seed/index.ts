@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { inArray, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { DEMO_ROLES } from '@paydesk/contracts';
+import type { PresetRoleCode } from '@paydesk/contracts';
 import type { AppContext } from '../../lib/context';
 import { hashPassword } from '../../lib/password';
 import type { Tx } from '../create-db';
@@ -222,12 +222,9 @@ async function seedAll(tx: Tx, nowDate: Date, passwordHash: string): Promise<Dem
   const ref = await ensureReferenceData(tx);
 
   // roles and merchants
-  await tx
-    .insert(roles)
-    .values(Object.entries(DEMO_ROLES).map(([name, permissions]) => ({ name, permissions: [...permissions] })))
-    .onConflictDoNothing();
-  const roleRows = await tx.select({ id: roles.id, name: roles.name }).from(roles);
-  const roleId = (name: string) => roleRows.find((r) => r.name === name)!.id;
+  // the preset roles exist once migrations ran (runMigrations keeps them in step with contracts)
+  const roleRows = await tx.select({ id: roles.id, code: roles.code }).from(roles);
+  const roleId = (code: PresetRoleCode) => roleRows.find((r) => r.code === code)!.id;
 
   const demoKeys = merchantKeys();
   const secondKeys = merchantKeys();
@@ -250,17 +247,61 @@ async function seedAll(tx: Tx, nowDate: Date, passwordHash: string): Promise<Dem
     },
   ]);
 
-  const people = [
-    { username: 'admin', firstName: 'Alice', lastName: 'Morgan', merchantId: null, role: 'admin', days: 180 },
-    { username: 'owner', firstName: 'Timur', lastName: 'Nazarov', merchantId: demoId, role: 'owner', days: 120 },
-    { username: 'support', firstName: 'Dilnoza', lastName: 'Karimova', merchantId: demoId, role: 'support', days: 110 },
-    { username: 'viewer', firstName: 'Pavel', lastName: 'Orlov', merchantId: demoId, role: 'viewer', days: 60 },
+  const people: {
+    username: string;
+    firstName: string;
+    lastName: string;
+    merchantId: string | null;
+    role: PresetRoleCode;
+    days: number;
+  }[] = [
+    { username: 'admin', firstName: 'Alice', lastName: 'Morgan', merchantId: null, role: 'platform_admin', days: 180 },
     {
-      username: 'second-owner',
+      username: 'ops',
+      firstName: 'Omar',
+      lastName: 'Rashidov',
+      merchantId: null,
+      role: 'platform_operator',
+      days: 150,
+    },
+    {
+      username: 'owner',
+      firstName: 'Timur',
+      lastName: 'Nazarov',
+      merchantId: demoId,
+      role: 'merchant_owner',
+      days: 120,
+    },
+    {
+      username: 'finance',
+      firstName: 'Gulnora',
+      lastName: 'Aliyeva',
+      merchantId: demoId,
+      role: 'merchant_finance',
+      days: 115,
+    },
+    {
+      username: 'support',
+      firstName: 'Dilnoza',
+      lastName: 'Karimova',
+      merchantId: demoId,
+      role: 'merchant_support',
+      days: 110,
+    },
+    {
+      username: 'viewer',
+      firstName: 'Pavel',
+      lastName: 'Orlov',
+      merchantId: demoId,
+      role: 'merchant_viewer',
+      days: 60,
+    },
+    {
+      username: 'shop2',
       firstName: 'Elena',
       lastName: 'Sokolova',
       merchantId: secondId,
-      role: 'owner',
+      role: 'merchant_owner',
       days: 95,
     },
   ];

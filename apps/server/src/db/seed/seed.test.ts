@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
-import { INVOICE_STATUSES, FLOW_TYPES } from '@paydesk/contracts';
+import {
+  INVOICE_STATUSES,
+  FLOW_TYPES,
+  PRESET_ROLES,
+  isPlatformPermission,
+  type PresetRoleCode,
+} from '@paydesk/contracts';
 import { loadConfig } from '../../config';
 import type { AppContext } from '../../lib/context';
 import { invoiceEffect } from '../../modules/ledger/postings';
@@ -54,17 +60,40 @@ describe('demo seed', () => {
     expect(rows[0]!.id).toBe(demo!.merchantId);
   });
 
-  it('creates the demo users with their roles', async () => {
-    const rows = await q<{ username: string; merchant: string | null; role: string }>(
-      `SELECT u.username, m.name AS merchant, r.name AS role FROM users u JOIN roles r ON r.id = u.role_id LEFT JOIN merchants m ON m.id = u.merchant_id ORDER BY u.username`,
+  it('creates the demo users with their preset roles', async () => {
+    const rows = await q<{ username: string; merchant: string | null; role: string; scope: string }>(
+      `SELECT u.username, m.name AS merchant, r.code AS role, u.scope FROM users u JOIN roles r ON r.id = u.role_id LEFT JOIN merchants m ON m.id = u.merchant_id ORDER BY u.username`,
     );
     expect(rows).toEqual([
-      { username: 'admin', merchant: null, role: 'admin' },
-      { username: 'owner', merchant: 'Demo Merchant', role: 'owner' },
-      { username: 'second-owner', merchant: 'Second Shop', role: 'owner' },
-      { username: 'support', merchant: 'Demo Merchant', role: 'support' },
-      { username: 'viewer', merchant: 'Demo Merchant', role: 'viewer' },
+      { username: 'admin', merchant: null, role: 'platform_admin', scope: 'platform' },
+      { username: 'finance', merchant: 'Demo Merchant', role: 'merchant_finance', scope: 'merchant' },
+      { username: 'ops', merchant: null, role: 'platform_operator', scope: 'platform' },
+      { username: 'owner', merchant: 'Demo Merchant', role: 'merchant_owner', scope: 'merchant' },
+      { username: 'shop2', merchant: 'Second Shop', role: 'merchant_owner', scope: 'merchant' },
+      { username: 'support', merchant: 'Demo Merchant', role: 'merchant_support', scope: 'merchant' },
+      { username: 'viewer', merchant: 'Demo Merchant', role: 'merchant_viewer', scope: 'merchant' },
     ]);
+  });
+
+  it('has exactly the preset roles of contracts, and no merchant role or user holds a platform permission', async () => {
+    const roles = await q<{ code: string | null; name: string; scope: string; permissions: string[] }>(
+      'SELECT code, name, scope, permissions FROM roles ORDER BY id',
+    );
+    expect(roles.map((r) => r.code).sort()).toEqual(Object.keys(PRESET_ROLES).sort());
+    for (const r of roles) {
+      const preset = PRESET_ROLES[r.code as PresetRoleCode];
+      expect(r, r.code!).toEqual({
+        code: r.code,
+        name: preset.name,
+        scope: preset.scope,
+        permissions: [...preset.permissions],
+      });
+      if (r.scope === 'merchant') expect(r.permissions.filter(isPlatformPermission), r.code!).toEqual([]);
+    }
+    const merchantUsersWithPlatformRoles = await q(
+      `SELECT u.username FROM users u JOIN roles r ON r.id = u.role_id WHERE u.merchant_id IS NOT NULL AND r.scope <> 'merchant'`,
+    );
+    expect(merchantUsersWithPlatformRoles).toEqual([]);
   });
 
   it('gives every payment method at least two enabled accounts with credentials and limits', async () => {

@@ -19,15 +19,16 @@ let cardAccount: { id: number; credentialId: number; value: string };
 
 beforeAll(async () => {
   t = await createTestApp();
-  // a role that may manage accounts but not read card numbers
+  // platform staff roles: one may manage accounts but not read card numbers, one may only read them
+  // (provider accounts belong to the platform: people.account(.edit) are platform permissions)
   const [viewer] = await t.ctx.db.select().from(users).where(eq(users.username, 'viewer'));
   const [role] = await t.ctx.db
     .insert(roles)
-    .values({ name: 'account-clerk', permissions: ['people.account', 'people.account.edit'] })
+    .values({ name: 'account-clerk', scope: 'platform', permissions: ['people.account', 'people.account.edit'] })
     .returning();
   const [reader] = await t.ctx.db
     .insert(roles)
-    .values({ name: 'account-reader', permissions: ['people.account'] })
+    .values({ name: 'account-reader', scope: 'platform', permissions: ['people.account'] })
     .returning();
   await t.ctx.db.insert(users).values([
     {
@@ -35,7 +36,7 @@ beforeAll(async () => {
       passwordHash: viewer!.passwordHash,
       firstName: 'C',
       lastName: 'L',
-      merchantId: viewer!.merchantId,
+      merchantId: null,
       roleId: role!.id,
     },
     {
@@ -47,7 +48,7 @@ beforeAll(async () => {
       roleId: reader!.id,
     },
   ]);
-  for (const u of ['owner', 'second-owner', 'admin', 'viewer', 'support', 'clerk', 'reader'])
+  for (const u of ['owner', 'shop2', 'admin', 'ops', 'viewer', 'support', 'clerk', 'reader'])
     cookies[u] = await loginAs(t.app, u);
   const res = await t.ctx.db.execute<{ id: number; credential_id: number; value: string }>(sql`
     SELECT c.account_id AS id, c.id AS credential_id, c.value FROM account_credentials c
@@ -70,9 +71,41 @@ function call(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, 
   });
 }
 
+/** The text of a database refusal (drizzle wraps the driver's error, which names the constraint). */
+async function dbRefusal(p: PromiseLike<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (e) {
+    const err = e as { message?: string; cause?: { message?: string; constraint?: string } };
+    return [err.message, err.cause?.message, err.cause?.constraint].join(' ');
+  }
+  throw new Error('the database accepted it');
+}
+
+describe('who may hold the account permissions', () => {
+  it('a merchant-scoped role holding people.account is refused by the database', async () => {
+    expect(
+      await dbRefusal(
+        t.ctx.db.insert(roles).values({ name: 'merchant-clerk', scope: 'merchant', permissions: ['people.account'] }),
+      ),
+    ).toContain('roles_merchant_permissions_check');
+    expect(await t.ctx.db.select().from(roles).where(eq(roles.name, 'merchant-clerk'))).toEqual([]);
+  });
+
+  it('a merchant user cannot be given a platform role', async () => {
+    const [clerkRole] = await t.ctx.db.select().from(roles).where(eq(roles.name, 'account-clerk'));
+    const [viewer] = await t.ctx.db.select().from(users).where(eq(users.username, 'viewer'));
+    expect(
+      await dbRefusal(t.ctx.db.update(users).set({ roleId: clerkRole!.id }).where(eq(users.username, 'viewer'))),
+    ).toContain('users_role_scope_fk');
+    const [after] = await t.ctx.db.select().from(users).where(eq(users.username, 'viewer'));
+    expect(after!.roleId).toBe(viewer!.roleId);
+  });
+});
+
 describe('GET /api/v1/people/account', () => {
-  it('lists provider accounts for people.account holders (any merchant’s staff)', async () => {
-    for (const u of ['owner', 'second-owner', 'admin', 'reader']) {
+  it('lists provider accounts for people.account holders (platform staff only)', async () => {
+    for (const u of ['admin', 'ops', 'reader']) {
       const res = await call('GET', '/api/v1/people/account', u);
       expect(res.statusCode, u).toBe(200);
       const data = res.json().data;
@@ -85,15 +118,20 @@ describe('GET /api/v1/people/account', () => {
         enabled: expect.any(Boolean),
       });
     }
-    for (const u of ['viewer', 'support'])
-      expect((await call('GET', '/api/v1/people/account', u)).statusCode).toBe(403);
+    // merchant staff never see the platform's provider accounts, a merchant owner included
+    for (const u of ['owner', 'shop2', 'viewer', 'support']) {
+      const res = await call('GET', '/api/v1/people/account', u);
+      expect(res.statusCode, u).toBe(403);
+      expect(res.json().error).toMatchObject({ code: 'FORBIDDEN', message: 'Only platform staff may do this.' });
+      expect(res.body).not.toContain('providerName');
+    }
     expect((await call('GET', '/api/v1/people/account')).statusCode).toBe(401);
   });
 });
 
 describe('GET /api/v1/people/account/{id}', () => {
   it('gives credentials; card numbers masked without invoice.credentials.read', async () => {
-    const full = await call('GET', `/api/v1/people/account/${cardAccount.id}`, 'owner');
+    const full = await call('GET', `/api/v1/people/account/${cardAccount.id}`, 'admin');
     expect(full.statusCode).toBe(200);
     expect(full.json().data).toMatchObject({
       id: cardAccount.id,
@@ -118,9 +156,13 @@ describe('GET /api/v1/people/account/{id}', () => {
   });
 
   it('404 for an unknown account, 400 for a bad id, 403 without people.account', async () => {
-    expect((await call('GET', '/api/v1/people/account/999999', 'owner')).statusCode).toBe(404);
-    expect((await call('GET', '/api/v1/people/account/abc', 'owner')).statusCode).toBe(400);
-    expect((await call('GET', `/api/v1/people/account/${cardAccount.id}`, 'support')).statusCode).toBe(403);
+    expect((await call('GET', '/api/v1/people/account/999999', 'ops')).statusCode).toBe(404);
+    expect((await call('GET', '/api/v1/people/account/abc', 'ops')).statusCode).toBe(400);
+    for (const u of ['owner', 'shop2', 'support', 'viewer']) {
+      const res = await call('GET', `/api/v1/people/account/${cardAccount.id}`, u);
+      expect(res.statusCode, u).toBe(403);
+      expect(res.body).not.toContain(cardAccount.value);
+    }
   });
 });
 
@@ -132,20 +174,22 @@ describe('PATCH /api/v1/people/account/{id}', () => {
     const [row] = await t.ctx.db.select().from(providerAccounts).where(eq(providerAccounts.id, cardAccount.id));
     expect(row!.enabled).toBe(false);
     expect(
-      (await call('PATCH', `/api/v1/people/account/${cardAccount.id}`, 'owner', { enabled: true })).json().data.enabled,
+      (await call('PATCH', `/api/v1/people/account/${cardAccount.id}`, 'ops', { enabled: true })).json().data.enabled,
     ).toBe(true);
   });
 
-  it('403 without people.account.edit, 400 for a bad body, 404 for an unknown account', async () => {
-    for (const u of ['reader', 'viewer', 'support'])
+  it('403 without people.account.edit (merchant owners included), 400 for a bad body, 404 for an unknown account', async () => {
+    for (const u of ['reader', 'owner', 'shop2', 'viewer', 'support'])
       expect((await call('PATCH', `/api/v1/people/account/${cardAccount.id}`, u, { enabled: false })).statusCode).toBe(
         403,
       );
-    expect(
-      (await call('PATCH', `/api/v1/people/account/${cardAccount.id}`, 'owner', { enabled: 'no' })).statusCode,
-    ).toBe(400);
-    expect((await call('PATCH', `/api/v1/people/account/${cardAccount.id}`, 'owner', {})).statusCode).toBe(400);
-    expect((await call('PATCH', '/api/v1/people/account/999999', 'owner', { enabled: true })).statusCode).toBe(404);
+    const [row] = await t.ctx.db.select().from(providerAccounts).where(eq(providerAccounts.id, cardAccount.id));
+    expect(row!.enabled).toBe(true);
+    expect((await call('PATCH', `/api/v1/people/account/${cardAccount.id}`, 'ops', { enabled: 'no' })).statusCode).toBe(
+      400,
+    );
+    expect((await call('PATCH', `/api/v1/people/account/${cardAccount.id}`, 'ops', {})).statusCode).toBe(400);
+    expect((await call('PATCH', '/api/v1/people/account/999999', 'ops', { enabled: true })).statusCode).toBe(404);
   });
 });
 
@@ -170,7 +214,7 @@ describe('POST /api/v1/people/create', () => {
     });
     const [limit] = await t.ctx.db.select().from(accountLimits).where(eq(accountLimits.accountId, created.id));
     expect(limit).toMatchObject({ limit: 0, priority: 0, checkUniqueAmount: false });
-    const l = await call('GET', `/api/router/v1/people/account/limit/${created.id}`, 'owner');
+    const l = await call('GET', `/api/router/v1/people/account/limit/${created.id}`, 'ops');
     expect(l.json().data).toEqual({
       peopleAccountId: created.id,
       limit: 0,
@@ -178,7 +222,7 @@ describe('POST /api/v1/people/create', () => {
       priority: 0,
       checkUniqueAmount: false,
     });
-    const bare = await call('POST', '/api/v1/people/create', 'owner', {
+    const bare = await call('POST', '/api/v1/people/create', 'admin', {
       paymentMethodId: method!.id,
       paymentProviderId: provider!.id,
     });
@@ -186,13 +230,13 @@ describe('POST /api/v1/people/create', () => {
   });
 
   it('400 with the SPEC §5 messages, 403 without people.account.edit', async () => {
-    const empty = await call('POST', '/api/v1/people/create', 'owner', {});
+    const empty = await call('POST', '/api/v1/people/create', 'ops', {});
     expect(empty.statusCode).toBe(400);
     expect(empty.json().error.fields).toEqual({
       paymentMethodId: 'Payment method is required',
       paymentProviderId: 'Payment provider is required',
     });
-    const unknown = await call('POST', '/api/v1/people/create', 'owner', {
+    const unknown = await call('POST', '/api/v1/people/create', 'ops', {
       paymentMethodId: 9999,
       paymentProviderId: 9999,
     });
@@ -201,16 +245,19 @@ describe('POST /api/v1/people/create', () => {
       paymentMethodId: 'Unknown payment method',
       paymentProviderId: 'Unknown payment provider',
     });
-    for (const u of ['reader', 'viewer', 'support'])
+    const count = async () => (await t.ctx.db.select({ id: providerAccounts.id }).from(providerAccounts)).length;
+    const before = await count();
+    for (const u of ['reader', 'owner', 'shop2', 'viewer', 'support'])
       expect(
         (await call('POST', '/api/v1/people/create', u, { paymentMethodId: 1, paymentProviderId: 1 })).statusCode,
       ).toBe(403);
+    expect(await count()).toBe(before);
   });
 });
 
 describe('credentials', () => {
   it('adds, edits and removes; values are normalised and validated by type', async () => {
-    const add = await call('POST', '/api/v1/people/account/credentials', 'owner', {
+    const add = await call('POST', '/api/v1/people/account/credentials', 'admin', {
       peopleAccountId: cardAccount.id,
       credentialType: 'CARD',
       paramType: 'S',
@@ -235,7 +282,7 @@ describe('credentials', () => {
     const [row] = await t.ctx.db.select().from(accountCredentials).where(eq(accountCredentials.id, created.id));
     expect(row!.value).toBe('5555555555554444');
 
-    const phone = await call('POST', '/api/v1/people/account/credentials', 'owner', {
+    const phone = await call('POST', '/api/v1/people/account/credentials', 'admin', {
       peopleAccountId: cardAccount.id,
       credentialType: 'PHONE',
       paramType: 'S',
@@ -244,10 +291,10 @@ describe('credentials', () => {
     expect(phone.statusCode).toBe(201);
     expect(phone.json().data.value).toBe('+79991234567');
 
-    expect((await call('DELETE', `/api/v1/people/account/credentials/${created.id}`, 'owner')).statusCode).toBe(200);
-    expect((await call('DELETE', `/api/v1/people/account/credentials/${created.id}`, 'owner')).statusCode).toBe(404);
+    expect((await call('DELETE', `/api/v1/people/account/credentials/${created.id}`, 'admin')).statusCode).toBe(200);
+    expect((await call('DELETE', `/api/v1/people/account/credentials/${created.id}`, 'admin')).statusCode).toBe(404);
     expect(
-      (await call('PUT', `/api/v1/people/account/credentials/${created.id}`, 'owner', { value: '4111111111111111' }))
+      (await call('PUT', `/api/v1/people/account/credentials/${created.id}`, 'admin', { value: '4111111111111111' }))
         .statusCode,
     ).toBe(404);
     const left = await t.ctx.db
@@ -259,7 +306,7 @@ describe('credentials', () => {
 
   it('refuses bad values with clear 400 messages', async () => {
     const post = (body: object) =>
-      call('POST', '/api/v1/people/account/credentials', 'owner', {
+      call('POST', '/api/v1/people/account/credentials', 'admin', {
         peopleAccountId: cardAccount.id,
         paramType: 'S',
         ...body,
@@ -278,7 +325,7 @@ describe('credentials', () => {
       expect(res.statusCode, `${type} ${value}`).toBe(400);
       expect(res.json().error.fields.value, `${type} ${value}`).toBe(message);
     }
-    const empty = await call('POST', '/api/v1/people/account/credentials', 'owner', {});
+    const empty = await call('POST', '/api/v1/people/account/credentials', 'admin', {});
     expect(empty.json().error.fields).toMatchObject({
       credentialType: CREDENTIAL_MESSAGES.typeRequired,
       paramType: CREDENTIAL_MESSAGES.paramTypeRequired,
@@ -287,7 +334,7 @@ describe('credentials', () => {
     expect((await post({ credentialType: 'EMAIL', value: 'x' })).json().error.fields.credentialType).toBe(
       CREDENTIAL_MESSAGES.typeRequired,
     );
-    const put = await call('PUT', `/api/v1/people/account/credentials/${cardAccount.credentialId}`, 'owner', {
+    const put = await call('PUT', `/api/v1/people/account/credentials/${cardAccount.credentialId}`, 'admin', {
       value: '4111111111111112',
     });
     expect(put.statusCode).toBe(400);
@@ -300,8 +347,12 @@ describe('credentials', () => {
     ).toBe(404);
   });
 
-  it('403 without people.account.edit', async () => {
-    for (const u of ['reader', 'viewer', 'support']) {
+  it('403 without people.account.edit (merchant owners included); nothing changes', async () => {
+    const before = await t.ctx.db
+      .select()
+      .from(accountCredentials)
+      .where(eq(accountCredentials.accountId, cardAccount.id));
+    for (const u of ['reader', 'owner', 'shop2', 'viewer', 'support']) {
       expect(
         (
           await call('POST', '/api/v1/people/account/credentials', u, {
@@ -323,21 +374,24 @@ describe('credentials', () => {
         (await call('DELETE', `/api/v1/people/account/credentials/${cardAccount.credentialId}`, u)).statusCode,
       ).toBe(403);
     }
+    expect(
+      await t.ctx.db.select().from(accountCredentials).where(eq(accountCredentials.accountId, cardAccount.id)),
+    ).toEqual(before);
   });
 });
 
 describe('never a 500 for what a client can send', () => {
   it('answers 400 for ids beyond the database range', async () => {
     const huge = 1e12;
-    expect((await call('GET', `/api/v1/people/account/${huge}`, 'owner')).statusCode).toBe(400);
-    expect((await call('PATCH', `/api/v1/people/account/${huge}`, 'owner', { enabled: true })).statusCode).toBe(400);
+    expect((await call('GET', `/api/v1/people/account/${huge}`, 'admin')).statusCode).toBe(400);
+    expect((await call('PATCH', `/api/v1/people/account/${huge}`, 'admin', { enabled: true })).statusCode).toBe(400);
     expect(
-      (await call('POST', '/api/v1/people/create', 'owner', { paymentMethodId: huge, paymentProviderId: huge }))
+      (await call('POST', '/api/v1/people/create', 'admin', { paymentMethodId: huge, paymentProviderId: huge }))
         .statusCode,
     ).toBe(400);
     expect(
       (
-        await call('POST', '/api/v1/people/account/credentials', 'owner', {
+        await call('POST', '/api/v1/people/account/credentials', 'admin', {
           peopleAccountId: huge,
           credentialType: 'PHONE',
           paramType: 'S',
@@ -346,12 +400,12 @@ describe('never a 500 for what a client can send', () => {
       ).statusCode,
     ).toBe(400);
     expect(
-      (await call('PUT', `/api/v1/people/account/credentials/${huge}`, 'owner', { value: '+79991234567' })).statusCode,
+      (await call('PUT', `/api/v1/people/account/credentials/${huge}`, 'admin', { value: '+79991234567' })).statusCode,
     ).toBe(400);
-    expect((await call('GET', `/api/router/v1/people/account/limit/${huge}`, 'owner')).statusCode).toBe(400);
+    expect((await call('GET', `/api/router/v1/people/account/limit/${huge}`, 'admin')).statusCode).toBe(400);
     expect(
       (
-        await call('PUT', '/api/router/v1/people/account/limit/1', 'owner', {
+        await call('PUT', '/api/router/v1/people/account/limit/1', 'admin', {
           peopleAccountId: 1,
           limit: 2 ** 60,
           priority: 0,
@@ -361,7 +415,7 @@ describe('never a 500 for what a client can send', () => {
     ).toBe(400);
     expect(
       (
-        await call('PUT', '/api/router/v1/people/account/limit/1', 'owner', {
+        await call('PUT', '/api/router/v1/people/account/limit/1', 'admin', {
           peopleAccountId: 1,
           limit: 1,
           priority: 2 ** 40,
@@ -409,16 +463,24 @@ describe('limits', () => {
       [{ priority: undefined }, 'priority', LIMIT_MESSAGES.priorityRequired],
       [{ checkUniqueAmount: 'yes' }, 'checkUniqueAmount', 'Unique amount must be true or false'],
     ] as const) {
-      const res = await call('PUT', url, 'owner', { ...base, ...patch });
+      const res = await call('PUT', url, 'ops', { ...base, ...patch });
       expect(res.statusCode, JSON.stringify(patch)).toBe(400);
       expect(res.json().error.fields[field], JSON.stringify(patch)).toBe(message);
     }
-    expect((await call('PUT', url, 'owner', { ...base, peopleAccountId: cardAccount.id + 1 })).statusCode).toBe(400);
-    for (const u of ['reader', 'viewer', 'support']) expect((await call('PUT', url, u, base)).statusCode).toBe(403);
-    for (const u of ['viewer', 'support']) expect((await call('GET', url, u)).statusCode).toBe(403);
-    expect((await call('GET', '/api/router/v1/people/account/limit/999999', 'owner')).statusCode).toBe(404);
+    expect((await call('PUT', url, 'ops', { ...base, peopleAccountId: cardAccount.id + 1 })).statusCode).toBe(400);
+    const [limitBefore] = await t.ctx.db
+      .select()
+      .from(accountLimits)
+      .where(eq(accountLimits.accountId, cardAccount.id));
+    for (const u of ['reader', 'owner', 'shop2', 'viewer', 'support'])
+      expect((await call('PUT', url, u, base)).statusCode, u).toBe(403);
+    const [limitAfter] = await t.ctx.db.select().from(accountLimits).where(eq(accountLimits.accountId, cardAccount.id));
+    expect(limitAfter).toEqual(limitBefore);
+    for (const u of ['owner', 'shop2', 'viewer', 'support'])
+      expect((await call('GET', url, u)).statusCode, u).toBe(403);
+    expect((await call('GET', '/api/router/v1/people/account/limit/999999', 'ops')).statusCode).toBe(404);
     expect(
-      (await call('PUT', '/api/router/v1/people/account/limit/999999', 'owner', { ...base, peopleAccountId: 999999 }))
+      (await call('PUT', '/api/router/v1/people/account/limit/999999', 'ops', { ...base, peopleAccountId: 999999 }))
         .statusCode,
     ).toBe(404);
   });

@@ -16,7 +16,9 @@ import {
   okResponse,
   plainScopedQuery,
 } from '@paydesk/contracts';
+import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../lib/context';
+import { staffActor } from '../audit/service';
 import { currentUser, perm } from '../../plugins/auth';
 import {
   addCredential,
@@ -38,6 +40,7 @@ export const accountsRoutes =
     const read = perm('people.account');
     const edit = perm('people.account', 'people.account.edit');
     const querystring = plainScopedQuery;
+    const audit = (req: FastifyRequest) => staffActor(currentUser(req), req.ip);
 
     app.get(
       '/api/v1/people/account',
@@ -65,7 +68,7 @@ export const accountsRoutes =
           response: { 200: accountEnabledResponse },
         },
       },
-      async (req) => ({ data: await setAccountEnabled(ctx, req.params.id, req.body.enabled) }),
+      async (req) => ({ data: await setAccountEnabled(ctx, audit(req), req.params.id, req.body.enabled) }),
     );
 
     app.post(
@@ -74,7 +77,7 @@ export const accountsRoutes =
         config: edit,
         schema: { tags, querystring, body: accountCreateBody, response: { 201: accountCreateResponse } },
       },
-      async (req, reply) => reply.status(201).send({ data: await createAccount(ctx, req.body) }),
+      async (req, reply) => reply.status(201).send({ data: await createAccount(ctx, audit(req), req.body) }),
     );
 
     app.post(
@@ -83,7 +86,8 @@ export const accountsRoutes =
         config: edit,
         schema: { tags, querystring, body: credentialCreateBody, response: { 201: credentialResponse } },
       },
-      async (req, reply) => reply.status(201).send({ data: await addCredential(ctx, currentUser(req), req.body) }),
+      async (req, reply) =>
+        reply.status(201).send({ data: await addCredential(ctx, currentUser(req), audit(req), req.body) }),
     );
 
     app.put(
@@ -98,14 +102,16 @@ export const accountsRoutes =
           response: { 200: credentialResponse },
         },
       },
-      async (req) => ({ data: await updateCredential(ctx, currentUser(req), req.params.credentialId, req.body.value) }),
+      async (req) => ({
+        data: await updateCredential(ctx, currentUser(req), audit(req), req.params.credentialId, req.body.value),
+      }),
     );
 
     app.delete(
       '/api/v1/people/account/credentials/:credentialId',
       { config: edit, schema: { tags, params: credentialParams, querystring, response: { 200: okResponse } } },
       async (req) => {
-        await removeCredential(ctx, req.params.credentialId);
+        await removeCredential(ctx, audit(req), req.params.credentialId);
         return { data: { ok: true as const } };
       },
     );
@@ -128,6 +134,6 @@ export const accountsRoutes =
           response: { 200: accountLimitResponse },
         },
       },
-      async (req) => ({ data: await setLimit(ctx, req.params.id, req.body) }),
+      async (req) => ({ data: await setLimit(ctx, audit(req), req.params.id, req.body) }),
     );
   };

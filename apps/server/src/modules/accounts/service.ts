@@ -24,6 +24,7 @@ import {
 import type { AppContext } from '../../lib/context';
 import { providerAccountBalanceSql } from '../ledger/service';
 import { badRequest, notFound } from '../../lib/errors';
+import { recordAudit, type AuditActor } from '../audit/service';
 
 /**
  * Provider accounts belong to providers and serve every merchant, so they are not tenant-scoped:
@@ -95,19 +96,49 @@ export async function getAccount(ctx: AppContext, actor: Actor, id: number): Pro
   };
 }
 
-export async function setAccountEnabled(ctx: AppContext, id: number, enabled: boolean): Promise<AccountListItem> {
-  const updated = await ctx.db
-    .update(providerAccounts)
-    .set({ enabled })
-    .where(eq(providerAccounts.id, id))
-    .returning({ id: providerAccounts.id });
-  if (!updated.length) throw notFound('Account');
-  const { id: _id, providerName, bankName, paymentMethodName } = await accountRow(ctx.db, id);
-  return { id, providerName, bankName, paymentMethodName, enabled };
+/** Audit records never hold a full card or phone number: the first 6 and last 4 of a card, the last 4 of anything else. */
+const auditValue = (type: string, value: string) =>
+  type === 'CARD' ? maskCredential(type, value) : value.length > 4 ? `…${value.slice(-4)}` : '…';
+
+export async function setAccountEnabled(
+  ctx: AppContext,
+  audit: AuditActor,
+  id: number,
+  enabled: boolean,
+): Promise<AccountListItem> {
+  return ctx.db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ enabled: providerAccounts.enabled })
+      .from(providerAccounts)
+      .where(eq(providerAccounts.id, id))
+      .for('update');
+    if (!before) throw notFound('Account');
+    await tx.update(providerAccounts).set({ enabled }).where(eq(providerAccounts.id, id));
+    if (before.enabled !== enabled) {
+      await recordAudit(
+        tx,
+        audit,
+        {
+          action: 'account.enabled_changed',
+          targetType: 'account',
+          targetId: id,
+          before: { enabled: before.enabled },
+          after: { enabled },
+        },
+        ctx.now(),
+      );
+    }
+    const { providerName, bankName, paymentMethodName } = await accountRow(tx, id);
+    return { id, providerName, bankName, paymentMethodName, enabled };
+  });
 }
 
 /** A new account with a default limit row (limit 0: it takes no deposits until a limit is set). */
-export async function createAccount(ctx: AppContext, body: AccountCreateBody): Promise<AccountListItem> {
+export async function createAccount(
+  ctx: AppContext,
+  audit: AuditActor,
+  body: AccountCreateBody,
+): Promise<AccountListItem> {
   const [method] = await ctx.db
     .select({ id: paymentMethods.id })
     .from(paymentMethods)
@@ -133,6 +164,22 @@ export async function createAccount(ctx: AppContext, body: AccountCreateBody): P
       })
       .returning({ id: providerAccounts.id });
     await tx.insert(accountLimits).values({ accountId: a!.id, limit: 0, priority: 0, checkUniqueAmount: false });
+    await recordAudit(
+      tx,
+      audit,
+      {
+        action: 'account.created',
+        targetType: 'account',
+        targetId: a!.id,
+        after: {
+          paymentProviderId: body.paymentProviderId,
+          paymentMethodId: body.paymentMethodId,
+          bankName: body.bankName?.trim() || null,
+          limit: 0,
+        },
+      },
+      ctx.now(),
+    );
     return a!.id;
   });
   const { providerName, bankName, paymentMethodName, enabled } = await accountRow(ctx.db, id);
@@ -142,56 +189,112 @@ export async function createAccount(ctx: AppContext, body: AccountCreateBody): P
 export async function addCredential(
   ctx: AppContext,
   actor: Actor,
+  audit: AuditActor,
   body: CredentialCreateBody,
 ): Promise<AccountCredential> {
   await accountRow(ctx.db, body.peopleAccountId);
   const value = normalizeCredentialValue(body.credentialType, body.value);
-  const [c] = await ctx.db
-    .insert(accountCredentials)
-    .values({ accountId: body.peopleAccountId, credentialType: body.credentialType, paramType: body.paramType, value })
-    .returning({
-      id: accountCredentials.id,
-      credentialType: accountCredentials.credentialType,
-      paramType: accountCredentials.paramType,
-      value: accountCredentials.value,
-    });
-  return credentialOut(actor, c!);
+  return ctx.db.transaction(async (tx) => {
+    const [c] = await tx
+      .insert(accountCredentials)
+      .values({
+        accountId: body.peopleAccountId,
+        credentialType: body.credentialType,
+        paramType: body.paramType,
+        value,
+      })
+      .returning({
+        id: accountCredentials.id,
+        credentialType: accountCredentials.credentialType,
+        paramType: accountCredentials.paramType,
+        value: accountCredentials.value,
+      });
+    await recordAudit(
+      tx,
+      audit,
+      {
+        action: 'account.credential_added',
+        targetType: 'account',
+        targetId: body.peopleAccountId,
+        after: { credentialId: c!.id, credentialType: c!.credentialType, value: auditValue(c!.credentialType, value) },
+      },
+      ctx.now(),
+    );
+    return credentialOut(actor, c!);
+  });
 }
 
 export async function updateCredential(
   ctx: AppContext,
   actor: Actor,
+  audit: AuditActor,
   credentialId: number,
   rawValue: string,
 ): Promise<AccountCredential> {
-  const [current] = await ctx.db
-    .select({ credentialType: accountCredentials.credentialType })
-    .from(accountCredentials)
-    .where(eq(accountCredentials.id, credentialId));
-  if (!current) throw notFound('Credential');
-  const value = normalizeCredentialValue(current.credentialType, rawValue);
-  const issue = credentialValueIssue(current.credentialType, value);
-  if (issue) throw badRequest(issue, { value: issue });
-  const [c] = await ctx.db
-    .update(accountCredentials)
-    .set({ value })
-    .where(eq(accountCredentials.id, credentialId))
-    .returning({
-      id: accountCredentials.id,
-      credentialType: accountCredentials.credentialType,
-      paramType: accountCredentials.paramType,
-      value: accountCredentials.value,
-    });
-  if (!c) throw notFound('Credential');
-  return credentialOut(actor, c);
+  return ctx.db.transaction(async (tx) => {
+    const [current] = await tx
+      .select({
+        accountId: accountCredentials.accountId,
+        credentialType: accountCredentials.credentialType,
+        value: accountCredentials.value,
+      })
+      .from(accountCredentials)
+      .where(eq(accountCredentials.id, credentialId))
+      .for('update');
+    if (!current) throw notFound('Credential');
+    const value = normalizeCredentialValue(current.credentialType, rawValue);
+    const issue = credentialValueIssue(current.credentialType, value);
+    if (issue) throw badRequest(issue, { value: issue });
+    const [c] = await tx
+      .update(accountCredentials)
+      .set({ value })
+      .where(eq(accountCredentials.id, credentialId))
+      .returning({
+        id: accountCredentials.id,
+        credentialType: accountCredentials.credentialType,
+        paramType: accountCredentials.paramType,
+        value: accountCredentials.value,
+      });
+    await recordAudit(
+      tx,
+      audit,
+      {
+        action: 'account.credential_changed',
+        targetType: 'account',
+        targetId: current.accountId,
+        before: { credentialId, value: auditValue(current.credentialType, current.value) },
+        after: { credentialId, value: auditValue(current.credentialType, value) },
+      },
+      ctx.now(),
+    );
+    return credentialOut(actor, c!);
+  });
 }
 
-export async function removeCredential(ctx: AppContext, credentialId: number) {
-  const removed = await ctx.db
-    .delete(accountCredentials)
-    .where(eq(accountCredentials.id, credentialId))
-    .returning({ id: accountCredentials.id });
-  if (!removed.length) throw notFound('Credential');
+export async function removeCredential(ctx: AppContext, audit: AuditActor, credentialId: number) {
+  await ctx.db.transaction(async (tx) => {
+    const [removed] = await tx.delete(accountCredentials).where(eq(accountCredentials.id, credentialId)).returning({
+      accountId: accountCredentials.accountId,
+      credentialType: accountCredentials.credentialType,
+      value: accountCredentials.value,
+    });
+    if (!removed) throw notFound('Credential');
+    await recordAudit(
+      tx,
+      audit,
+      {
+        action: 'account.credential_removed',
+        targetType: 'account',
+        targetId: removed.accountId,
+        before: {
+          credentialId,
+          credentialType: removed.credentialType,
+          value: auditValue(removed.credentialType, removed.value),
+        },
+      },
+      ctx.now(),
+    );
+  });
 }
 
 /** Balance is read from the ledger. */
@@ -214,7 +317,12 @@ export async function getLimit(ctx: AppContext, accountId: number, db: DbOrTx = 
   };
 }
 
-export async function setLimit(ctx: AppContext, accountId: number, body: AccountLimitBody): Promise<AccountLimit> {
+export async function setLimit(
+  ctx: AppContext,
+  audit: AuditActor,
+  accountId: number,
+  body: AccountLimitBody,
+): Promise<AccountLimit> {
   if (body.peopleAccountId !== accountId) {
     throw badRequest('peopleAccountId must match the account in the path', {
       peopleAccountId: 'Must match the account in the path',
@@ -223,6 +331,21 @@ export async function setLimit(ctx: AppContext, accountId: number, body: Account
   return ctx.db.transaction(async (tx) => {
     await accountRow(tx, accountId);
     // the routing engine locks these rows while choosing an account, so a change waits for it
+    const [before] = await tx.select().from(accountLimits).where(eq(accountLimits.accountId, accountId)).for('update');
+    await recordAudit(
+      tx,
+      audit,
+      {
+        action: 'account.limit_changed',
+        targetType: 'account',
+        targetId: accountId,
+        before: before
+          ? { limit: before.limit, priority: before.priority, checkUniqueAmount: before.checkUniqueAmount }
+          : null,
+        after: { limit: body.limit, priority: body.priority, checkUniqueAmount: body.checkUniqueAmount },
+      },
+      ctx.now(),
+    );
     await tx
       .insert(accountLimits)
       .values({ accountId, limit: body.limit, priority: body.priority, checkUniqueAmount: body.checkUniqueAmount })

@@ -42,7 +42,10 @@ export const authRoutes =
 
     app.get(
       '/api/v1/people/me',
-      { config: { auth: 'session' }, schema: { tags: ['session'], response: { 200: meResponse } } },
+      {
+        config: { auth: 'session', allowTemporaryPassword: true },
+        schema: { tags: ['session'], response: { 200: meResponse } },
+      },
       async (req) => {
         const u = currentUser(req);
         return {
@@ -52,6 +55,9 @@ export const authRoutes =
             permissions: u.permissions,
             personal: { firstName: u.firstName, lastName: u.lastName },
             merchantId: u.merchantId,
+            scope: u.scope,
+            role: { id: u.roleId, name: u.roleName },
+            mustChangePassword: u.mustChangePassword,
           },
         };
       },
@@ -60,11 +66,17 @@ export const authRoutes =
     app.post(
       '/api/v1/user/change_password',
       {
-        config: { auth: 'session' },
-        schema: { tags: ['session'], body: changePasswordBody, response: { 200: okResponse } },
+        config: { auth: 'session', allowTemporaryPassword: true },
+        schema: {
+          tags: ['session'],
+          description: "Changes the signed-in user's password and ends its other sessions.",
+          body: changePasswordBody,
+          response: { 200: okResponse },
+        },
       },
       async (req) => {
-        await changePassword(ctx, currentUser(req).id, req.body.currentPassword, req.body.newPassword);
+        const u = currentUser(req);
+        await changePassword(ctx, u, req.ip, req.body.currentPassword, req.body.newPassword);
         return { data: { ok: true as const } };
       },
     );

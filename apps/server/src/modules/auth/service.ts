@@ -1,9 +1,11 @@
-import { and, count, eq, gt, min, sql } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, min, ne, sql } from 'drizzle-orm';
+import { userScope } from '@paydesk/contracts';
 import { loginFailures, sessions, users } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { burnPasswordTime, hashPassword, verifyPassword } from '../../lib/password';
-import { issueSessionToken } from '../../plugins/auth';
+import { issueSessionToken, type SessionUser } from '../../plugins/auth';
+import { recordAudit, staffActor } from '../audit/service';
 
 export const LOCKOUT_FAILURES = 10; // PCI DSS 8.3.4: at most 10 attempts
 export const LOCKOUT_MINUTES = 30;
@@ -45,6 +47,13 @@ export async function login(ctx: AppContext, secret: Uint8Array, username: strin
   if (!ok) {
     await ctx.db.transaction(async (tx) => {
       await tx.insert(loginFailures).values({ ip, username, at: now });
+      // the attempted name is recorded as typed (it may be no user at all); never the password
+      await recordAudit(
+        tx,
+        { userId: user?.id ?? null, username: username.slice(0, 100), kind: 'anonymous', ip },
+        { action: 'auth.sign_in_failed', merchantId: user?.merchantId ?? null, targetType: 'user', targetId: user?.id },
+        now,
+      );
       if (user) {
         await tx
           .update(users)
@@ -58,7 +67,18 @@ export async function login(ctx: AppContext, secret: Uint8Array, username: strin
     throw new AppError('INVALID_CREDENTIALS', 'Invalid username or password');
   }
 
-  await ctx.db.update(users).set({ failedLogins: 0, lockedUntil: null }).where(eq(users.id, user!.id));
+  if (user!.disabledAt) {
+    throw new AppError('FORBIDDEN', 'This user is disabled. Ask your administrator to enable it.');
+  }
+  await ctx.db.transaction(async (tx) => {
+    await tx.update(users).set({ failedLogins: 0, lockedUntil: null }).where(eq(users.id, user!.id));
+    await recordAudit(
+      tx,
+      staffActor({ id: user!.id, username: user!.username, scope: userScope(user!.merchantId) }, ip),
+      { action: 'auth.sign_in', merchantId: user!.merchantId, targetType: 'user', targetId: user!.id },
+      now,
+    );
+  });
   return issueSessionToken(ctx, secret, user!.id);
 }
 
@@ -66,8 +86,15 @@ export async function logout(ctx: AppContext, sessionId: string) {
   await ctx.db.update(sessions).set({ revokedAt: ctx.now() }).where(eq(sessions.id, sessionId));
 }
 
-export async function changePassword(ctx: AppContext, userId: string, currentPassword: string, newPassword: string) {
-  const [user] = await ctx.db.select().from(users).where(eq(users.id, userId));
+/** Changes the password, clears a one-time password's flag and ends the user's other sessions. */
+export async function changePassword(
+  ctx: AppContext,
+  me: SessionUser,
+  ip: string,
+  currentPassword: string,
+  newPassword: string,
+) {
+  const [user] = await ctx.db.select().from(users).where(eq(users.id, me.id));
   if (!user) throw new AppError('UNAUTHORIZED', 'Sign in to continue');
   if (!(await verifyPassword(currentPassword, user.passwordHash))) {
     throw new AppError('WRONG_PASSWORD', 'The current password is wrong', {
@@ -79,8 +106,25 @@ export async function changePassword(ctx: AppContext, userId: string, currentPas
       newPassword: 'The new password must differ from the current one',
     });
   }
-  await ctx.db
-    .update(users)
-    .set({ passwordHash: await hashPassword(newPassword) })
-    .where(eq(users.id, userId));
+  const passwordHash = await hashPassword(newPassword);
+  await ctx.db.transaction(async (tx) => {
+    const now = ctx.now();
+    await tx.update(users).set({ passwordHash, mustChangePassword: false }).where(eq(users.id, me.id));
+    await tx
+      .update(sessions)
+      .set({ revokedAt: now })
+      .where(and(eq(sessions.userId, me.id), isNull(sessions.revokedAt), ne(sessions.id, me.sessionId)));
+    await recordAudit(
+      tx,
+      staffActor(me, ip),
+      {
+        action: 'auth.password_changed',
+        merchantId: me.merchantId,
+        targetType: 'user',
+        targetId: me.id,
+        after: { mustChangePassword: false, otherSessionsEnded: true },
+      },
+      now,
+    );
+  });
 }

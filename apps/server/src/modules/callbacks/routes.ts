@@ -12,7 +12,7 @@ import type { AppContext } from '../../lib/context';
 import { notFound } from '../../lib/errors';
 import { requestMerchant } from '../../lib/scope';
 import { currentUser, perm } from '../../plugins/auth';
-import { enqueueManualCallback } from '../engine/service';
+import { enqueueManualCallback, operatorActor } from '../engine/service';
 import { listCallbacks } from './service';
 
 const tags = ['callbacks'];
@@ -58,7 +58,7 @@ export const callbacksRoutes =
         const r = await enqueueManualCallback(ctx, {
           invoiceId: req.body.invoiceId,
           merchantId,
-          actor: { kind: 'operator', userId: currentUser(req).id },
+          actor: operatorActor(currentUser(req), req.ip),
         });
         return { data: { id: r.callbackId, status: r.callbackStatus as 'PENDING' } };
       },

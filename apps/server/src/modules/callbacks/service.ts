@@ -73,7 +73,15 @@ export function signWebhook(secret: string, id: string, timestamp: number, body:
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
-type Claimed = { id: string; url: string; payload: unknown; attempts: number; createDate: Date; secret: string };
+/**
+ * The webhook-signature header: the current secret's signature, and during a rotation's overlap the
+ * previous secret's too, space-separated as Standard Webhooks allows, so either verifier accepts it.
+ */
+export function webhookSignatureHeader(secrets: readonly string[], id: string, timestamp: number, body: string) {
+  return secrets.map((s) => signWebhook(s, id, timestamp, body)).join(' ');
+}
+
+type Claimed = { id: string; url: string; payload: unknown; attempts: number; createDate: Date; secrets: string[] };
 
 /**
  * One pass of the callback worker: claims due rows (FOR UPDATE SKIP LOCKED, lease by bumping
@@ -90,6 +98,7 @@ export async function tickCallbacks(ctx: AppContext, opts: { limit?: number } = 
       attempts: number;
       create_date: string | Date;
       secret: string;
+      previous_secret: string | null;
     }>(sql`
       WITH due AS (
         SELECT id FROM callbacks
@@ -101,14 +110,16 @@ export async function tickCallbacks(ctx: AppContext, opts: { limit?: number } = 
       UPDATE callbacks cb SET next_attempt_at = ${new Date(now.getTime() + CLAIM_LEASE_MS).toISOString()}::timestamptz
       FROM due, merchants m
       WHERE cb.id = due.id AND m.id = cb.merchant_id
-      RETURNING cb.id, cb.url, cb.payload, cb.attempts, cb.create_date, m.webhook_secret AS secret`);
+      RETURNING cb.id, cb.url, cb.payload, cb.attempts, cb.create_date, m.webhook_secret AS secret,
+        CASE WHEN m.previous_webhook_secret_until > ${now.toISOString()}::timestamptz
+             THEN m.previous_webhook_secret END AS previous_secret`);
     return res.rows.map((r): Claimed => ({
       id: r.id,
       url: r.url,
       payload: r.payload,
       attempts: r.attempts,
       createDate: new Date(r.create_date),
-      secret: r.secret,
+      secrets: r.previous_secret ? [r.secret, r.previous_secret] : [r.secret],
     }));
   });
   await Promise.all(claimed.map((c) => deliver(ctx, c)));
@@ -132,7 +143,7 @@ async function deliver(ctx: AppContext, c: Claimed) {
         'user-agent': 'Paydesk-Webhooks/1.0',
         'webhook-id': c.id,
         'webhook-timestamp': String(timestamp),
-        'webhook-signature': signWebhook(c.secret, c.id, timestamp, body),
+        'webhook-signature': webhookSignatureHeader(c.secrets, c.id, timestamp, body),
       },
       body,
       redirect: 'manual',

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { invoiceIdBody, merchantScopeQuery, retryResponse } from '@paydesk/contracts';
 import type { AppContext } from '../../lib/context';
 import { requestMerchant } from '../../lib/scope';
-import { currentUser } from '../../plugins/auth';
-import { retryWithdrawal } from './service';
+import { currentUser, perm } from '../../plugins/auth';
+import { operatorActor, retryWithdrawal } from './service';
 
 export const engineRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
@@ -11,8 +11,8 @@ export const engineRoutes =
     app.post(
       '/api/v1/invoice/retry',
       {
-        // SPEC §6 names no permission for retry: any signed-in user of the merchant, subject to canRetry
-        config: { auth: 'session' },
+        // DESIGN §1a: re-sending a payout is platform-only; the engine adds the state and retry rules
+        config: perm('invoice.retry'),
         schema: {
           tags: ['invoices'],
           summary: 'Retry a withdrawal payout (new provider transaction)',
@@ -26,7 +26,7 @@ export const engineRoutes =
         const r = await retryWithdrawal(ctx, {
           invoiceId: req.body.invoiceId,
           merchantId,
-          actor: { kind: 'operator', userId: currentUser(req).id },
+          actor: operatorActor(currentUser(req), req.ip),
         });
         return {
           data: {

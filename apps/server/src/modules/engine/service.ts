@@ -8,13 +8,32 @@ import { enqueueCallback } from '../callbacks/service';
 import { lockMerchantFunds, merchantAvailable, postInvoiceDelta } from '../ledger/service';
 import { feeFromPercent } from '../ledger/postings';
 import { getSetting } from '../settings/service';
+import { recordAudit, staffActor, type AuditActor, type AuditRecord } from '../audit/service';
+import type { SessionUser } from '../../plugins/auth';
 
 /**
  * The invoice state machine's single writer. Every change runs in one transaction that locks the
  * invoice row, checks the rule (contracts/statuses.ts), updates it, and writes the status event,
  * the event-log entry, the ledger delta and the callback outbox row.
  */
-export type Actor = { kind: 'system' | 'customer' | 'merchant' | 'provider' | 'operator'; userId?: string };
+export type Actor = {
+  kind: 'system' | 'customer' | 'merchant' | 'provider' | 'operator';
+  userId?: string;
+  /** staff actions carry who and from where, for the audit trail */
+  audit?: AuditActor;
+};
+
+/** A back-office user acting on invoices. */
+export const operatorActor = (user: SessionUser, ip: string): Actor => ({
+  kind: 'operator',
+  userId: user.id,
+  audit: staffActor(user, ip),
+});
+
+/** Records a staff action in the audit trail, in the action's transaction. Engine actors need none. */
+async function auditStaff(ctx: AppContext, tx: Tx, actor: Actor, r: AuditRecord) {
+  if (actor.audit) await recordAudit(tx, actor.audit, r, ctx.now());
+}
 export type InvoiceRow = typeof invoices.$inferSelect;
 export type TicketRow = typeof supportTickets.$inferSelect;
 
@@ -169,6 +188,15 @@ export function changeStatus(
     const inv = await lockOwned(tx, args.invoiceId, args.merchantId);
     const updated = await applyTransition(ctx, tx, inv, args.to, args.actor, { reason: args.reason });
     if (isFinal(args.to)) await closePendingTransactions(tx, inv.id, 'CANCELED', ctx.now());
+    await auditStaff(ctx, tx, args.actor, {
+      action: 'invoice.status_changed',
+      merchantId: inv.merchantId,
+      targetType: 'invoice',
+      targetId: inv.id,
+      before: { status: inv.status, test: inv.isTest },
+      after: { status: updated.status },
+      reason: args.reason,
+    });
     return updated;
   });
 }
@@ -217,6 +245,15 @@ export function changeAmount(
     );
     await postInvoiceDelta(tx, inv, updated!, 'operator_amount', now);
     await enqueueCallback(tx, updated!, now);
+    await auditStaff(ctx, tx, args.actor, {
+      action: 'invoice.amount_changed',
+      merchantId: inv.merchantId,
+      targetType: 'invoice',
+      targetId: inv.id,
+      before: { amount: inv.amount, fee: inv.fee },
+      after: { amount: args.amount, fee },
+      reason: args.reason,
+    });
     return updated!;
   });
 }
@@ -243,8 +280,12 @@ async function retryLocked(ctx: AppContext, tx: Tx, inv: InvoiceRow, actor: Acto
   if (!canRetry(inv)) throw invalidState(`A ${inv.flowType.toLowerCase()} in status ${inv.status} cannot be retried`);
   if (!inv.credentialValue)
     throw invalidState('The customer has not given payout details yet; there is nothing to retry');
+  // DESIGN §3: a new payout only once the previous one is final and not paid, never beside it
+  const [pending] = await pendingTransactions(tx, inv.id);
+  if (pending) {
+    throw invalidState(`Payout attempt ${pending.attempt} is still with the provider; retry only after it is declined`);
+  }
   const now = ctx.now();
-  await closePendingTransactions(tx, inv.id, 'CANCELED', now);
   const attempt = (await lastAttempt(tx, inv.id)) + 1;
   let updated = inv;
   if (inv.status !== 'IN_PROGRESS') {
@@ -278,6 +319,14 @@ export function retryWithdrawal(
   return inTx(ctx, async (tx) => {
     const inv = await lockOwned(tx, args.invoiceId, args.merchantId);
     const { invoice, transaction } = await retryLocked(ctx, tx, inv, args.actor, false);
+    await auditStaff(ctx, tx, args.actor, {
+      action: 'invoice.payout_retried',
+      merchantId: inv.merchantId,
+      targetType: 'invoice',
+      targetId: inv.id,
+      before: { status: inv.status },
+      after: { status: invoice.status, attempt: transaction.attempt, transactionId: transaction.id },
+    });
     return { ...invoice, transactionId: transaction.id, attempt: transaction.attempt };
   });
 }
@@ -292,6 +341,13 @@ export function enqueueManualCallback(
     const cb = await enqueueCallback(tx, inv, now, true);
     await logEvent(tx, inv, now, args.actor, 'CALLBACK_MANUAL', `Manual callback queued (status ${inv.status})`, {
       callbackId: cb.id,
+    });
+    await auditStaff(ctx, tx, args.actor, {
+      action: 'invoice.callback_sent',
+      merchantId: inv.merchantId,
+      targetType: 'invoice',
+      targetId: inv.id,
+      after: { callbackId: cb.id, status: inv.status },
     });
     return { ...inv, callbackId: cb.id, callbackStatus: cb.status };
   });
@@ -339,6 +395,14 @@ export function decideTicket(
       `Support ticket ${ticket.id} ${args.decision === 'approve' ? 'approved' : 'rejected'}`,
       { ticketId: ticket.id },
     );
+    await auditStaff(ctx, tx, args.actor, {
+      action: args.decision === 'approve' ? 'ticket.approved' : 'ticket.rejected',
+      merchantId: inv.merchantId,
+      targetType: 'ticket',
+      targetId: ticket.id,
+      before: { ticket: ticket.status, invoiceId: inv.id, invoice: inv.status },
+      after: { ticket: updated!.status, invoice: args.decision === 'approve' ? 'DONE' : inv.status },
+    });
     return updated!;
   });
 }
@@ -394,7 +458,7 @@ export async function resolveProviderTransactionLocked(
   } else if (
     inv.flowType === 'WITHDRAWAL' &&
     txn.attempt < AUTO_RETRY_MAX_ATTEMPTS &&
-    (await getSetting(tx, 'settings.withdrawal.retry.auto.enable')) === 'true'
+    (await getSetting(tx, inv.merchantId, 'settings.withdrawal.retry.auto.enable')) === 'true'
   ) {
     await logEvent(
       tx,

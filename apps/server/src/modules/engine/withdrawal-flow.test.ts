@@ -4,15 +4,22 @@ import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
 import { injectSigned, invoiceBody, merchantSigner, validCard, type Signer } from '../../../test/merchant-client';
 import { ledgerTotals } from '../ledger/service';
 import { setSetting } from '../settings/service';
+import { SYSTEM_ACTOR } from '../audit/service';
 
 let t: TestApp;
 let sign: Signer;
+/** The merchant owner: reads balances. */
 let cookie: string;
+/** Platform staff: ops retries payouts, admin records settlements (platform permissions). */
+let ops: string;
+let admin: string;
 
 beforeAll(async () => {
   t = await createTestApp({ sandboxDelayMs: 0 });
   sign = merchantSigner(t.demo.merchantId, t.demo.privateKeyPem, t.clock.now);
   cookie = await loginAs(t.app, 'owner');
+  ops = await loginAs(t.app, 'ops');
+  admin = await loginAs(t.app, 'admin');
 });
 afterAll(async () => t?.close());
 
@@ -34,7 +41,7 @@ async function payoutTxns(invoiceId: string) {
 
 describe('withdrawal flow', () => {
   it('create → complete with a card → payout DECLINED → automatic retry → DONE; funds held then settled', async () => {
-    await setSetting(t.ctx.db, 'settings.withdrawal.retry.auto.enable', 'true');
+    await setSetting(t.ctx, SYSTEM_ACTOR, t.demo.merchantId, 'settings.withdrawal.retry.auto.enable', 'true');
     const terminal = t.demo.terminals.find((x) => x.flowType === 'WITHDRAWAL' && x.currency === 'UZS' && !x.isTest)!;
     const before = await sums(terminal.id);
     const amount = 40_000_00;
@@ -118,7 +125,7 @@ describe('withdrawal flow', () => {
   });
 
   it('without auto retry a declined payout declines the invoice (hold released); manual retry re-holds; sandbox pays', async () => {
-    await setSetting(t.ctx.db, 'settings.withdrawal.retry.auto.enable', 'false');
+    await setSetting(t.ctx, SYSTEM_ACTOR, t.demo.merchantId, 'settings.withdrawal.retry.auto.enable', 'false');
     const { tickSandbox } = await import('../sandbox/service');
     const terminal = t.demo.terminals.find((x) => x.flowType === 'WITHDRAWAL' && x.isTest)!;
     const before = await sums(terminal.id);
@@ -142,21 +149,36 @@ describe('withdrawal flow', () => {
     expect((await t.app.inject({ method: 'POST', url: `${form}/status` })).json().data.status).toBe('DECLINED');
     expect((await sums(terminal.id)).balance).toBe(before.balance);
 
-    const retry = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/invoice/retry',
-      headers: { cookie },
-      payload: { invoiceId },
-    });
+    const retryAs = (who: string, id = invoiceId) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/v1/invoice/retry?merchantId=${t.demo.merchantId}`,
+        headers: { cookie: who },
+        payload: { invoiceId: id },
+      });
+    // re-sending a payout is for platform staff only: the merchant's owner is refused and nothing moves
+    const denied = await retryAs(cookie);
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json().error.message).toBe('Only platform staff may do this.');
+    expect((await payoutTxns(invoiceId)).map((x) => [x.attempt, x.status])).toEqual([[1, 'DECLINED']]);
+    expect((await sums(terminal.id)).balance).toBe(before.balance);
+
+    const retry = await retryAs(ops);
     expect(retry.statusCode, retry.body).toBe(200);
     expect(retry.json().data).toMatchObject({ status: 'IN_PROGRESS', attempt: 2 });
-    expect((await sums(terminal.id)).balance).toBeLessThan(before.balance);
-    const other = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/invoice/retry',
-      headers: { cookie },
-      payload: { invoiceId: '00000000-0000-4000-8000-000000000000' },
-    });
+    const reheld = (await sums(terminal.id)).balance;
+    expect(reheld).toBeLessThan(before.balance);
+    // DESIGN §3: never a second payout beside a pending one: 409, no third attempt, nothing held twice
+    const twice = await retryAs(ops);
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().error.code).toBe('INVALID_STATE');
+    expect(twice.json().error.message).toMatch(/still with the provider/);
+    expect((await payoutTxns(invoiceId)).map((x) => [x.attempt, x.status])).toEqual([
+      [1, 'DECLINED'],
+      [2, 'PENDING'],
+    ]);
+    expect((await sums(terminal.id)).balance).toBe(reheld);
+    const other = await retryAs(ops, '00000000-0000-4000-8000-000000000000');
     expect(other.statusCode).toBe(404);
   });
 });
@@ -181,8 +203,8 @@ describe('withdrawal funding', () => {
     expect(settle).toBeGreaterThan(0);
     const res = await t.app.inject({
       method: 'POST',
-      url: '/api/v1/settlement',
-      headers: { cookie },
+      url: `/api/v1/settlement?merchantId=${t.demo.merchantId}`,
+      headers: { cookie: admin },
       payload: { terminalId: terminal.id, baseAmount: settle / 100, settlementAmount: 1 },
     });
     expect(res.statusCode, res.body).toBe(200);

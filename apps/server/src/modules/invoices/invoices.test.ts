@@ -14,8 +14,9 @@ import { seedInvoiceFixtures, type FixtureInvoice } from './invoices.fixtures';
 let t: TestApp;
 let merchantId = '';
 let fx: Awaited<ReturnType<typeof seedInvoiceFixtures>>;
-const cookies: Record<'admin' | 'owner' | 'support' | 'viewer', string> = {
+const cookies: Record<'admin' | 'ops' | 'owner' | 'support' | 'viewer', string> = {
   admin: '',
+  ops: '',
   owner: '',
   support: '',
   viewer: '',
@@ -59,6 +60,8 @@ const expectIds = (res: { data: { invoiceId: string }[]; total: number }, rows: 
   expect(res.total).toBe(want.length);
 };
 const T = () => ({ terminalId: fx.terminalId });
+/** Platform staff name the merchant they work on (DESIGN §1): the owner's. */
+const scoped = (url: string) => `${url}${url.includes('?') ? '&' : '?'}merchantId=${merchantId}`;
 const sid = (code: string) => statusByCode(code)!.id;
 
 describe('GET /api/v1/invoice: filters', () => {
@@ -257,9 +260,10 @@ describe('GET /api/v1/invoice: search', () => {
     expect(one(await list({ search: 'FX-00' }))).toEqual([]);
   });
 
-  it('by provider invoice id only for users who may read it', async () => {
-    expect(one(await list({ search: 'PRV-FX-9' }, 'support'))).toEqual([fx.invoices[9]!.id]);
-    expect(one(await list({ search: 'PRV-FX-9' }, 'viewer'))).toEqual([]);
+  it('by provider invoice id only for users who may read it (platform staff)', async () => {
+    expect(one(await list({ search: 'PRV-FX-9', merchantId }, 'ops'))).toEqual([fx.invoices[9]!.id]);
+    for (const u of ['owner', 'support', 'viewer'] as const)
+      expect(one(await list({ search: 'PRV-FX-9' }, u)), u).toEqual([]);
   });
 
   it('by customer external id', async () => {
@@ -296,8 +300,8 @@ describe('merchant scope', () => {
 describe('GET /api/v1/invoice/:id', () => {
   it('the Invoice of SPEC §3, permission-gated fields by user', async () => {
     const inv = fx.invoices[3]!; // withdrawal with provider id and a card
-    const support = invoiceResponse.parse((await get(`/api/v1/invoice/${inv.id}`, 'support')).json()).data;
-    expect(support).toMatchObject({
+    const ops = invoiceResponse.parse((await get(scoped(`/api/v1/invoice/${inv.id}`), 'ops')).json()).data;
+    expect(ops).toMatchObject({
       invoiceId: inv.id,
       merchantInvoiceId: inv.merchantInvoiceId,
       providerInvoiceId: 'PRV-FX-3',
@@ -310,11 +314,17 @@ describe('GET /api/v1/invoice/:id', () => {
       terminal: { id: fx.terminalId, name: 'Fixture terminal' },
       account: { value: '8600123412341234' },
     });
-    expect(support.paymentMethod?.paymentMethod.name).toBeTruthy();
-    const viewer = invoiceResponse.parse((await get(`/api/v1/invoice/${inv.id}`, 'viewer')).json()).data;
-    expect(viewer.providerInvoiceId).toBeNull();
-    // without invoice.credentials.read a withdrawal card is shown masked: first 6, last 4
-    expect(viewer.account).toEqual({ value: '860012******1234' });
+    expect(ops.paymentMethod?.paymentMethod.name).toBeTruthy();
+    // provider ids and full credentials are platform permissions: every merchant user gets them hidden
+    for (const u of ['owner', 'support', 'viewer'] as const) {
+      const res = await get(`/api/v1/invoice/${inv.id}`, u);
+      const merchantView = invoiceResponse.parse(res.json()).data;
+      expect(merchantView.providerInvoiceId, u).toBeNull();
+      // without invoice.credentials.read a withdrawal card is shown masked: first 6, last 4
+      expect(merchantView.account, u).toEqual({ value: '860012******1234' });
+      expect(res.body, u).not.toContain('8600123412341234');
+      expect(res.body, u).not.toContain('PRV-FX-3');
+    }
     const withCustomer = invoiceResponse.parse((await get(`/api/v1/invoice/${fx.invoices[5]!.id}`)).json()).data;
     expect(withCustomer.customer).toEqual({
       externalId: 'fx-customer-1',
@@ -365,7 +375,7 @@ function parseCsv(text: string): string[][] {
 
 describe('GET /api/v1/invoice/csv', () => {
   it('streams Invoices.csv as an attachment with a header row, all matching rows, major units and ISO times', async () => {
-    const res = await get(`/api/v1/invoice/csv?${qs(T())}`, 'support');
+    const res = await get(`/api/v1/invoice/csv?${qs({ ...T(), merchantId })}`, 'ops');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe('attachment; filename="Invoices.csv"');
@@ -397,10 +407,17 @@ describe('GET /api/v1/invoice/csv', () => {
 
   it('the same filters as the list; provider ids blank without invoice.provider.read; no row cap', async () => {
     const q = { ...T(), statusIds: [sid('DONE'), sid('NEW')], dateFrom: '02/01/2020' };
-    const res = await get(`/api/v1/invoice/csv?${qs(q)}`, 'viewer');
-    const rows = parseCsv(res.body).slice(1);
-    expect(rows).toHaveLength((await list(q)).total);
-    expect(rows.every((r) => r[2] === '')).toBe(true);
+    const providerCol = INVOICE_CSV_COLUMNS.indexOf('Provider Invoice ID');
+    for (const u of ['owner', 'support', 'viewer'] as const) {
+      const res = await get(`/api/v1/invoice/csv?${qs(q)}`, u);
+      const rows = parseCsv(res.body).slice(1);
+      expect(rows, u).toHaveLength((await list(q)).total);
+      expect(
+        rows.every((r) => r[providerCol] === ''),
+        u,
+      ).toBe(true);
+      expect(res.body, u).not.toContain('PRV-FX');
+    }
     // the whole merchant, beyond any list cap
     const whole = parseCsv((await get('/api/v1/invoice/csv')).body).slice(1);
     const [{ n }] = (
@@ -448,13 +465,20 @@ const patch = (url: string, payload: unknown, who: keyof typeof cookies = 'owner
 const post = (url: string, payload: unknown, who: keyof typeof cookies = 'owner') =>
   t.app.inject({ method: 'POST', url, payload: payload as object, headers: { cookie: cookies[who] } });
 
+/** What a refused change must leave untouched: the invoice row, its status events and its ledger legs. */
+const snapshot = async (invoiceId: string) => ({
+  invoice: (await t.ctx.db.select().from(invoices).where(eq(invoices.id, invoiceId)))[0],
+  events: await t.ctx.db.select().from(eventLog).where(eq(eventLog.invoiceId, invoiceId)),
+  legs: await t.ctx.db.select().from(ledgerEntries).where(eq(ledgerEntries.invoiceId, invoiceId)),
+});
+
 describe('PATCH /api/v1/invoice/status', () => {
   it('changes through the engine: status event, event log with before/after, user and reason, ledger', async () => {
     const inv = fx.invoices.find((r) => r.status === 'PAYED' && r.flowType === 'DEPOSIT')!;
     const res = await patch(
-      '/api/v1/invoice/status',
+      scoped('/api/v1/invoice/status'),
       { invoiceId: inv.id, statusId: sid('DONE'), reason: 'bank statement' },
-      'support',
+      'ops',
     );
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.invoiceStatus.code).toBe('DONE');
@@ -474,54 +498,95 @@ describe('PATCH /api/v1/invoice/status', () => {
     expect(legs.reduce((s, l) => s + l.amount, 0)).toBe(0);
   });
 
-  it('a test invoice may be changed without invoice.status.change; others may not (403)', async () => {
-    const denied = await patch(
-      '/api/v1/invoice/status',
-      { invoiceId: fx.invoices[0]!.id, statusId: sid('CANCELED') },
-      'viewer',
-    );
-    expect(denied.statusCode).toBe(403);
-    expect(denied.json().error.code).toBe('FORBIDDEN');
+  it('a test invoice may be changed without invoice.status.change; a live one only by platform staff (403, nothing changes)', async () => {
+    // a NEW deposit to cancel, and a PAYED deposit whose DONE would credit the merchant
+    const targets: [FixtureInvoice, string][] = [
+      [fx.invoices[0]!, 'CANCELED'],
+      [fx.invoices[8]!, 'DONE'],
+    ];
+    expect(targets.map(([r]) => [r.flowType, r.status])).toEqual([
+      ['DEPOSIT', 'NEW'],
+      ['DEPOSIT', 'PAYED'],
+    ]);
+    for (const [target, to] of targets) {
+      const before = await snapshot(target.id);
+      // merchant staff, a merchant owner included, never correct what happened to live money
+      for (const u of ['viewer', 'support', 'owner'] as const) {
+        const denied = await patch(
+          '/api/v1/invoice/status',
+          { invoiceId: target.id, statusId: sid(to), reason: 'the customer says so' },
+          u,
+        );
+        expect(denied.statusCode, u).toBe(403);
+        expect(denied.json().error.code).toBe('FORBIDDEN');
+      }
+      expect(await snapshot(target.id)).toEqual(before);
+    }
     const ok = await patch(
       '/api/v1/invoice/status',
-      { invoiceId: fx.testInvoice.id, statusId: sid('IN_PROGRESS') },
+      { invoiceId: fx.testInvoice.id, statusId: sid('IN_PROGRESS'), reason: 'testing the flow' },
       'viewer',
     );
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().data.invoiceStatus.code).toBe('IN_PROGRESS');
   });
 
-  it('404 for another merchant, 409 for the current status, 400 for a bad body', async () => {
+  it('404 for another merchant, 409 for the current status, 400 for a bad body or a missing reason', async () => {
     expect(
-      (await patch('/api/v1/invoice/status', { invoiceId: fx.other.invoiceId, statusId: 4 }, 'admin')).statusCode,
+      (
+        await patch(
+          '/api/v1/invoice/status',
+          { invoiceId: fx.other.invoiceId, statusId: 4, reason: 'not my merchant' },
+          'admin',
+        )
+      ).statusCode,
     ).toBe(404);
     const same = fx.invoices.find((r) => r.status === 'CANCELED')!;
-    const conflict = await patch('/api/v1/invoice/status', { invoiceId: same.id, statusId: sid('CANCELED') });
+    const conflict = await patch(
+      scoped('/api/v1/invoice/status'),
+      { invoiceId: same.id, statusId: sid('CANCELED'), reason: 'already so' },
+      'ops',
+    );
     expect(conflict.statusCode).toBe(409);
     expect(conflict.json().error.code).toBe('INVALID_STATE');
+    const before = await snapshot(same.id);
+    const reason = 'a good reason';
     for (const body of [
-      { invoiceId: same.id, statusId: 99 },
-      { invoiceId: same.id, statusId: '4' },
-      { invoiceId: 'x', statusId: 4 },
-      { statusId: 4 },
-      { invoiceId: same.id, statusId: 4, extra: true },
+      { invoiceId: same.id, statusId: 99, reason },
+      { invoiceId: same.id, statusId: '4', reason },
+      { invoiceId: 'x', statusId: 4, reason },
+      { statusId: 4, reason },
+      { invoiceId: same.id, statusId: 4, reason, extra: true },
       { invoiceId: same.id, statusId: 4, reason: 'r'.repeat(501) },
+      { invoiceId: same.id, statusId: 4 },
+      { invoiceId: same.id, statusId: 4, reason: '' },
+      { invoiceId: same.id, statusId: 4, reason: '  ab  ' },
+      { invoiceId: same.id, statusId: 4, reason: 42 },
     ]) {
-      const res = await patch('/api/v1/invoice/status', body);
+      const res = await patch(scoped('/api/v1/invoice/status'), body, 'ops');
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().error.code).toBe('VALIDATION_ERROR');
     }
+    const missing = await patch(scoped('/api/v1/invoice/status'), { invoiceId: same.id, statusId: 4 }, 'ops');
+    expect(missing.json().error.fields.reason).toBe('Reason is required');
+    const short = await patch(
+      scoped('/api/v1/invoice/status'),
+      { invoiceId: same.id, statusId: 4, reason: '  ab  ' },
+      'ops',
+    );
+    expect(short.json().error.fields.reason).toBe('Reason must be at least 3 characters long');
+    expect(await snapshot(same.id)).toEqual(before);
   });
 });
 
 describe('PATCH /api/v1/invoice/amount', () => {
   it('changes through the engine and records before/after', async () => {
     const inv = fx.invoices[10]!;
-    const res = await patch('/api/v1/invoice/amount', {
-      invoiceId: inv.id,
-      amount: 123_456,
-      reason: 'customer sent more',
-    });
+    const res = await patch(
+      scoped('/api/v1/invoice/amount'),
+      { invoiceId: inv.id, amount: 123_456, reason: 'customer sent more' },
+      'ops',
+    );
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.amount).toBe(123_456);
     const [row] = await t.ctx.db.select().from(invoices).where(eq(invoices.id, inv.id));
@@ -536,18 +601,37 @@ describe('PATCH /api/v1/invoice/amount', () => {
 
   it('403 without invoice.amount.change, 404 for another merchant, 409 for the same amount, 400 for bad amounts', async () => {
     const inv = fx.invoices[11]!;
-    expect((await patch('/api/v1/invoice/amount', { invoiceId: inv.id, amount: 5000 }, 'support')).statusCode).toBe(
-      403,
-    );
+    const reason = 'customer sent less';
+    const before = await snapshot(inv.id);
+    for (const u of ['support', 'owner', 'viewer'] as const) {
+      const res = await patch('/api/v1/invoice/amount', { invoiceId: inv.id, amount: 5000, reason }, u);
+      expect(res.statusCode, u).toBe(403);
+      expect(res.json().error.message).toBe('Only platform staff may do this.');
+    }
+    expect(await snapshot(inv.id)).toEqual(before);
     expect(
-      (await patch('/api/v1/invoice/amount', { invoiceId: fx.other.invoiceId, amount: 5000 }, 'admin')).statusCode,
+      (await patch('/api/v1/invoice/amount', { invoiceId: fx.other.invoiceId, amount: 5000, reason }, 'admin'))
+        .statusCode,
     ).toBe(404);
-    expect((await patch('/api/v1/invoice/amount', { invoiceId: inv.id, amount: inv.amount })).statusCode).toBe(409);
+    expect(
+      (await patch(scoped('/api/v1/invoice/amount'), { invoiceId: inv.id, amount: inv.amount, reason }, 'ops'))
+        .statusCode,
+    ).toBe(409);
     for (const amount of [0, -100, 12.5, '100', null, 2 ** 53]) {
-      const res = await patch('/api/v1/invoice/amount', { invoiceId: inv.id, amount });
+      const res = await patch(scoped('/api/v1/invoice/amount'), { invoiceId: inv.id, amount, reason }, 'ops');
       expect(res.statusCode, String(amount)).toBe(400);
       expect(res.json().error.fields).toHaveProperty('amount');
     }
+    for (const bad of [undefined, '', 'ab', '  x  ', 'r'.repeat(501)]) {
+      const res = await patch(
+        scoped('/api/v1/invoice/amount'),
+        { invoiceId: inv.id, amount: 5000, reason: bad },
+        'ops',
+      );
+      expect(res.statusCode, String(bad)).toBe(400);
+      expect(res.json().error.fields).toHaveProperty('reason');
+    }
+    expect(await snapshot(inv.id)).toEqual(before);
   });
 });
 
@@ -589,16 +673,29 @@ describe('support tickets', () => {
 
   it('approve solves the ticket and completes the invoice; reject rejects; decided tickets are 409', async () => {
     const [a, b, solved] = fx.tickets;
-    expect((await post('/api/v1/merchant/support/approve', { ticketId: a!.id }, 'viewer')).statusCode).toBe(403);
-    const ok = await post('/api/v1/merchant/support/approve', { ticketId: a!.id }, 'support');
+    const tickets = async () =>
+      (await get(`/api/v1/merchant/support/${fx.declined.id}`, 'viewer')).json().data as { status: { code: string } }[];
+    const ticketsBefore = await tickets();
+    const invoiceBefore = await snapshot(fx.declined.id);
+    // deciding a ticket moves money: platform staff only, never the merchant's own staff
+    for (const u of ['viewer', 'support', 'owner'] as const)
+      for (const decision of ['approve', 'reject'])
+        expect(
+          (await post(`/api/v1/merchant/support/${decision}`, { ticketId: a!.id }, u)).statusCode,
+          `${u} ${decision}`,
+        ).toBe(403);
+    expect(await tickets()).toEqual(ticketsBefore);
+    expect(await snapshot(fx.declined.id)).toEqual(invoiceBefore);
+
+    const ok = await post(scoped('/api/v1/merchant/support/approve'), { ticketId: a!.id }, 'ops');
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().data.status.code).toBe('SOLVED');
     const inv = (await get(`/api/v1/invoice/${fx.declined.id}`)).json().data;
     expect(inv.invoiceStatus.code).toBe('DONE');
-    const rejected = await post('/api/v1/merchant/support/reject', { ticketId: b!.id }, 'support');
+    const rejected = await post(scoped('/api/v1/merchant/support/reject'), { ticketId: b!.id }, 'ops');
     expect(rejected.json().data.status.code).toBe('REJECTED');
     for (const id of [a!.id, b!.id, solved!.id]) {
-      const again = await post('/api/v1/merchant/support/reject', { ticketId: id }, 'support');
+      const again = await post(scoped('/api/v1/merchant/support/reject'), { ticketId: id }, 'ops');
       expect(again.statusCode).toBe(409);
       expect(again.json().error.code).toBe('INVALID_STATE');
     }
@@ -606,12 +703,13 @@ describe('support tickets', () => {
 
   it("404 for another merchant's ticket, 400 for a bad body", async () => {
     expect(
-      (await post('/api/v1/merchant/support/approve', { ticketId: fx.other.ticketId }, 'support')).statusCode,
+      (await post(scoped('/api/v1/merchant/support/approve'), { ticketId: fx.other.ticketId }, 'ops')).statusCode,
     ).toBe(404);
     for (const body of [{}, { ticketId: 'x' }, { ticketId: 0 }, { ticketId: 1, extra: 1 }]) {
-      expect((await post('/api/v1/merchant/support/approve', body, 'support')).statusCode, JSON.stringify(body)).toBe(
-        400,
-      );
+      expect(
+        (await post(scoped('/api/v1/merchant/support/approve'), body, 'ops')).statusCode,
+        JSON.stringify(body),
+      ).toBe(400);
     }
   });
 });

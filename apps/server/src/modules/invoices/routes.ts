@@ -40,10 +40,7 @@ const tags = ['invoices'];
 export const invoicesRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
-    const caller = (req: Parameters<typeof currentUser>[0]) => {
-      const u = currentUser(req);
-      return { userId: u.id, permissions: u.permissions };
-    };
+    const caller = (req: Parameters<typeof currentUser>[0]) => ({ user: currentUser(req), ip: req.ip });
 
     app.get(
       '/api/v1/invoice',

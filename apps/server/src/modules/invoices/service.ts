@@ -1,11 +1,11 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { asc, and, eq } from 'drizzle-orm';
-import { to as copyTo } from 'pg-copy-streams';
 import {
   INVOICE_TOTAL_CAP,
   canChangeAmount,
   canChangeStatus,
   hasPermission,
+  refusalMessage,
   statusById,
   type ChangeInvoiceAmountBody,
   type ChangeInvoiceStatusBody,
@@ -16,8 +16,10 @@ import {
 } from '@paydesk/contracts';
 import { eventLog, invoiceErrors, invoices, invoiceStatusEvents, providerTransactions } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
+import { copyOut } from '../../lib/copy-out';
 import { forbidden, notFound } from '../../lib/errors';
-import { changeAmount, changeStatus, type Actor } from '../engine/service';
+import { changeAmount, changeStatus, operatorActor } from '../engine/service';
+import type { SessionUser } from '../../plugins/auth';
 import {
   countSql,
   csvCopySql,
@@ -29,7 +31,7 @@ import {
   type Visibility,
 } from './queries';
 
-export type Caller = { userId: string; permissions: readonly string[] };
+export type Caller = { user: SessionUser; ip: string };
 
 const visibility = (perms: readonly string[]): Visibility => ({
   canReadProvider: hasPermission(perms, 'invoice.provider.read'),
@@ -72,42 +74,20 @@ export async function getInvoice(
   return toInvoice(row, visibility(perms));
 }
 
-/**
- * Streams Invoices.csv with COPY … TO STDOUT on a pool client of its own (PostgreSQL and the
- * PGlite socket alike), so memory stays flat whatever the row count. The client goes back to
- * the pool when the stream ends; on an error or an aborted download its connection is discarded,
- * since it may be left mid-COPY.
- */
-export async function exportInvoicesCsv(
+/** Streams Invoices.csv with COPY (lib/copy-out.ts): memory stays flat whatever the row count. */
+export function exportInvoicesCsv(
   ctx: AppContext,
   merchantId: string,
   f: InvoiceFilter,
   perms: readonly string[],
 ): Promise<Readable> {
-  const client = await ctx.dbh.pool.connect();
-  let released = false;
-  const release = (err?: Error) => {
-    if (released) return;
-    released = true;
-    client.release(err ?? undefined);
-  };
-  try {
+  return copyOut(ctx, async (client) => {
     const opts = { merchantId, canReadProvider: visibility(perms).canReadProvider };
     // Up to the list's cap the file is sorted like the list; bigger exports stream unsorted.
     const count = countSql(f, opts);
     const n = (await client.query<{ n: number }>(count.text, count.params)).rows[0]!.n;
-    const statement = csvCopySql(f, opts, (s) => client.escapeLiteral(s), n <= INVOICE_TOTAL_CAP);
-    const stream = client.query(copyTo(statement));
-    stream.once('end', () => release());
-    stream.once('error', (err) => release(err));
-    stream.once('close', () => {
-      if (!stream.readableEnded) release(new Error('CSV download aborted'));
-    });
-    return stream;
-  } catch (err) {
-    release(err as Error);
-    throw err;
-  }
+    return csvCopySql(f, opts, (s) => client.escapeLiteral(s), n <= INVOICE_TOTAL_CAP);
+  });
 }
 
 async function ownedInvoice(ctx: AppContext, merchantId: string, invoiceId: string) {
@@ -119,8 +99,6 @@ async function ownedInvoice(ctx: AppContext, merchantId: string, invoiceId: stri
   return row;
 }
 
-const operator = (caller: Caller): Actor => ({ kind: 'operator', userId: caller.userId });
-
 /** Operator status change: allowed by canChangeStatus (test invoice or invoice.status.change); the engine writes it. */
 export async function changeInvoiceStatus(
   ctx: AppContext,
@@ -129,16 +107,16 @@ export async function changeInvoiceStatus(
   caller: Caller,
 ) {
   const inv = await ownedInvoice(ctx, merchantId, body.invoiceId);
-  if (!canChangeStatus(inv, caller.permissions)) throw forbidden('Permission required: invoice.status.change');
+  if (!canChangeStatus(inv, caller.user.permissions)) throw forbidden(refusalMessage(['invoice.status.change']));
   const to = statusById(body.statusId)!.code;
   await changeStatus(ctx, {
     invoiceId: inv.id,
     merchantId,
     to,
-    actor: operator(caller),
-    reason: body.reason || undefined,
+    actor: operatorActor(caller.user, caller.ip),
+    reason: body.reason,
   });
-  return getInvoice(ctx, merchantId, inv.id, caller.permissions);
+  return getInvoice(ctx, merchantId, inv.id, caller.user.permissions);
 }
 
 export async function changeInvoiceAmount(
@@ -148,15 +126,15 @@ export async function changeInvoiceAmount(
   caller: Caller,
 ) {
   const inv = await ownedInvoice(ctx, merchantId, body.invoiceId);
-  if (!canChangeAmount(inv, caller.permissions)) throw forbidden('Permission required: invoice.amount.change');
+  if (!canChangeAmount(inv, caller.user.permissions)) throw forbidden(refusalMessage(['invoice.amount.change']));
   await changeAmount(ctx, {
     invoiceId: inv.id,
     merchantId,
     amount: body.amount,
-    actor: operator(caller),
-    reason: body.reason || undefined,
+    actor: operatorActor(caller.user, caller.ip),
+    reason: body.reason,
   });
-  return getInvoice(ctx, merchantId, inv.id, caller.permissions);
+  return getInvoice(ctx, merchantId, inv.id, caller.user.permissions);
 }
 
 export async function statusHistory(ctx: AppContext, merchantId: string, invoiceId: string) {

@@ -4,21 +4,39 @@ import {
   merchantListQuery,
   merchantListResponse,
   merchantParams,
+  merchantPublicKeyBody,
   merchantResponse,
   merchantScopeQuery,
   merchantUpdateBody,
   plainScopedQuery,
+  webhookSecretResponse,
 } from '@paydesk/contracts';
+import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../lib/context';
 import { notFound } from '../../lib/errors';
 import { currentUser, perm } from '../../plugins/auth';
 import { merchantScope, requestMerchant } from '../../lib/scope';
-import { createMerchant, getMerchant, listMerchants, updateMerchant } from './service';
+import { staffActor } from '../audit/service';
+import {
+  createMerchant,
+  getMerchant,
+  listMerchants,
+  renameMerchant,
+  replacePublicKey,
+  rotateWebhookSecret,
+} from './service';
 
 export const merchantsRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
     const tags = ['merchant'];
+    const audit = (req: FastifyRequest) => staffActor(currentUser(req), req.ip);
+    /** The merchant named in the path, which must be the caller's scope; another merchant's id is "not found". */
+    const ownMerchant = async (req: FastifyRequest, requested: string) => {
+      const id = await merchantScope(ctx, currentUser(req), requested);
+      if (id !== requested) throw notFound('Merchant');
+      return id;
+    };
 
     app.get(
       '/api/v1/merchant/me',
@@ -44,19 +62,50 @@ export const merchantsRoutes =
         config: perm('merchant.read'),
         schema: {
           tags,
-          description: 'Name and (optionally) the Ed25519 public key the merchant API verifies signatures with.',
+          description: 'Renames the merchant (SPEC: merchant.read). Keys change through their own routes.',
           params: merchantParams,
           querystring: plainScopedQuery,
           body: merchantUpdateBody,
           response: { 200: merchantResponse },
         },
       },
-      async (req) => {
-        // own merchant only, unless merchant.rw.all; another merchant's id is "not found"
-        const id = await merchantScope(ctx, currentUser(req), req.params.id);
-        if (id !== req.params.id) throw notFound('Merchant');
-        return { data: await updateMerchant(ctx, id, req.body) };
+      async (req) => ({
+        data: await renameMerchant(ctx, audit(req), await ownMerchant(req, req.params.id), req.body.name),
+      }),
+    );
+
+    app.put(
+      '/api/v1/merchant/:id/public-key',
+      {
+        config: perm('merchant.key.edit'),
+        schema: {
+          tags,
+          description: 'Replaces the Ed25519 public key the merchant API verifies request signatures with.',
+          params: merchantParams,
+          querystring: plainScopedQuery,
+          body: merchantPublicKeyBody,
+          response: { 200: merchantResponse },
+        },
       },
+      async (req) => ({
+        data: await replacePublicKey(ctx, audit(req), await ownMerchant(req, req.params.id), req.body.clientPublicKey),
+      }),
+    );
+
+    app.post(
+      '/api/v1/merchant/:id/webhook-secret',
+      {
+        config: perm('merchant.key.edit'),
+        schema: {
+          tags,
+          description:
+            'Rotates the webhook secret. The new secret is returned this once; the previous one keeps signing callbacks beside it for 24 h.',
+          params: merchantParams,
+          querystring: plainScopedQuery,
+          response: { 200: webhookSecretResponse },
+        },
+      },
+      async (req) => ({ data: await rotateWebhookSecret(ctx, audit(req), await ownMerchant(req, req.params.id)) }),
     );
 
     app.post(
@@ -65,6 +114,6 @@ export const merchantsRoutes =
         config: perm('merchant.rw.all'),
         schema: { tags, querystring: plainScopedQuery, body: merchantCreateBody, response: { 201: merchantResponse } },
       },
-      async (req, reply) => reply.status(201).send({ data: await createMerchant(ctx, req.body.name) }),
+      async (req, reply) => reply.status(201).send({ data: await createMerchant(ctx, audit(req), req.body.name) }),
     );
   };

@@ -1,14 +1,38 @@
 import { createPublicKey, randomBytes } from 'node:crypto';
 import { asc, count, eq } from 'drizzle-orm';
-import { PUBLIC_KEY_MESSAGE, type Merchant, type MerchantUpdateBody } from '@paydesk/contracts';
+import { PUBLIC_KEY_MESSAGE, WEBHOOK_SECRET_OVERLAP_HOURS, type Merchant } from '@paydesk/contracts';
+import type { Tx } from '../../db/create-db';
 import { merchants } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
-import { badRequest, notFound } from '../../lib/errors';
+import { badRequest, invalidState, notFound } from '../../lib/errors';
+import { recordAudit, type AuditActor } from '../audit/service';
 
-const columns = { id: merchants.id, name: merchants.name, clientPublicKey: merchants.clientPublicKey };
+const columns = {
+  id: merchants.id,
+  name: merchants.name,
+  clientPublicKey: merchants.clientPublicKey,
+  previousWebhookSecretUntil: merchants.previousWebhookSecretUntil,
+};
+type Row = { id: string; name: string; clientPublicKey: string | null; previousWebhookSecretUntil: Date | null };
+
+function toMerchant(r: Row, now: Date): Merchant {
+  const until = r.previousWebhookSecretUntil;
+  return {
+    id: r.id,
+    name: r.name,
+    clientPublicKey: r.clientPublicKey,
+    previousWebhookSecretUntil: until && until > now ? until.toISOString() : null,
+  };
+}
 
 export async function getMerchant(ctx: AppContext, id: string): Promise<Merchant> {
   const [m] = await ctx.db.select(columns).from(merchants).where(eq(merchants.id, id));
+  if (!m) throw notFound('Merchant');
+  return toMerchant(m, ctx.now());
+}
+
+async function lockMerchant(tx: Tx, id: string) {
+  const [m] = await tx.select().from(merchants).where(eq(merchants.id, id)).for('update');
   if (!m) throw notFound('Merchant');
   return m;
 }
@@ -23,7 +47,8 @@ export async function listMerchants(ctx: AppContext, page: number, size: number)
       .offset(page * size),
     ctx.db.select({ n: count() }).from(merchants),
   ]);
-  return { data: rows, total: total?.n ?? 0 };
+  const now = ctx.now();
+  return { data: rows.map((r) => toMerchant(r, now)), total: total?.n ?? 0 };
 }
 
 /**
@@ -45,24 +70,103 @@ export function canonicalEd25519Pem(pem: string): string {
   return key.export({ type: 'spki', format: 'pem' }).toString();
 }
 
-export async function updateMerchant(ctx: AppContext, id: string, body: MerchantUpdateBody): Promise<Merchant> {
-  const set: { name: string; clientPublicKey?: string } = { name: body.name };
-  if (body.clientPublicKey !== undefined) set.clientPublicKey = canonicalEd25519Pem(body.clientPublicKey);
-  const [m] = await ctx.db.update(merchants).set(set).where(eq(merchants.id, id)).returning(columns);
-  if (!m) throw notFound('Merchant');
-  return m;
+export async function renameMerchant(ctx: AppContext, actor: AuditActor, id: string, name: string): Promise<Merchant> {
+  return ctx.db.transaction(async (tx) => {
+    const before = await lockMerchant(tx, id);
+    const [m] = await tx.update(merchants).set({ name }).where(eq(merchants.id, id)).returning(columns);
+    if (before.name !== name) {
+      await recordAudit(
+        tx,
+        actor,
+        {
+          action: 'merchant.renamed',
+          merchantId: id,
+          targetType: 'merchant',
+          targetId: id,
+          before: { name: before.name },
+          after: { name },
+        },
+        ctx.now(),
+      );
+    }
+    return toMerchant(m!, ctx.now());
+  });
+}
+
+/** Replaces the key the merchant API verifies signatures with; requests signed with the old key fail from now on. */
+export async function replacePublicKey(ctx: AppContext, actor: AuditActor, id: string, pem: string): Promise<Merchant> {
+  const canonical = canonicalEd25519Pem(pem);
+  return ctx.db.transaction(async (tx) => {
+    const before = await lockMerchant(tx, id);
+    if (before.clientPublicKey === canonical) throw invalidState("This is already the merchant's public key");
+    const [m] = await tx
+      .update(merchants)
+      .set({ clientPublicKey: canonical })
+      .where(eq(merchants.id, id))
+      .returning(columns);
+    await recordAudit(
+      tx,
+      actor,
+      {
+        action: 'merchant.public_key_replaced',
+        merchantId: id,
+        targetType: 'merchant',
+        targetId: id,
+        before: { clientPublicKey: before.clientPublicKey },
+        after: { clientPublicKey: canonical },
+      },
+      ctx.now(),
+    );
+    return toMerchant(m!, ctx.now());
+  });
+}
+
+const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+/**
+ * A new webhook secret, returned this once. The old one keeps signing callbacks beside it for
+ * WEBHOOK_SECRET_OVERLAP_HOURS (Standard Webhooks carries several signatures in one header), so a
+ * merchant can roll its verifier without losing a callback. Secrets never reach the audit trail.
+ */
+export async function rotateWebhookSecret(ctx: AppContext, actor: AuditActor, id: string) {
+  return ctx.db.transaction(async (tx) => {
+    const before = await lockMerchant(tx, id);
+    const now = ctx.now();
+    const until = new Date(now.getTime() + WEBHOOK_SECRET_OVERLAP_HOURS * 3_600_000);
+    const webhookSecret = newWebhookSecret();
+    await tx
+      .update(merchants)
+      .set({ webhookSecret, previousWebhookSecret: before.webhookSecret, previousWebhookSecretUntil: until })
+      .where(eq(merchants.id, id));
+    await recordAudit(
+      tx,
+      actor,
+      {
+        action: 'merchant.webhook_secret_rotated',
+        merchantId: id,
+        targetType: 'merchant',
+        targetId: id,
+        after: { previousSecretValidUntil: until.toISOString() },
+      },
+      now,
+    );
+    return { webhookSecret, previousValidUntil: until.toISOString() };
+  });
 }
 
 /** A real merchant with its own webhook secret; it signs API calls once a public key is set. */
-export async function createMerchant(ctx: AppContext, name: string): Promise<Merchant> {
-  const [m] = await ctx.db
-    .insert(merchants)
-    .values({
-      name,
-      clientPublicKey: null,
-      webhookSecret: `whsec_${randomBytes(32).toString('base64')}`,
-      createdAt: ctx.now(),
-    })
-    .returning(columns);
-  return m!;
+export async function createMerchant(ctx: AppContext, actor: AuditActor, name: string): Promise<Merchant> {
+  return ctx.db.transaction(async (tx) => {
+    const [m] = await tx
+      .insert(merchants)
+      .values({ name, clientPublicKey: null, webhookSecret: newWebhookSecret(), createdAt: ctx.now() })
+      .returning(columns);
+    await recordAudit(
+      tx,
+      actor,
+      { action: 'merchant.created', merchantId: m!.id, targetType: 'merchant', targetId: m!.id, after: { name } },
+      ctx.now(),
+    );
+    return toMerchant(m!, ctx.now());
+  });
 }

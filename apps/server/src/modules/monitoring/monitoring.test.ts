@@ -219,7 +219,7 @@ describe('GET /api/v1/terminal/statistic', () => {
 
     const own = (await get(owner, `/api/v1/terminal/statistic?merchantId=${secondId}`)).json().data;
     expect(own.map((m: { merchantId: string }) => m.merchantId)).toEqual([demo.merchantId]);
-    const second = (await get(await loginAs(t.app, 'second-owner'), '/api/v1/terminal/statistic')).json().data;
+    const second = (await get(await loginAs(t.app, 'shop2'), '/api/v1/terminal/statistic')).json().data;
     expect(second.map((m: { name: string }) => m.name)).toEqual(['Second Shop']);
     expect(second[0].terminals).toHaveLength(2);
   });

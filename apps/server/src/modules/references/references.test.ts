@@ -12,7 +12,7 @@ let demoTerminalIds = new Set<string>();
 beforeAll(async () => {
   t = await createTestApp();
   [owner, secondOwner, admin, viewer] = (await Promise.all(
-    ['owner', 'second-owner', 'admin', 'viewer'].map((u) => loginAs(t.app, u)),
+    ['owner', 'shop2', 'admin', 'viewer'].map((u) => loginAs(t.app, u)),
   )) as [string, string, string, string];
   demoMerchantId = (await get('/api/v1/people/me', owner)).json().data.merchantId;
   demoTerminalIds = new Set((await get('/api/v1/terminal', owner)).json().data.map((x: { id: string }) => x.id));

@@ -19,6 +19,8 @@ async function demoOf(t: TestApp) {
 let t: TestApp;
 let demo: Awaited<ReturnType<typeof demoOf>>;
 let owner: string;
+/** Platform staff: provider and pool reports are platform permissions; they name the merchant they work on. */
+let ops: string;
 let uzs: number;
 let silkpay: number;
 let uzsPool: number;
@@ -32,6 +34,7 @@ beforeAll(async () => {
   t = await createTestApp();
   demo = await demoOf(t);
   owner = await loginAs(t.app, 'owner');
+  ops = await loginAs(t.app, 'ops');
   const q = async <T>(s: ReturnType<typeof sql>) => (await t.ctx.db.execute(s)).rows[0] as T;
   uzs = Number((await q<{ id: number }>(sql`SELECT id FROM currencies WHERE code = 'UZS'`)).id);
   silkpay = Number((await q<{ id: number }>(sql`SELECT id FROM providers WHERE code = 'SILKPAY'`)).id);
@@ -146,8 +149,8 @@ describe('GET /api/v1/report/invoice', () => {
       sql`SELECT COUNT(*)::int AS n FROM invoices WHERE terminal_id = ${term.id} AND ${periodSql('created_at')}`,
     );
     expect(rows.length).toBe(Number(n.rows[0]!.n));
-    // second-owner gets only Second Shop's invoices, and a 404 for Demo Merchant's terminal
-    const second = await loginAs(t.app, 'second-owner');
+    // shop2 gets only Second Shop's invoices, and a 404 for Demo Merchant's terminal
+    const second = await loginAs(t.app, 'shop2');
     const theirs = await csvOf(
       `/api/v1/report/invoice?periodStart=${start}&periodEnd=${end}&merchantId=${demo.merchantId}`,
       second,
@@ -172,8 +175,8 @@ describe('GET /api/v1/report/balance', () => {
     const term = demo.terminals.find((x) => x.name === 'UZS Deposit')!;
     const s = await t.app.inject({
       method: 'POST',
-      url: '/api/v1/settlement',
-      headers: { cookie: owner },
+      url: `/api/v1/settlement?merchantId=${demo.merchantId}`,
+      headers: { cookie: await loginAs(t.app, 'admin') },
       payload: { baseAmount: 1000, settlementAmount: 0.5, terminalId: term.id },
     });
     expect(s.statusCode).toBe(200);
@@ -232,7 +235,8 @@ describe('GET /api/v1/report/balance', () => {
 describe('GET /api/v1/report/provider', () => {
   it("per account of the provider in the currency: the merchant's DONE deposits and withdrawals in the period", async () => {
     const { header, rows } = await csvOf(
-      `/api/v1/report/provider?periodStart=${start}&periodEnd=${end}&currencyId=UZS&providerId=${silkpay}`,
+      `/api/v1/report/provider?periodStart=${start}&periodEnd=${end}&currencyId=UZS&providerId=${silkpay}&merchantId=${demo.merchantId}`,
+      ops,
     );
     expect(header).toEqual([...REPORT_COLUMNS.provider]);
     const objs = rowsToObjects(header, rows);
@@ -264,7 +268,8 @@ describe('GET /api/v1/report/provider', () => {
 describe('GET /api/v1/report/pool/balance', () => {
   it('per terminal of the pool: DONE deposit and withdrawal sums in the period and net', async () => {
     const { header, rows, res } = await csvOf(
-      `/api/v1/report/pool/balance?periodStart=${start}&periodEnd=${end}&terminalPoolId=${uzsPool}`,
+      `/api/v1/report/pool/balance?periodStart=${start}&periodEnd=${end}&terminalPoolId=${uzsPool}&merchantId=${demo.merchantId}`,
+      ops,
     );
     expect(res.headers['content-disposition']).toContain(`report-pool-balance-${start}_${end}.csv`);
     expect(header).toEqual([...REPORT_COLUMNS['pool/balance']]);
@@ -282,19 +287,16 @@ describe('GET /api/v1/report/pool/balance', () => {
     expect(objs.some((r) => minor(r.deposit_sum!) > 0)).toBe(true);
   });
 
-  it("404 for another merchant's pool", async () => {
-    const res = await get(
-      await loginAs(t.app, 'second-owner'),
-      `/api/v1/report/pool/balance?periodStart=${start}&periodEnd=${end}&terminalPoolId=${uzsPool}`,
-    );
+  it("404 for another merchant's pool; merchant staff may not run pool reports at all", async () => {
+    const url = `/api/v1/report/pool/balance?periodStart=${start}&periodEnd=${end}&terminalPoolId=${uzsPool}`;
+    const res = await get(ops, `${url}&merchantId=${secondId}`);
     expect(res.statusCode).toBe(404);
     expect(res.json().error.message).toBe('Terminal pool not found');
     const admin = await loginAs(t.app, 'admin');
-    const scoped = await get(
-      admin,
-      `/api/v1/report/pool/balance?periodStart=${start}&periodEnd=${end}&terminalPoolId=${uzsPool}&merchantId=${secondId}`,
-    );
-    expect(scoped.statusCode).toBe(404);
+    expect((await get(admin, `${url}&merchantId=${secondId}`)).statusCode).toBe(404);
+    const shop2 = await get(await loginAs(t.app, 'shop2'), url);
+    expect(shop2.statusCode).toBe(403);
+    expect(shop2.body).not.toContain('UZS Deposit');
   });
 });
 
@@ -306,16 +308,35 @@ describe('report permissions and validation', () => {
     `/api/v1/report/pool/balance?periodStart=${start}&periodEnd=${end}&terminalPoolId=${uzsPool}`,
   ];
 
+  const platformReport = (url: string) => url.includes('/report/provider') || url.includes('/report/pool/');
+
   it('403 without report.read.* / merchant.read.report (support, viewer); 401 without a session', async () => {
     for (const u of ['support', 'viewer']) {
       const cookie = await loginAs(t.app, u);
       for (const url of urls()) {
         const res = await get(cookie, url);
         expect(res.statusCode, `${u} ${url}`).toBe(403);
-        expect(res.json().error.message).toMatch(/Permission required: .*merchant\.read\.report/);
+        expect(res.json().error.message, `${u} ${url}`).toMatch(
+          platformReport(url) ? /^Only platform staff may do this\.$/ : /^Your role does not allow you to open reports/,
+        );
       }
     }
     for (const url of urls()) expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
+  });
+
+  it('provider and pool reports are for platform staff only: merchant owners and finance are refused', async () => {
+    for (const u of ['owner', 'finance', 'shop2']) {
+      const cookie = u === 'owner' ? owner : await loginAs(t.app, u);
+      for (const url of urls()) {
+        const res = await get(cookie, url);
+        if (platformReport(url)) {
+          expect(res.statusCode, `${u} ${url}`).toBe(403);
+          expect(res.json().error.message).toBe('Only platform staff may do this.');
+        } else expect(res.statusCode, `${u} ${url}`).toBe(200);
+      }
+    }
+    for (const url of urls())
+      expect((await get(ops, `${url}&merchantId=${demo.merchantId}`)).statusCode, url).toBe(200);
   });
 
   it('400 with clear messages: bad dates, from after to, missing ids', async () => {
@@ -343,7 +364,7 @@ describe('report permissions and validation', () => {
       ['/api/v1/report/pool/balance?periodStart=2026-03-01&periodEnd=2026-03-02&terminalPoolId=1&x=2', /x/],
     ];
     for (const [url, msg] of cases) {
-      const res = await get(owner, url);
+      const res = await get(platformReport(url) ? ops : owner, url);
       expect(res.statusCode, url).toBe(400);
       expect(res.json().error.code).toBe('VALIDATION_ERROR');
       expect(res.json().error.message, url).toMatch(msg);
@@ -353,11 +374,11 @@ describe('report permissions and validation', () => {
       (await get(owner, `/api/v1/report/balance?periodStart=${start}&periodEnd=${end}&currencyId=9999`)).statusCode,
     ).toBe(404);
     expect(
-      (await get(owner, `/api/v1/report/provider?periodStart=${start}&periodEnd=${end}&currencyId=UZS&providerId=9999`))
+      (await get(ops, `/api/v1/report/provider?periodStart=${start}&periodEnd=${end}&currencyId=UZS&providerId=9999`))
         .statusCode,
     ).toBe(404);
     expect(
-      (await get(owner, `/api/v1/report/pool/balance?periodStart=${start}&periodEnd=${end}&terminalPoolId=99999`))
+      (await get(ops, `/api/v1/report/pool/balance?periodStart=${start}&periodEnd=${end}&terminalPoolId=99999`))
         .statusCode,
     ).toBe(404);
   });

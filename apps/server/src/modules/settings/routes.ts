@@ -1,28 +1,41 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { settingBody, settingParams, settingResponse } from '@paydesk/contracts';
+import { merchantScopeQuery, settingBody, settingParams, settingResponse } from '@paydesk/contracts';
 import type { AppContext } from '../../lib/context';
-import { perm } from '../../plugins/auth';
+import { requestMerchant } from '../../lib/scope';
+import { currentUser, perm } from '../../plugins/auth';
+import { staffActor } from '../audit/service';
 import { getSetting, setSetting } from './service';
 
+/** Settings of the caller's merchant (platform staff: the merchant picked with ?merchantId=). */
 export const settingsRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
+    const querystring = merchantScopeQuery.strict();
     app.get(
       '/api/v1/settings/:setting',
       {
         config: perm('settings.read'),
-        schema: { tags: ['settings'], params: settingParams, response: { 200: settingResponse } },
+        schema: { tags: ['settings'], params: settingParams, querystring, response: { 200: settingResponse } },
       },
-      async (req) => ({ data: { value: await getSetting(ctx.db, req.params.setting) } }),
+      async (req) => ({
+        data: { value: await getSetting(ctx.db, await requestMerchant(ctx, req), req.params.setting) },
+      }),
     );
     app.post(
       '/api/v1/settings/:setting',
       {
         config: perm('settings.edit'),
-        schema: { tags: ['settings'], params: settingParams, body: settingBody, response: { 200: settingResponse } },
+        schema: {
+          tags: ['settings'],
+          params: settingParams,
+          querystring,
+          body: settingBody,
+          response: { 200: settingResponse },
+        },
       },
       async (req) => {
-        await setSetting(ctx.db, req.params.setting, req.body.value);
+        const merchantId = await requestMerchant(ctx, req);
+        await setSetting(ctx, staffActor(currentUser(req), req.ip), merchantId, req.params.setting, req.body.value);
         return { data: { value: req.body.value } };
       },
     );

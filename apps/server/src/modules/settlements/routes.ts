@@ -3,6 +3,7 @@ import { settlementBody, settlementCreateQuery, settlementResponse } from '@payd
 import type { AppContext } from '../../lib/context';
 import { requestMerchant } from '../../lib/scope';
 import { currentUser, perm } from '../../plugins/auth';
+import { staffActor } from '../audit/service';
 import { createSettlement } from './service';
 
 export const settlementsRoutes =
@@ -21,7 +22,7 @@ export const settlementsRoutes =
       },
       async (req) => {
         const merchantId = await requestMerchant(ctx, req);
-        return { data: await createSettlement(ctx, merchantId, currentUser(req).id, req.body) };
+        return { data: await createSettlement(ctx, merchantId, staffActor(currentUser(req), req.ip), req.body) };
       },
     );
   };

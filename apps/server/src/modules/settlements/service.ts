@@ -10,6 +10,7 @@ import {
 import { currencies, eventLog, settlements, terminals } from '../../db/schema';
 import type { DbOrTx } from '../../db/create-db';
 import type { AppContext } from '../../lib/context';
+import { recordAudit, type AuditActor } from '../audit/service';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import { lockMerchantFunds, merchantAvailable, postSettlement } from '../ledger/service';
 
@@ -34,7 +35,8 @@ async function merchantTerminal(db: DbOrTx, merchantId: string, terminalId: stri
  * Records a settlement and debits the merchant by baseAmount in the terminal's currency, in one transaction
  * serialised per merchant+currency; refused when it would take the balance below zero.
  */
-export async function createSettlement(ctx: AppContext, merchantId: string, userId: string, body: SettlementBody) {
+export async function createSettlement(ctx: AppContext, merchantId: string, actor: AuditActor, body: SettlementBody) {
+  const userId = actor.userId;
   const t = await merchantTerminal(ctx.db, merchantId, body.terminalId);
   const baseAmount = numberToMinor(body.baseAmount, t.dimension);
   if (baseAmount === null) {
@@ -89,6 +91,19 @@ export async function createSettlement(ctx: AppContext, merchantId: string, user
       eventTime: at,
       userId,
     });
+    await recordAudit(
+      tx,
+      actor,
+      {
+        action: 'settlement.created',
+        merchantId,
+        targetType: 'settlement',
+        targetId: s!.id,
+        before: { balance, currency: t.code },
+        after: { balance: balance - baseAmount, baseAmount, settlementAmount, terminalId: t.id },
+      },
+      at,
+    );
     return {
       id: s!.id,
       terminalId: t.id,

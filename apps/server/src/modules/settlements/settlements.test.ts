@@ -17,13 +17,17 @@ async function demoOf(t: TestApp) {
 
 let t: TestApp;
 let demo: Awaited<ReturnType<typeof demoOf>>;
+/** The merchant owner: reads the balance tile. */
 let owner: string;
+/** Platform admin: settlement.create is a platform permission (ops does not hold it either). */
+let admin: string;
 let uzsDeposit: { id: string; currencyId: number };
 
 beforeAll(async () => {
   t = await createTestApp();
   demo = await demoOf(t);
   owner = await loginAs(t.app, 'owner');
+  admin = await loginAs(t.app, 'admin');
   const id = demo.terminals.find((x) => x.name === 'UZS Deposit')!.id;
   const res = await t.ctx.db.execute<{ currency_id: number }>(sql`SELECT currency_id FROM terminals WHERE id = ${id}`);
   uzsDeposit = { id, currencyId: Number(res.rows[0]!.currency_id) };
@@ -48,6 +52,8 @@ async function counts() {
 }
 const settle = (cookie: string, payload: unknown, query = '') =>
   t.app.inject({ method: 'POST', url: `/api/v1/settlement${query}`, headers: { cookie }, payload: payload as object });
+/** A settlement recorded by platform staff working on the Demo Merchant. */
+const settleDemo = (payload: unknown) => settle(admin, payload, `?merchantId=${demo.merchantId}`);
 
 describe('POST /api/v1/settlement', () => {
   it('debits the merchant by exactly the base amount, records USDT in micro-units, and keeps the books balanced', async () => {
@@ -59,7 +65,7 @@ describe('POST /api/v1/settlement', () => {
     });
     expect(before).toBeGreaterThan(150_050);
 
-    const res = await settle(owner, { baseAmount: 1500.5, settlementAmount: 12.345678, terminalId: uzsDeposit.id });
+    const res = await settleDemo({ baseAmount: 1500.5, settlementAmount: 12.345678, terminalId: uzsDeposit.id });
     expect(res.statusCode).toBe(200);
     const s = res.json().data;
     expect(s).toMatchObject({
@@ -101,7 +107,7 @@ describe('POST /api/v1/settlement', () => {
 
   it('accepts numbers sent as strings (text inputs) and whole amounts', async () => {
     const before = await ledgerBalance(uzsDeposit.currencyId);
-    const res = await settle(owner, { baseAmount: '100', settlementAmount: '0.1', terminalId: uzsDeposit.id });
+    const res = await settleDemo({ baseAmount: '100', settlementAmount: '0.1', terminalId: uzsDeposit.id });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ baseAmount: 10_000, settlementAmount: 100_000 });
     expect(await ledgerBalance(uzsDeposit.currencyId)).toBe(before - 10_000);
@@ -111,7 +117,7 @@ describe('POST /api/v1/settlement', () => {
     const balance = await ledgerBalance(uzsDeposit.currencyId);
     const before = await counts();
     const over = (balance + 1) / 100; // one minor unit more than there is
-    const res = await settle(owner, { baseAmount: over, settlementAmount: 1, terminalId: uzsDeposit.id });
+    const res = await settleDemo({ baseAmount: over, settlementAmount: 1, terminalId: uzsDeposit.id });
     expect(res.statusCode).toBe(409);
     expect(res.json().error.code).toBe('INSUFFICIENT_BALANCE');
     expect(res.json().error.message).toMatch(/^Settlement exceeds the available balance \(.+ UZS\)$/);
@@ -123,41 +129,37 @@ describe('POST /api/v1/settlement', () => {
     const balance = await ledgerBalance(uzsDeposit.currencyId);
     const part = Math.floor((balance * 0.6) / 100); // major units, 60 % of the balance
     const [a, b] = await Promise.all([
-      settle(owner, { baseAmount: part, settlementAmount: 1, terminalId: uzsDeposit.id }),
-      settle(owner, { baseAmount: part, settlementAmount: 1, terminalId: uzsDeposit.id }),
+      settleDemo({ baseAmount: part, settlementAmount: 1, terminalId: uzsDeposit.id }),
+      settleDemo({ baseAmount: part, settlementAmount: 1, terminalId: uzsDeposit.id }),
     ]);
     expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
     const rest = await ledgerBalance(uzsDeposit.currencyId);
     expect(rest).toBe(balance - part * 100);
-    const all = await settle(owner, { baseAmount: rest / 100, settlementAmount: 1, terminalId: uzsDeposit.id });
+    const all = await settleDemo({ baseAmount: rest / 100, settlementAmount: 1, terminalId: uzsDeposit.id });
     expect(all.statusCode).toBe(200);
     expect(await ledgerBalance(uzsDeposit.currencyId)).toBe(0);
-    const more = await settle(owner, { baseAmount: 0.01, settlementAmount: 1, terminalId: uzsDeposit.id });
+    const more = await settleDemo({ baseAmount: 0.01, settlementAmount: 1, terminalId: uzsDeposit.id });
     expect(more.statusCode).toBe(409);
   });
 
-  it('403 without settlement.create (support, viewer)', async () => {
-    for (const u of ['support', 'viewer']) {
-      const res = await settle(await loginAs(t.app, u), {
-        baseAmount: 1,
-        settlementAmount: 1,
-        terminalId: uzsDeposit.id,
-      });
-      expect(res.statusCode).toBe(403);
+  it('403 without settlement.create: merchant staff (its owner and finance included), another merchant, operators; nothing written', async () => {
+    const before = await counts();
+    const balance = await ledgerBalance(uzsDeposit.currencyId);
+    for (const u of ['owner', 'finance', 'support', 'viewer', 'shop2', 'ops']) {
+      const cookie = u === 'owner' ? owner : await loginAs(t.app, u);
+      const res = await settle(cookie, { baseAmount: 1, settlementAmount: 1, terminalId: uzsDeposit.id });
+      expect(res.statusCode, u).toBe(403);
       expect(res.json().error.code).toBe('FORBIDDEN');
+      expect(res.json().error.message, u).toBe(
+        u === 'ops' ? 'Your role does not allow you to record settlements.' : 'Only platform staff may do this.',
+      );
     }
+    expect(await counts()).toEqual(before);
+    expect(await ledgerBalance(uzsDeposit.currencyId)).toBe(balance);
   });
 
-  it("404 for another merchant's terminal (second-owner; admin scoped to Second Shop)", async () => {
+  it("404 for another merchant's terminal (admin scoped to Second Shop)", async () => {
     const before = await counts();
-    const res = await settle(await loginAs(t.app, 'second-owner'), {
-      baseAmount: 1,
-      settlementAmount: 1,
-      terminalId: uzsDeposit.id,
-    });
-    expect(res.statusCode).toBe(404);
-    expect(res.json().error).toMatchObject({ code: 'NOT_FOUND', message: 'Terminal not found' });
-    const admin = await loginAs(t.app, 'admin');
     const second = await t.ctx.db.execute<{ id: string }>(sql`SELECT id FROM merchants WHERE name = 'Second Shop'`);
     const scoped = await settle(
       admin,
@@ -165,7 +167,8 @@ describe('POST /api/v1/settlement', () => {
       `?merchantId=${second.rows[0]!.id}`,
     );
     expect(scoped.statusCode).toBe(404);
-    const unknown = await settle(owner, {
+    expect(scoped.json().error).toMatchObject({ code: 'NOT_FOUND', message: 'Terminal not found' });
+    const unknown = await settleDemo({
       baseAmount: 1,
       settlementAmount: 1,
       terminalId: '00000000-0000-4000-8000-000000000000',
@@ -198,7 +201,7 @@ describe('POST /api/v1/settlement', () => {
     ];
     const before = await counts();
     for (const [payload, field, msg] of cases) {
-      const res = await settle(owner, payload);
+      const res = await settleDemo(payload);
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
       const err = res.json().error;
       expect(err.code).toBe('VALIDATION_ERROR');
@@ -206,8 +209,8 @@ describe('POST /api/v1/settlement', () => {
     }
     const notJson = await t.app.inject({
       method: 'POST',
-      url: '/api/v1/settlement',
-      headers: { cookie: owner, 'content-type': 'application/json' },
+      url: `/api/v1/settlement?merchantId=${demo.merchantId}`,
+      headers: { cookie: admin, 'content-type': 'application/json' },
       payload: '{"baseAmount":',
     });
     expect(notJson.statusCode).toBe(400);

@@ -43,13 +43,9 @@ export const supportRoutes =
           },
         },
         async (req) => {
-          const u = currentUser(req);
           const merchantId = await requestMerchant(ctx, req);
           return {
-            data: await decide(ctx, merchantId, req.body.ticketId, decision, {
-              userId: u.id,
-              permissions: u.permissions,
-            }),
+            data: await decide(ctx, merchantId, req.body.ticketId, decision, { user: currentUser(req), ip: req.ip }),
           };
         },
       );

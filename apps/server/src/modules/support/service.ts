@@ -1,9 +1,10 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { TICKET_STATUSES, canDecideTicket, type SupportTicketItem } from '@paydesk/contracts';
+import { TICKET_STATUSES, canDecideTicket, refusalMessage, type SupportTicketItem } from '@paydesk/contracts';
 import { invoices, supportTickets } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { forbidden, invalidState, notFound } from '../../lib/errors';
-import { decideTicket } from '../engine/service';
+import { decideTicket, operatorActor } from '../engine/service';
+import type { SessionUser } from '../../plugins/auth';
 
 type TicketRow = typeof supportTickets.$inferSelect;
 
@@ -45,22 +46,22 @@ export async function decide(
   merchantId: string,
   ticketId: number,
   decision: 'approve' | 'reject',
-  caller: { userId: string; permissions: readonly string[] },
+  caller: { user: SessionUser; ip: string },
 ): Promise<SupportTicketItem> {
   const [ticket] = await ctx.db
     .select()
     .from(supportTickets)
     .where(and(eq(supportTickets.id, ticketId), eq(supportTickets.merchantId, merchantId)));
   if (!ticket) throw notFound('Ticket');
-  if (!canDecideTicket(ticket, caller.permissions)) {
-    if (!caller.permissions.includes('ticket.decision')) throw forbidden('Permission required: ticket.decision');
+  if (!canDecideTicket(ticket, caller.user.permissions)) {
+    if (!caller.user.permissions.includes('ticket.decision')) throw forbidden(refusalMessage(['ticket.decision']));
     throw invalidState(`The ticket is already ${ticket.status}`);
   }
   const updated = await decideTicket(ctx, {
     ticketId,
     merchantId,
     decision,
-    actor: { kind: 'operator', userId: caller.userId },
+    actor: operatorActor(caller.user, caller.ip),
   });
   return toItem(updated);
 }

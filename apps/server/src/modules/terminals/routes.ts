@@ -14,7 +14,9 @@ import {
   testDashboardBody,
   testDashboardResponse,
 } from '@paydesk/contracts';
+import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../lib/context';
+import { staffActor } from '../audit/service';
 import { notFound } from '../../lib/errors';
 import { merchantScope, requestMerchant } from '../../lib/scope';
 import { currentUser, perm } from '../../plugins/auth';
@@ -31,6 +33,10 @@ export const terminalsRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
     const tags = ['terminals'];
+    const actor = (req: FastifyRequest) => {
+      const user = currentUser(req);
+      return { ...user, audit: staffActor(user, req.ip) };
+    };
 
     app.get(
       '/api/v1/terminal',
@@ -53,7 +59,7 @@ export const terminalsRoutes =
         },
       },
       async (req) => ({
-        data: await getTerminal(ctx, currentUser(req), await requestMerchant(ctx, req), req.params.id),
+        data: await getTerminal(ctx, actor(req), await requestMerchant(ctx, req), req.params.id),
       }),
     );
 
@@ -71,21 +77,14 @@ export const terminalsRoutes =
         },
       },
       async (req) => ({
-        data: await updateTerminal(
-          ctx,
-          currentUser(req),
-          await requestMerchant(ctx, req),
-          req.params.id,
-          req.body,
-          'merge',
-        ),
+        data: await updateTerminal(ctx, actor(req), await requestMerchant(ctx, req), req.params.id, req.body, 'merge'),
       }),
     );
 
     app.put(
       '/api/v1/terminal/:id',
       {
-        config: { auth: 'session' },
+        config: perm('terminal.create', 'terminal.attr.read'),
         schema: {
           tags,
           description:
@@ -99,7 +98,7 @@ export const terminalsRoutes =
       async (req) => ({
         data: await updateTerminal(
           ctx,
-          currentUser(req),
+          actor(req),
           await requestMerchant(ctx, req),
           req.params.id,
           req.body,
@@ -121,7 +120,13 @@ export const terminalsRoutes =
         },
       },
       async (req) => {
-        await deleteAttribute(ctx, await requestMerchant(ctx, req), req.params.id, req.query.attributeId);
+        await deleteAttribute(
+          ctx,
+          actor(req).audit,
+          await requestMerchant(ctx, req),
+          req.params.id,
+          req.query.attributeId,
+        );
         return { data: { ok: true as const } };
       },
     );
@@ -139,7 +144,7 @@ export const terminalsRoutes =
         },
       },
       async (req, reply) => {
-        const user = currentUser(req);
+        const user = actor(req);
         // the named merchant must be the caller's scope; merchant.rw.all may name any existing one
         const merchantId = await merchantScope(ctx, user, req.params.merchantId);
         if (merchantId !== req.params.merchantId) throw notFound('Merchant');
@@ -160,7 +165,7 @@ export const terminalsRoutes =
         },
       },
       async (req) => ({
-        data: await switchToProduction(ctx, currentUser(req), await requestMerchant(ctx, req), req.body.terminalId),
+        data: await switchToProduction(ctx, actor(req), await requestMerchant(ctx, req), req.body.terminalId),
       }),
     );
   };

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import {
+  refusalMessage,
   attributeValueIssue,
   FLOW_TYPE_HEADER,
   hasPermission,
@@ -23,8 +24,21 @@ import {
 } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
+import { recordAudit, type AuditActor } from '../audit/service';
 
-type Actor = { id: string; permissions: readonly string[] };
+type Actor = { id: string; permissions: readonly string[]; audit: AuditActor };
+
+/** A terminal's name and attributes by type code, as the audit trail records them. */
+async function terminalSnapshot(tx: DbOrTx, id: string) {
+  const [t] = await tx.select({ name: terminals.name }).from(terminals).where(eq(terminals.id, id));
+  const attrs = await tx
+    .select({ code: references.code, value: terminalAttributes.value })
+    .from(terminalAttributes)
+    .innerJoin(references, eq(references.id, terminalAttributes.attrTypeId))
+    .where(eq(terminalAttributes.terminalId, id))
+    .orderBy(asc(references.code));
+  return { name: t?.name ?? null, attributes: Object.fromEntries(attrs.map((a) => [a.code, a.value])) };
+}
 
 const listColumns = {
   id: terminals.id,
@@ -145,15 +159,16 @@ export async function updateTerminal(
   mode: 'merge' | 'replace',
 ): Promise<TerminalDetails> {
   if (body.name !== undefined && !hasPermission(actor.permissions, 'terminal.create')) {
-    throw forbidden('Permission required: terminal.create');
+    throw forbidden(refusalMessage(['terminal.create']));
   }
   if (body.attributes !== undefined && !canSeeAttributes(actor))
-    throw forbidden('Permission required: terminal.attr.read');
+    throw forbidden(refusalMessage(['terminal.attr.read']));
   return ctx.db.transaction(async (tx) => {
     const locked = await tx.execute(
       sql`SELECT id FROM ${terminals} WHERE ${terminals.id} = ${id} AND ${terminals.merchantId} = ${merchantId} FOR UPDATE`,
     );
     if (!locked.rows.length) throw notFound('Terminal');
+    const before = await terminalSnapshot(tx, id);
     if (body.name !== undefined) await tx.update(terminals).set({ name: body.name }).where(eq(terminals.id, id));
     if (body.attributes !== undefined) {
       await validateAttributes(tx, body.attributes);
@@ -177,17 +192,50 @@ export async function updateTerminal(
           });
       }
     }
+    const after = await terminalSnapshot(tx, id);
+    if (JSON.stringify(before) !== JSON.stringify(after)) {
+      await recordAudit(
+        tx,
+        actor.audit,
+        { action: 'terminal.updated', merchantId, targetType: 'terminal', targetId: id, before, after },
+        ctx.now(),
+      );
+    }
     return getTerminal(ctx, actor, merchantId, id, tx);
   });
 }
 
-export async function deleteAttribute(ctx: AppContext, merchantId: string, terminalId: string, attributeId: number) {
+export async function deleteAttribute(
+  ctx: AppContext,
+  audit: AuditActor,
+  merchantId: string,
+  terminalId: string,
+  attributeId: number,
+) {
   await findTerminal(ctx.db, merchantId, terminalId);
-  const removed = await ctx.db
-    .delete(terminalAttributes)
-    .where(and(eq(terminalAttributes.id, attributeId), eq(terminalAttributes.terminalId, terminalId)))
-    .returning({ id: terminalAttributes.id });
-  if (!removed.length) throw notFound('Attribute');
+  await ctx.db.transaction(async (tx) => {
+    const [removed] = await tx
+      .delete(terminalAttributes)
+      .where(and(eq(terminalAttributes.id, attributeId), eq(terminalAttributes.terminalId, terminalId)))
+      .returning({ attrTypeId: terminalAttributes.attrTypeId, value: terminalAttributes.value });
+    if (!removed) throw notFound('Attribute');
+    const [type] = await tx
+      .select({ code: references.code })
+      .from(references)
+      .where(eq(references.id, removed.attrTypeId));
+    await recordAudit(
+      tx,
+      audit,
+      {
+        action: 'terminal.attribute_removed',
+        merchantId,
+        targetType: 'terminal',
+        targetId: terminalId,
+        before: { [type?.code ?? String(removed.attrTypeId)]: removed.value },
+      },
+      ctx.now(),
+    );
+  });
 }
 
 /** A new terminal starts in test mode and offers every payment method of its currency. */
@@ -236,6 +284,18 @@ export async function createTerminal(
       userId: actor.id,
       eventTime: ctx.now(),
     });
+    await recordAudit(
+      tx,
+      actor.audit,
+      {
+        action: 'terminal.created',
+        merchantId,
+        targetType: 'terminal',
+        targetId: t!.id,
+        after: { name: body.name, flowType: flow!.code, currencyId: body.currencyId, isTest: true },
+      },
+      ctx.now(),
+    );
     return t!.id;
   });
   return getTerminal(ctx, actor, merchantId, id);
@@ -264,6 +324,19 @@ export async function switchToProduction(
       userId: actor.id,
       eventTime: ctx.now(),
     });
+    await recordAudit(
+      tx,
+      actor.audit,
+      {
+        action: 'terminal.switched_to_production',
+        merchantId,
+        targetType: 'terminal',
+        targetId: terminalId,
+        before: { isTest: true },
+        after: { isTest: false },
+      },
+      ctx.now(),
+    );
     return findTerminal(tx, merchantId, terminalId);
   });
 }

@@ -5,7 +5,7 @@ import { FullPageLoader } from '../../components/full-page-loader';
 import { merchantsQuery } from '../../lib/merchant';
 import { rememberedMerchantStore, scopedMerchantStore } from '../../lib/merchant-scope';
 import { useStore } from '../../lib/persisted-store';
-import { useCan } from '../../lib/session';
+import { useCan, useCurrentUser } from '../../lib/session';
 
 /**
  * Settles which merchant back-office calls are scoped to before any screen fetches (DESIGN §1):
@@ -13,7 +13,9 @@ import { useCan } from '../../lib/session';
  * for everyone else none (the server uses their own merchant).
  */
 export function MerchantScopeGate({ children }: { children: ReactNode }) {
-  const canPickMerchant = useCan('merchant.rw.all');
+  // with a one-time password the merchant list is refused too: nothing to scope until a new password is set
+  const me = useCurrentUser();
+  const canPickMerchant = useCan('merchant.rw.all') && !me.mustChangePassword;
   const merchants = useQuery({ ...merchantsQuery, enabled: canPickMerchant });
   const remembered = useStore(rememberedMerchantStore);
   const scoped = useStore(scopedMerchantStore);

@@ -4,19 +4,21 @@ import {
   IconActivity,
   IconBuildingStore,
   IconExternalLink,
+  IconHistory,
   IconLayoutDashboard,
   IconLifebuoy,
   IconLogout,
   IconReportAnalytics,
   IconSettings,
   IconTerminal2,
+  IconUserShield,
   IconUsers,
   type IconProps,
 } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
 import { canSeeMonitoring, hasPermission } from '@paydesk/contracts/permissions';
 import { ROUTES, SUPPORT_URL } from '../../lib/routes';
-import { usePermissions } from '../../lib/session';
+import { useCurrentUser } from '../../lib/session';
 import { Logo } from '../../components/logo';
 import { useLogout } from './use-logout';
 
@@ -45,13 +47,17 @@ const ENTRIES: NavEntry[] = [
   { label: 'Terminals', to: ROUTES.Terminals, icon: IconTerminal2, visible: () => true },
   { label: 'Accounts', to: ROUTES.Accounts, icon: IconUsers, visible: (p) => hasPermission(p, 'people.account') },
   { label: 'Monitoring', to: ROUTES.Monitoring, icon: IconActivity, visible: canSeeMonitoring },
+  { label: 'Team', to: ROUTES.Team, icon: IconUserShield, visible: (p) => hasPermission(p, 'users.manage') },
+  { label: 'Audit', to: ROUTES.Audit, icon: IconHistory, visible: (p) => hasPermission(p, 'audit.read') },
 ];
 
 const isActive = (pathname: string, to: string) => pathname === to || pathname.startsWith(`${to}/`);
 
 export function NavBar() {
-  const perms = usePermissions();
+  const { permissions: perms, mustChangePassword } = useCurrentUser();
   const { pathname } = useLocation();
+  // with a one-time password only Change password works: offer nothing else to go to
+  const entries = mustChangePassword ? [] : ENTRIES.filter((e) => e.visible(perms));
   const logout = useLogout();
 
   return (
@@ -63,7 +69,7 @@ export function NavBar() {
       </AppShell.Section>
 
       <AppShell.Section grow component={ScrollArea}>
-        {ENTRIES.filter((e) => e.visible(perms)).map(({ label, to, icon: Icon }) => (
+        {entries.map(({ label, to, icon: Icon }) => (
           <NavLink
             key={to}
             component={Link}
@@ -79,15 +85,17 @@ export function NavBar() {
       </AppShell.Section>
 
       <AppShell.Section pt="md" style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>
-        <NavLink
-          component={Link}
-          to={ROUTES.Settings}
-          label="Settings"
-          active={isActive(pathname, ROUTES.Settings)}
-          aria-current={isActive(pathname, ROUTES.Settings) ? 'page' : undefined}
-          leftSection={<IconSettings size={20} stroke={1.6} aria-hidden />}
-          style={{ borderRadius: 'var(--mantine-radius-md)' }}
-        />
+        {!mustChangePassword && (
+          <NavLink
+            component={Link}
+            to={ROUTES.Settings}
+            label="Settings"
+            active={isActive(pathname, ROUTES.Settings)}
+            aria-current={isActive(pathname, ROUTES.Settings) ? 'page' : undefined}
+            leftSection={<IconSettings size={20} stroke={1.6} aria-hidden />}
+            style={{ borderRadius: 'var(--mantine-radius-md)' }}
+          />
+        )}
         <NavLink
           component="a"
           href={SUPPORT_URL}

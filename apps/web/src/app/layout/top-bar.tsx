@@ -13,8 +13,10 @@ type Props = { navOpened: boolean; onToggleNav: () => void };
 /** Top bar of SPEC §2: merchant picker, terminal selector (invoices, reports), auto retry, clock, user. */
 export function TopBar({ navOpened, onToggleNav }: Props) {
   const me = useCurrentUser();
-  const canPickMerchant = useCan('merchant.rw.all');
-  const canReadSettings = useCan('settings.read');
+  // with a one-time password the server answers nothing but Change password: no merchant-bound controls
+  const working = !me.mustChangePassword;
+  const canPickMerchant = useCan('merchant.rw.all') && working;
+  const canReadSettings = useCan('settings.read') && working;
   const onInvoices = useMatch(ROUTES.Invoices);
   const onReports = useMatch(ROUTES.Reports);
   const fullName = `${me.personal.firstName} ${me.personal.lastName}`.trim() || me.username;
@@ -25,23 +27,25 @@ export function TopBar({ navOpened, onToggleNav }: Props) {
       <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
         <Burger opened={navOpened} onClick={onToggleNav} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
         {canPickMerchant && <MerchantPicker />}
-        {(onInvoices || onReports) && <TerminalSelect />}
+        {working && (onInvoices || onReports) && <TerminalSelect />}
       </Group>
 
       <Group gap="lg" wrap="nowrap">
         {canReadSettings && <AutoRetryToggle />}
-        <Tooltip label="Notifications">
-          <ActionIcon
-            component={Link}
-            to={ROUTES.Notifications}
-            variant="subtle"
-            color="gray"
-            size="lg"
-            aria-label="Notifications"
-          >
-            <IconBell size={20} stroke={1.6} aria-hidden />
-          </ActionIcon>
-        </Tooltip>
+        {working && (
+          <Tooltip label="Notifications">
+            <ActionIcon
+              component={Link}
+              to={ROUTES.Notifications}
+              variant="subtle"
+              color="gray"
+              size="lg"
+              aria-label="Notifications"
+            >
+              <IconBell size={20} stroke={1.6} aria-hidden />
+            </ActionIcon>
+          </Tooltip>
+        )}
         <UtcClock />
         <Group gap="xs" wrap="nowrap" visibleFrom="xs">
           <Avatar size={32} radius="xl" color="blue" aria-hidden>

@@ -19,6 +19,7 @@ import { Link, useParams } from 'react-router';
 import { formatMoney, type AccountCredential } from '@paydesk/contracts';
 import { SectionLoader } from '../../../components/full-page-loader';
 import { PageTitle } from '../../../components/page-title';
+import { Refusal } from '../../../components/refusal';
 import { toast } from '../../../components/toast';
 import { ROUTES } from '../../../lib/routes';
 import { useCan } from '../../../lib/session';
@@ -63,7 +64,7 @@ export default function AccountDetailsPage() {
     return (
       <>
         {header}
-        <Alert color="gray">You do not have access to provider accounts.</Alert>
+        <Refusal missing={['people.account']} />
       </>
     );
   }

@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import type { AccountListItem } from '@paydesk/contracts';
 import { SectionLoader } from '../../../components/full-page-loader';
 import { PageTitle } from '../../../components/page-title';
+import { Refusal } from '../../../components/refusal';
 import { toast } from '../../../components/toast';
 import { ROUTES } from '../../../lib/routes';
 import { useCan } from '../../../lib/session';
@@ -17,7 +18,7 @@ export default function AccountsPage() {
     return (
       <>
         <PageTitle title="Accounts" />
-        <Alert color="gray">You do not have access to provider accounts.</Alert>
+        <Refusal missing={['people.account']} />
       </>
     );
   }

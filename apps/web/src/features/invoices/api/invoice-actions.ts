@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Invoice } from '@paydesk/contracts/invoices';
+import type { ChangeInvoiceAmountBody, ChangeInvoiceStatusBody, Invoice } from '@paydesk/contracts/invoices';
 import { api } from '../../../lib/api';
 import { invoicesKey } from './invoice-list';
 import { invoiceKey } from './invoice';
@@ -17,13 +17,13 @@ function useInvoiceMutation<TVars>(invoiceId: string, fn: (vars: TVars) => Promi
 }
 
 export const useChangeStatus = (invoiceId: string) =>
-  useInvoiceMutation(invoiceId, (statusId: number) =>
-    api.patch<{ data: Invoice }>('/api/v1/invoice/status', { invoiceId, statusId }),
+  useInvoiceMutation(invoiceId, (v: Omit<ChangeInvoiceStatusBody, 'invoiceId'>) =>
+    api.patch<{ data: Invoice }>('/api/v1/invoice/status', { invoiceId, ...v } satisfies ChangeInvoiceStatusBody),
   );
 
 export const useChangeAmount = (invoiceId: string) =>
-  useInvoiceMutation(invoiceId, (amount: number) =>
-    api.patch<{ data: Invoice }>('/api/v1/invoice/amount', { invoiceId, amount }),
+  useInvoiceMutation(invoiceId, (v: Omit<ChangeInvoiceAmountBody, 'invoiceId'>) =>
+    api.patch<{ data: Invoice }>('/api/v1/invoice/amount', { invoiceId, ...v } satisfies ChangeInvoiceAmountBody),
   );
 
 export const useRetry = (invoiceId: string) =>

@@ -2,7 +2,8 @@ import { useState, type ReactNode } from 'react';
 import { Button, type ButtonProps } from '@mantine/core';
 import type { UseMutationResult } from '@tanstack/react-query';
 import { toast } from '../../../components/toast';
-import { ConfirmDialog } from './confirm-dialog';
+import { actionErrorMessage } from '../../../lib/api';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 
 type Props = {
   label: string;
@@ -10,11 +11,13 @@ type Props = {
   message: ReactNode;
   mutation: UseMutationResult<unknown, Error, void>;
   success: string;
+  /** the toast when the server gives no explanation of its own */
+  failure: string;
   icon?: ReactNode;
 } & Omit<ButtonProps, 'children' | 'onClick'>;
 
 /** A button whose action runs after a confirmation dialog (Retry, Callback). */
-export function ConfirmedActionButton({ label, title, message, mutation, success, icon, ...rest }: Props) {
+export function ConfirmedActionButton({ label, title, message, mutation, success, failure, icon, ...rest }: Props) {
   const [open, setOpen] = useState(false);
   return (
     <>
@@ -30,7 +33,7 @@ export function ConfirmedActionButton({ label, title, message, mutation, success
         onConfirm={() =>
           mutation.mutate(undefined, {
             onSuccess: () => toast.success(success),
-            onError: (e) => toast.error(e.message),
+            onError: (e) => toast.error(actionErrorMessage(e, failure)),
             onSettled: () => setOpen(false),
           })
         }

@@ -3,12 +3,13 @@ import { Button, Group, Modal, TextInput } from '@mantine/core';
 import type { Invoice } from '@paydesk/contracts/invoices';
 import { parseAmountChange, sanitizeAmountInput } from '@paydesk/contracts/money';
 import { toast } from '../../../components/toast';
+import { actionErrorMessage } from '../../../lib/api';
 import { useChangeAmount } from '../api/invoice-actions';
-import { ConfirmDialog } from './confirm-dialog';
+import { ReasonDialog } from './reason-dialog';
 
 type Step = { kind: 'closed' } | { kind: 'input' } | { kind: 'confirm'; minor: number; display: string };
 
-/** Two-step amount change of SPEC §4/§5: the input dialog, then 'Are you sure…?'. */
+/** Two-step amount change of SPEC §4/§5: the input dialog, then 'Are you sure…?' with the reason. */
 export function ChangeAmountButton({ invoice }: { invoice: Invoice }) {
   const [step, setStep] = useState<Step>({ kind: 'closed' });
   const [raw, setRaw] = useState('');
@@ -56,19 +57,22 @@ export function ChangeAmountButton({ invoice }: { invoice: Invoice }) {
           </Group>
         </form>
       </Modal>
-      <ConfirmDialog
+      <ReasonDialog
         opened={step.kind === 'confirm'}
         title="Confirm amount"
         message={step.kind === 'confirm' ? `Are you sure you want to change the amount to ${step.display}?` : ''}
         loading={change.isPending}
         onCancel={close}
-        onConfirm={() => {
+        onConfirm={(reason) => {
           if (step.kind !== 'confirm') return;
-          change.mutate(step.minor, {
-            onSuccess: () => toast.success('Successfully changed'),
-            onError: () => toast.error('Failed to change status'),
-            onSettled: close,
-          });
+          change.mutate(
+            { amount: step.minor, reason },
+            {
+              onSuccess: () => toast.success('Successfully changed'),
+              onError: (e) => toast.error(actionErrorMessage(e, 'Failed to change status')),
+              onSettled: close,
+            },
+          );
         }}
       />
     </>

@@ -5,6 +5,7 @@ import { hasPermission } from '@paydesk/contracts/permissions';
 import { canDecideTicket } from '@paydesk/contracts/statuses';
 import { SectionLoader } from '../../../components/full-page-loader';
 import { toast } from '../../../components/toast';
+import { actionErrorMessage } from '../../../lib/api';
 import { usePermissions } from '../../../lib/session';
 import { useDecideTicket } from '../api/invoice-actions';
 import {
@@ -239,7 +240,7 @@ export function HistorySections({ invoiceId }: { invoiceId: string }) {
                                 toast.success(
                                   decision === 'approve' ? 'Successfully approved' : 'Successfully rejected',
                                 ),
-                              onError: () => toast.error('Failed to change status'),
+                              onError: (e) => toast.error(actionErrorMessage(e, 'Failed to change status')),
                             },
                           )
                         }

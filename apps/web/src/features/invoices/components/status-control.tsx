@@ -2,11 +2,12 @@ import { useState } from 'react';
 import { Select } from '@mantine/core';
 import type { Invoice } from '@paydesk/contracts/invoices';
 import { toast } from '../../../components/toast';
+import { actionErrorMessage } from '../../../lib/api';
 import { useChangeStatus } from '../api/invoice-actions';
 import { useInvoiceStatuses } from '../api/invoice-statuses';
-import { ConfirmDialog } from './confirm-dialog';
+import { ReasonDialog } from './reason-dialog';
 
-/** Editable status (SPEC §4): any other status, after confirmation; cancel resets the selection. */
+/** Editable status (SPEC §4): any other status, after a confirmation that takes the reason; cancel resets the selection. */
 export function StatusControl({ invoice }: { invoice: Invoice }) {
   const { data: statuses = [] } = useInvoiceStatuses();
   const [picked, setPicked] = useState<string | null>(null);
@@ -28,18 +29,21 @@ export function StatusControl({ invoice }: { invoice: Invoice }) {
         w={180}
         comboboxProps={{ withinPortal: true }}
       />
-      <ConfirmDialog
+      <ReasonDialog
         opened={target !== undefined}
         title="Change status"
         message={`Are you sure you want to change the status to ${target?.value ?? ''}?`}
         loading={change.isPending}
         onCancel={() => setPicked(null)}
-        onConfirm={() =>
-          change.mutate(target!.id, {
-            onSuccess: () => toast.success('Status changed successfully!'),
-            onError: () => toast.error('Failed to change status'),
-            onSettled: () => setPicked(null),
-          })
+        onConfirm={(reason) =>
+          change.mutate(
+            { statusId: target!.id, reason },
+            {
+              onSuccess: () => toast.success('Status changed successfully!'),
+              onError: (e) => toast.error(actionErrorMessage(e, 'Failed to change status')),
+              onSettled: () => setPicked(null),
+            },
+          )
         }
       />
     </>

@@ -5,7 +5,7 @@ import { formatDateLong } from '@paydesk/contracts/dates';
 import { invoiceRuleInput, type Invoice } from '@paydesk/contracts/invoices';
 import { formatMoney } from '@paydesk/contracts/money';
 import { hasPermission } from '@paydesk/contracts/permissions';
-import { canChangeAmount, canChangeStatus, canRetry, canSendCallback } from '@paydesk/contracts/statuses';
+import { canChangeAmount, canChangeStatus, canRequestRetry, canSendCallback } from '@paydesk/contracts/statuses';
 import { toast } from '../../../components/toast';
 import { usePermissions } from '../../../lib/session';
 import { useRetry, useSendCallback } from '../api/invoice-actions';
@@ -50,6 +50,7 @@ export function TransactionCard({ invoice }: { invoice: Invoice }) {
   const money = (minor: number) => formatMoney(minor, invoice.currency.dimension, 'en', invoice.currency.code);
   const retry = useRetry(invoice.invoiceId);
   const callback = useSendCallback(invoice.invoiceId);
+  const showRetry = canRequestRetry(rule, perms);
   const fullName = invoice.customer
     ? `${invoice.customer.people.firstName} ${invoice.customer.people.lastName}`.trim()
     : '';
@@ -132,12 +133,12 @@ export function TransactionCard({ invoice }: { invoice: Invoice }) {
         {invoice.credentials?.provider && <Row label="Provider">{invoice.credentials.provider}</Row>}
       </Stack>
 
-      {(canChangeAmount(rule, perms) || canRetry(rule) || canSendCallback(perms)) && (
+      {(canChangeAmount(rule, perms) || showRetry || canSendCallback(perms)) && (
         <>
           <Divider my="md" />
           <Group gap="sm">
             {canChangeAmount(rule, perms) && <ChangeAmountButton invoice={invoice} />}
-            {canRetry(rule) && (
+            {showRetry && (
               <ConfirmedActionButton
                 label="Retry"
                 icon={<IconRefresh size={16} aria-hidden />}
@@ -145,6 +146,7 @@ export function TransactionCard({ invoice }: { invoice: Invoice }) {
                 message="Are you sure you want to retry?"
                 mutation={retry}
                 success="Retry started"
+                failure="Failed to retry"
               />
             )}
             {canSendCallback(perms) && (
@@ -155,6 +157,7 @@ export function TransactionCard({ invoice }: { invoice: Invoice }) {
                 message="Are you sure you want to send manual callback to merchant?"
                 mutation={callback}
                 success="Manual callback queued"
+                failure="Failed to send callback"
               />
             )}
           </Group>

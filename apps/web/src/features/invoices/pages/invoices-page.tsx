@@ -3,13 +3,13 @@ import { useSearchParams } from 'react-router';
 import { Alert, Badge, Button, Center, Group, Pagination, Paper, Select, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconFilter, IconSearch } from '@tabler/icons-react';
-import { INVOICE_PAGE_SIZES, INVOICE_SEARCH_MAX } from '@paydesk/contracts/invoices';
+import { INVOICE_CSV_FILENAME, INVOICE_PAGE_SIZES, INVOICE_SEARCH_MAX } from '@paydesk/contracts/invoices';
+import { CsvButton } from '../../../components/csv-button';
 import { PageTitle } from '../../../components/page-title';
 import { SectionLoader } from '../../../components/full-page-loader';
 import { useCan } from '../../../lib/session';
 import { selectedTerminalStore, useSelectedTerminal } from '../../../lib/terminals';
 import { useInvoiceList } from '../api/invoice-list';
-import { CsvButton } from '../components/csv-button';
 import { FilterDialog } from '../components/filter-dialog';
 import { FinanceStrip } from '../components/finance-strip';
 import { InvoiceTable } from '../components/invoice-table';
@@ -23,6 +23,7 @@ import {
 } from '../model/list-state';
 
 const SEARCH_DEBOUNCE_MS = 400;
+const INVOICE_CSV = { path: '/api/v1/invoice/csv', filename: INVOICE_CSV_FILENAME };
 
 /**
  * The list's state lives in the URL. The terminal chosen in the top bar and the URL's terminalId
@@ -120,7 +121,7 @@ export default function InvoicesPage() {
             >
               Filter
             </Button>
-            <CsvButton query={toQuery(state, false)} />
+            <CsvButton source={INVOICE_CSV} query={toQuery(state, false)} label="Report" />
           </Group>
         </Group>
 

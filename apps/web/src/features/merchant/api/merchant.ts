@@ -1,5 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Merchant, MerchantCreateBody, MerchantUpdateBody } from '@paydesk/contracts';
+import type { z } from 'zod';
+import type {
+  Merchant,
+  MerchantCreateBody,
+  MerchantPublicKeyBody,
+  MerchantUpdateBody,
+  webhookSecretResponse,
+} from '@paydesk/contracts';
 import { api } from '../../../lib/api';
 import { currentMerchantQuery, merchantsQuery } from '../../../lib/merchant';
 import { rememberedMerchantStore, scopedMerchantStore, getScopedMerchantId } from '../../../lib/merchant-scope';
@@ -11,7 +18,7 @@ export function useCurrentMerchant() {
   return useQuery(currentMerchantQuery(useStore(scopedMerchantStore)));
 }
 
-/** PUT, then the current merchant (and the picker's list) are refetched (SPEC §7). */
+/** PUT the name, then the current merchant (and the picker's list) are refetched (SPEC §7). */
 export function useUpdateMerchant() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -21,6 +28,31 @@ export function useUpdateMerchant() {
       await queryClient.invalidateQueries({ queryKey: currentMerchantQuery(getScopedMerchantId()).queryKey });
       await queryClient.invalidateQueries({ queryKey: merchantsQuery.queryKey });
     },
+  });
+}
+
+const refetchCurrentMerchant = (queryClient: ReturnType<typeof useQueryClient>) =>
+  queryClient.invalidateQueries({ queryKey: currentMerchantQuery(getScopedMerchantId()).queryKey });
+
+/** merchant.key.edit: the Ed25519 key the merchant API checks signatures with, from the next request on. */
+export function useReplacePublicKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { id: string; body: MerchantPublicKeyBody }) =>
+      api.put<{ data: Merchant }>(`/api/v1/merchant/${v.id}/public-key`, v.body).then((r) => r.data),
+    onSuccess: () => refetchCurrentMerchant(queryClient),
+  });
+}
+
+export type RotatedWebhookSecret = z.infer<typeof webhookSecretResponse>['data'];
+
+/** merchant.key.edit: a new webhook secret, returned this once; the old one signs too until previousValidUntil. */
+export function useRotateWebhookSecret() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) =>
+      api.post<{ data: RotatedWebhookSecret }>(`/api/v1/merchant/${id}/webhook-secret`).then((r) => r.data),
+    onSuccess: () => refetchCurrentMerchant(queryClient),
   });
 }
 

@@ -1,7 +1,8 @@
 import '@mantine/dates/styles.css';
-import { Alert, Group, SimpleGrid, Text } from '@mantine/core';
+import { Alert, Group, SimpleGrid } from '@mantine/core';
 import { BalanceCard } from '../../../components/balance-card';
 import { PageTitle } from '../../../components/page-title';
+import { Refusal } from '../../../components/refusal';
 import { useCurrencies } from '../../../lib/references';
 import { useCan } from '../../../lib/session';
 import { useSelectedTerminal } from '../../../lib/terminals';
@@ -56,7 +57,7 @@ export default function ReportsPage() {
       <PageTitle title="Reports" />
       {canFinance && <BalanceStrip terminalId={terminalId} />}
       {none ? (
-        <Text c="dimmed">You have no report permissions.</Text>
+        <Refusal message="Your role does not allow you to run any report." />
       ) : (
         <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
           {cards.invoice && <InvoiceReportCard terminalId={terminalId} />}

@@ -1,15 +1,17 @@
 import { Button, Group, Loader, Text } from '@mantine/core';
 import { IconDownload, IconX } from '@tabler/icons-react';
-import type { QueryParams } from '../../../lib/api';
-import { toast } from '../../../components/toast';
-import { useCsvDownload } from '../api/csv-download';
+import type { QueryParams } from '../lib/api';
+import { useCsvDownload, type CsvSource } from '../lib/csv-download';
+import { toast } from './toast';
 
 const size = (bytes: number) =>
   bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(0)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
-/** Report download of the current filters: fetch → blob → file, with bytes and rows shown while it streams. */
-export function CsvButton({ query }: { query: QueryParams }) {
-  const { download, cancel, progress } = useCsvDownload();
+type Props = { source: CsvSource; query: QueryParams; label: string };
+
+/** A CSV export of the current filters: fetch → blob → file, with bytes and rows shown while it streams. */
+export function CsvButton({ source, query, label }: Props) {
+  const { download, cancel, progress } = useCsvDownload(source);
   if (progress) {
     return (
       <Group gap="xs" wrap="nowrap" role="status" aria-live="polite">
@@ -34,7 +36,7 @@ export function CsvButton({ query }: { query: QueryParams }) {
         })
       }
     >
-      Report
+      {label}
     </Button>
   );
 }

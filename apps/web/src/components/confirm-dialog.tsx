@@ -6,17 +6,20 @@ type Props = {
   title: string;
   message: ReactNode;
   confirmLabel?: string;
+  /** red for actions that take something away (disable, replace) */
+  danger?: boolean;
   loading?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 };
 
-/** A yes/no confirmation (status, amount, retry, callback). */
+/** A yes/no confirmation before an action (retry, callback, disabling a user, replacing a key…). */
 export function ConfirmDialog({
   opened,
   title,
   message,
   confirmLabel = 'Confirm',
+  danger,
   loading,
   onConfirm,
   onCancel,
@@ -28,7 +31,7 @@ export function ConfirmDialog({
         <Button variant="default" onClick={onCancel} disabled={loading}>
           Cancel
         </Button>
-        <Button onClick={onConfirm} loading={loading}>
+        <Button onClick={onConfirm} loading={loading} color={danger ? 'red' : undefined}>
           {confirmLabel}
         </Button>
       </Group>

@@ -1,0 +1,44 @@
+import type { Readable } from 'node:stream';
+import type pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import type { AppContext } from './context';
+
+/**
+ * Streams `COPY … TO STDOUT` on a pool client of its own (PostgreSQL and the PGlite socket alike),
+ * so memory stays flat whatever the row count. `build` prepares the client and returns the statement.
+ * The client goes back to the pool when the stream ends; on an error or an aborted download its
+ * connection is discarded, since it may be left mid-COPY. With `transaction`, the COPY runs in a
+ * read-only transaction (for transaction-local settings) committed at the end.
+ */
+export async function copyOut(
+  ctx: AppContext,
+  build: (client: pg.PoolClient) => Promise<string>,
+  opts: { transaction?: boolean } = {},
+): Promise<Readable> {
+  const client = await ctx.dbh.pool.connect();
+  let released = false;
+  const release = (err?: Error) => {
+    if (released) return;
+    released = true;
+    client.release(err ?? undefined);
+  };
+  try {
+    if (opts.transaction) await client.query('BEGIN READ ONLY');
+    const stream = client.query(copyTo(await build(client)));
+    stream.once('end', () => {
+      if (!opts.transaction) return release();
+      client.query('COMMIT').then(
+        () => release(),
+        (err: Error) => release(err),
+      );
+    });
+    stream.once('error', (err) => release(err));
+    stream.once('close', () => {
+      if (!stream.readableEnded) release(new Error('CSV download aborted'));
+    });
+    return stream;
+  } catch (err) {
+    release(err as Error);
+    throw err;
+  }
+}

@@ -1,0 +1,54 @@
+import type { ReactNode } from 'react';
+import { ActionIcon, Alert, CopyButton, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
+
+type Props = {
+  /** what the value is, e.g. "One-time password" */
+  label: string;
+  value: string;
+  /** what the reader must know about it (who must change it, how long the old one lasts) */
+  children?: ReactNode;
+};
+
+/**
+ * A secret the server hands out exactly once (a one-time password, a webhook secret): shown in
+ * full with a copy control and the warning that it cannot be shown again.
+ */
+export function OneTimeSecret({ label, value, children }: Props) {
+  return (
+    <Stack gap="sm">
+      <TextInput
+        label={label}
+        value={value}
+        readOnly
+        size="md"
+        spellCheck={false}
+        onFocus={(e) => e.currentTarget.select()}
+        styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+        rightSectionWidth={44}
+        rightSection={
+          <CopyButton value={value}>
+            {({ copied, copy }) => (
+              <Tooltip label={copied ? 'Copied' : 'Copy'} withArrow>
+                <ActionIcon
+                  variant="light"
+                  color={copied ? 'teal' : 'blue'}
+                  onClick={copy}
+                  aria-label={copied ? 'Copied' : `Copy ${label.toLowerCase()}`}
+                >
+                  {copied ? <IconCheck size={18} aria-hidden /> : <IconCopy size={18} aria-hidden />}
+                </ActionIcon>
+              </Tooltip>
+            )}
+          </CopyButton>
+        }
+      />
+      <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={18} aria-hidden />}>
+        <Stack gap={4}>
+          <Text size="sm">It is shown only this once: copy it now and pass it on safely.</Text>
+          {children}
+        </Stack>
+      </Alert>
+    </Stack>
+  );
+}

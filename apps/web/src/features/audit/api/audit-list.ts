@@ -1,0 +1,20 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { auditListResponse } from '@paydesk/contracts/audit';
+import { api, type QueryParams } from '../../../lib/api';
+
+export type AuditListResponse = z.infer<typeof auditListResponse>;
+
+/**
+ * One page of the audit trail. Not scoped by the top-bar picker: platform staff filter by merchant
+ * explicitly; merchant staff always get their own merchant's records.
+ */
+export const auditListQuery = (params: QueryParams) =>
+  queryOptions({
+    queryKey: ['audit', 'list', params] as const,
+    queryFn: ({ signal }): Promise<AuditListResponse> =>
+      api.get<AuditListResponse>('/api/v1/audit', { signal, scoped: false, query: params }),
+    placeholderData: keepPreviousData,
+  });
+
+export const useAuditList = (params: QueryParams) => useQuery(auditListQuery(params));

@@ -1,0 +1,29 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Role, RoleCreateBody, RoleUpdateBody } from '@paydesk/contracts/team';
+import { api } from '../../../lib/api';
+
+export const rolesKey = ['roles'] as const;
+
+/** The roles the caller may see (merchant staff: merchant roles only), each saying whether the caller may give it. */
+export const rolesQuery = queryOptions({
+  queryKey: rolesKey,
+  queryFn: ({ signal }) => api.get<{ data: Role[] }>('/api/v1/roles', { signal, scoped: false }).then((r) => r.data),
+});
+
+export const useRoles = () => useQuery(rolesQuery);
+
+export function useSaveRole() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { id: null; body: RoleCreateBody } | { id: number; body: RoleUpdateBody }) =>
+      (v.id === null
+        ? api.post<{ data: Role }>('/api/v1/roles', v.body, { scoped: false })
+        : api.put<{ data: Role }>(`/api/v1/roles/${v.id}`, v.body, { scoped: false })
+      ).then((r) => r.data),
+    // a role's name shows in the team list too
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: rolesKey });
+      await queryClient.invalidateQueries({ queryKey: ['team'] });
+    },
+  });
+}

@@ -1,0 +1,58 @@
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { TeamUser, UserCreateBody, UserListQuery, userWithPasswordResponse } from '@paydesk/contracts/team';
+import { api } from '../../../lib/api';
+import { rolesKey } from './roles';
+
+export const teamKey = ['team'] as const;
+export type UserWithPassword = z.infer<typeof userWithPasswordResponse>['data'];
+
+/**
+ * The team list. Not scoped by the top-bar picker: platform staff filter explicitly (`merchant`),
+ * merchant staff always get their own team.
+ */
+export const teamUsersQuery = (filter: UserListQuery) =>
+  queryOptions({
+    queryKey: [...teamKey, 'users', filter] as const,
+    queryFn: ({ signal }): Promise<TeamUser[]> =>
+      api
+        .get<{ data: TeamUser[] }>('/api/v1/users', { signal, scoped: false, query: { ...filter } })
+        .then((r) => r.data),
+    placeholderData: keepPreviousData,
+  });
+
+export const useTeamUsers = (filter: UserListQuery) => useQuery(teamUsersQuery(filter));
+
+/** Every change refreshes the team and the roles (their user counts). */
+function useTeamMutation<TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: teamKey });
+      await queryClient.invalidateQueries({ queryKey: rolesKey });
+    },
+  });
+}
+
+export const useCreateUser = () =>
+  useTeamMutation((body: UserCreateBody) =>
+    api.post<{ data: UserWithPassword }>('/api/v1/users', body, { scoped: false }).then((r) => r.data),
+  );
+
+export const useChangeUserRole = () =>
+  useTeamMutation(({ id, roleId }: { id: string; roleId: number }) =>
+    api.put<{ data: TeamUser }>(`/api/v1/users/${id}/role`, { roleId }, { scoped: false }).then((r) => r.data),
+  );
+
+export const useSetUserDisabled = () =>
+  useTeamMutation(({ id, disabled }: { id: string; disabled: boolean }) =>
+    api.put<{ data: TeamUser }>(`/api/v1/users/${id}/status`, { disabled }, { scoped: false }).then((r) => r.data),
+  );
+
+export const useResetPassword = () =>
+  useTeamMutation((id: string) =>
+    api
+      .post<{ data: UserWithPassword }>(`/api/v1/users/${id}/password-reset`, undefined, { scoped: false })
+      .then((r) => r.data),
+  );

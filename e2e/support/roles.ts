@@ -1,0 +1,48 @@
+import { PRESET_ROLES, canSeeMonitoring, type PresetRoleCode } from '../../packages/contracts/src/permissions';
+import type { DemoRole } from './auth';
+
+/** The preset role each demo user holds (the server's seed). */
+export const ROLE_OF: Record<DemoRole, PresetRoleCode> = {
+  admin: 'platform_admin',
+  ops: 'platform_operator',
+  owner: 'merchant_owner',
+  finance: 'merchant_finance',
+  support: 'merchant_support',
+  viewer: 'merchant_viewer',
+  shop2: 'merchant_owner',
+};
+
+export const permissionsOf = (user: DemoRole): readonly string[] => PRESET_ROLES[ROLE_OF[user]].permissions;
+export const isPlatformUser = (user: DemoRole) => PRESET_ROLES[ROLE_OF[user]].scope === 'platform';
+
+export const ALL_NAV_ENTRIES = [
+  'Dashboard',
+  'Reports',
+  'Merchant',
+  'Terminals',
+  'Accounts',
+  'Monitoring',
+  'Team',
+  'Audit',
+] as const;
+
+/** SPEC §2 / §6 and the trust model: which navigation entries a demo user's role gives. */
+export function expectedNav(user: DemoRole) {
+  const p = permissionsOf(user);
+  const has = (x: string) => p.includes(x);
+  const visible: Record<(typeof ALL_NAV_ENTRIES)[number], boolean> = {
+    Dashboard: true,
+    Reports: has('merchant.read.report'),
+    Merchant: has('merchant.read'),
+    Terminals: true,
+    Accounts: has('people.account'),
+    Monitoring: canSeeMonitoring(p),
+    Team: has('users.manage'),
+    Audit: has('audit.read'),
+  };
+  return {
+    entries: ALL_NAV_ENTRIES.filter((e) => visible[e]) as string[],
+    merchantPicker: has('merchant.rw.all'),
+    autoRetry: has('settings.read'),
+  };
+}
