@@ -3,7 +3,12 @@ import { dataOf, scopedQuery } from './common';
 import { INVOICE_STATUS_CODES } from './statuses';
 
 /** Balance, deposit and withdrawal sums (SPEC §3 "Balance item"): the first element is shown. */
-export const balanceQuery = scopedQuery({ terminalId: z.uuid().optional() });
+export const LEDGER_BOOKS = ['live', 'test'] as const;
+/** `book=test` reads the test book that test terminals post to; live money is the default (DESIGN §1a). */
+export const balanceQuery = scopedQuery({
+  terminalId: z.uuid().optional(),
+  book: z.enum(LEDGER_BOOKS).default('live'),
+});
 export const balanceItem = z.object({ sum: z.int(), currency: z.string() });
 export type BalanceItem = z.infer<typeof balanceItem>;
 export const balanceResponse = dataOf(z.array(balanceItem));

@@ -132,6 +132,8 @@ export const changeInvoiceStatusBody = z
     invoiceId: z.uuid(),
     statusId: z.int().refine((id) => statusById(id) !== undefined, { message: 'Unknown invoice status id' }),
     reason,
+    /** a deposit set DONE with no routed account: the provider account the money arrived on */
+    peopleAccountId: z.int().positive('Choose the account the money arrived on').optional(),
   })
   .strict();
 export type ChangeInvoiceStatusBody = z.infer<typeof changeInvoiceStatusBody>;

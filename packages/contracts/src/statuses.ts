@@ -20,6 +20,14 @@ export const statusByCode = (code: string) => INVOICE_STATUSES.find((s) => s.cod
 export const FLOW_TYPES = ['DEPOSIT', 'WITHDRAWAL'] as const;
 export type FlowType = (typeof FLOW_TYPES)[number];
 
+/** The statuses each flow has (DESIGN §3): PAYED ("Have paid") is a deposit status only. */
+export const FLOW_STATUSES: Record<FlowType, readonly InvoiceStatus[]> = {
+  DEPOSIT: ['NEW', 'IN_PROGRESS', 'PAYED', 'DONE', 'DECLINED', 'CANCELED'],
+  WITHDRAWAL: ['NEW', 'IN_PROGRESS', 'DONE', 'DECLINED', 'CANCELED'],
+};
+export const statusExistsInFlow = (flow: FlowType, status: string) =>
+  (FLOW_STATUSES[flow] as readonly string[]).includes(status);
+
 export const FINAL_STATUSES: readonly InvoiceStatus[] = ['DONE', 'DECLINED', 'CANCELED'];
 /** Statuses in which an invoice still holds requisites (deposit) or funds (withdrawal). */
 export const ACTIVE_STATUSES: readonly InvoiceStatus[] = ['NEW', 'IN_PROGRESS', 'PAYED'];

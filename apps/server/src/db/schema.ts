@@ -270,6 +270,8 @@ export const accountLimits = pgTable('account_limits', {
   limit: money('limit').notNull(),
   priority: integer('priority').notNull().default(0),
   checkUniqueAmount: boolean('check_unique_amount').notNull().default(false),
+  /** Money that arrived took the balance past the limit (never refused); cleared when the limit is raised. */
+  overLimitSince: ts('over_limit_since'),
 });
 
 export const customers = pgTable(
@@ -505,13 +507,40 @@ export const ledgerEntries = pgTable(
       .references(() => currencies.id),
     amount: money('amount').notNull(),
     kind: text('kind').notNull(),
+    /** 'live' or 'test': test invoices post to a book of their own, never to live money (DESIGN §1a). */
+    book: text('book').notNull().default('live'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [
+    check('ledger_entries_book_check', sql`${t.book} IN ('live', 'test')`),
     index('ledger_merchant_account_idx').on(t.merchantId, t.account, t.currencyId),
     index('ledger_provider_account_idx').on(t.providerAccountId, t.account),
     index('ledger_invoice_idx').on(t.invoiceId),
     index('ledger_created_idx').on(t.createdAt),
+  ],
+);
+
+/**
+ * The balance of every ledger account, one row per (book, account, owner, currency), updated in the
+ * same transaction as the entries it sums (ledger/service.ts insertLegs), so that funds checks and
+ * routing read one row whatever the history (DESIGN §5). `key` is that tuple as text; the
+ * reconciliation (ledger/reconcile.ts) proves the rows equal the sums of the entries.
+ */
+export const ledgerBalances = pgTable(
+  'ledger_balances',
+  {
+    key: text('key').primaryKey(),
+    book: text('book').notNull(),
+    account: text('account').notNull(),
+    merchantId: uuid('merchant_id'),
+    providerAccountId: integer('provider_account_id'),
+    currencyId: integer('currency_id').notNull(),
+    balance: money('balance').notNull(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('ledger_balances_merchant_idx').on(t.merchantId, t.account, t.currencyId),
+    index('ledger_balances_provider_idx').on(t.providerAccountId),
   ],
 );
 

@@ -2,6 +2,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../lib/context';
 import { startLoop, type Loop } from './loop';
 import { engineLoops } from './engine';
+import { reconcileLedger } from '../modules/ledger/reconcile';
+
+/** How often the books are proven: balance rows = sums of entries, every book sums to zero. */
+const RECONCILE_EVERY_MS = 15 * 60_000;
 
 /** Background work: each loop claims rows with FOR UPDATE SKIP LOCKED, so several processes can run them. */
 export function startWorkers(ctx: AppContext, log: FastifyBaseLogger) {
@@ -15,6 +19,16 @@ export function startWorkers(ctx: AppContext, log: FastifyBaseLogger) {
     );
   }
   loops.push(...engineLoops(ctx, log));
+  loops.push(
+    startLoop('ledger-reconcile', RECONCILE_EVERY_MS, log, async () => {
+      const r = await reconcileLedger(ctx.db);
+      if (r.drift.length || r.unbalanced.length) {
+        log.error({ drift: r.drift, unbalanced: r.unbalanced }, 'ledger reconciliation found drift');
+      } else {
+        log.debug('ledger reconciled: balances equal their entries, every book sums to zero');
+      }
+    }),
+  );
   return {
     async stop() {
       await Promise.all(loops.map((l) => l.stop()));

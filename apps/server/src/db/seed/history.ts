@@ -123,6 +123,8 @@ const WITHDRAWAL_MIX: [Status, number][] = [
   ['PAYED', 1.5],
 ];
 const ACTIVE = new Set<Status>(['NEW', 'IN_PROGRESS', 'PAYED']);
+/** Withdrawal statuses whose ledger effect takes money from the merchant's balance. */
+const HOLDING = new Set<Status>(['IN_PROGRESS', 'PAYED', 'DONE']);
 
 /** Share of activity by local hour (UTC+5): quiet nights, busy evenings. */
 const HOUR_WEIGHT = [
@@ -436,7 +438,11 @@ export function generateHistory(input: HistoryInput): HistoryRows {
   }
   plans.sort((a, b) => a.createdAt - b.createdAt);
 
-  plans.forEach(({ terminal, flow, status, ticketPath, steps, createdAt }, i) => {
+  // the merchant's balance per book and currency as the history unfolds: no payout takes it below zero
+  const running = new Map<string, number>();
+  plans.forEach((plan, i) => {
+    const { terminal, flow, ticketPath, createdAt } = plan;
+    let { status, steps } = plan;
     const reachedProcessing = steps.some((s) => s.status === 'IN_PROGRESS');
     const methodChosen = reachedProcessing || flow === 'WITHDRAWAL' || rng.chance(0.5);
     const method = methodChosen ? rng.pick(terminal.methods) : undefined;
@@ -454,7 +460,28 @@ export function generateHistory(input: HistoryInput): HistoryRows {
         activePairs.add(`${account.id}:${amount}`);
       }
     }
+    const bookKey = `${terminal.isTest}:${terminal.currencyId}`;
+    const available = running.get(bookKey) ?? 0;
+    const debit = (a: number) => a + feeFromPercent(a, terminal.feePercent);
+    if (flow === 'WITHDRAWAL' && HOLDING.has(status) && debit(amount) > available) {
+      // DESIGN §3: a merchant never pays out more than it holds — a smaller payout, or none
+      const min = method?.minAmount ?? 100;
+      while (amount > min && debit(amount) > available) amount = Math.max(min, Math.floor((amount * 0.7) / 100) * 100);
+      if (debit(amount) > available) {
+        status = 'CANCELED';
+        steps = withdrawalPath(rng, 'CANCELED', staff);
+        account = undefined;
+      }
+    }
     const fee = feeFromPercent(amount, terminal.feePercent);
+    running.set(
+      bookKey,
+      available -
+        invoiceEffect({ flowType: flow, status, amount, fee }).reduce(
+          (sum, l) => sum + (l.account === 'merchant' ? l.amount : 0),
+          0,
+        ),
+    );
 
     let credentialValue: string | null = null;
     let bankCode: number | null = null;
@@ -655,6 +682,7 @@ export function generateHistory(input: HistoryInput): HistoryRows {
             currencyId: terminal.currencyId,
             amount: leg.amount,
             kind: 'invoice_status',
+            book: terminal.isTest ? 'test' : 'live',
             createdAt: at,
           });
       }

@@ -39,6 +39,7 @@ import {
   type SeedCustomer,
   type SeedTerminal,
 } from './history';
+import { rebuildLedgerBalances } from '../../modules/ledger/reconcile';
 import { personName } from './names';
 import { createRng, type Rng } from './prng';
 import { BANKS, ensureReferenceData, PAYMENT_METHODS, PROVIDERS, type ReferenceData } from './reference-data';
@@ -596,4 +597,5 @@ async function insertHistory(tx: Tx, ...parts: HistoryRows[]) {
     ledgerEntries,
     parts.flatMap((p) => p.ledger),
   );
+  await rebuildLedgerBalances(tx);
 }

@@ -25,6 +25,7 @@ import type { AppContext } from '../../lib/context';
 import { providerAccountBalanceSql } from '../ledger/service';
 import { badRequest, notFound } from '../../lib/errors';
 import { recordAudit, type AuditActor } from '../audit/service';
+import { flagOverLimit } from '../routing/service';
 
 /**
  * Provider accounts belong to providers and serve every merchant, so they are not tenant-scoped:
@@ -297,10 +298,12 @@ export async function removeCredential(ctx: AppContext, audit: AuditActor, crede
   });
 }
 
-/** Balance is read from the ledger. */
+/** Balance from the ledger's balance rows: the live book, or the test book for a sandbox provider's account. */
 async function balanceOf(db: DbOrTx, accountId: number): Promise<number> {
+  const book = sql`(SELECT CASE WHEN p.is_sandbox THEN 'test' ELSE 'live' END FROM provider_accounts a
+                    JOIN providers p ON p.id = a.provider_id WHERE a.id = ${accountId})`;
   const res = await db.execute<{ balance: string | number }>(
-    sql`SELECT ${providerAccountBalanceSql(accountId)} AS balance`,
+    sql`SELECT ${providerAccountBalanceSql(accountId, book)} AS balance`,
   );
   return Number(res.rows[0]?.balance ?? 0);
 }
@@ -353,6 +356,13 @@ export async function setLimit(
         target: accountLimits.accountId,
         set: { limit: body.limit, priority: body.priority, checkUniqueAmount: body.checkUniqueAmount },
       });
+    // a raised limit takes the account out of "over limit"; a lowered one may put it there
+    const [acc] = await tx
+      .select({ isSandbox: providers.isSandbox })
+      .from(providerAccounts)
+      .innerJoin(providers, eq(providers.id, providerAccounts.providerId))
+      .where(eq(providerAccounts.id, accountId));
+    await flagOverLimit(tx, accountId, acc?.isSandbox ?? false, ctx.now());
     return getLimit(ctx, accountId, tx);
   });
 }

@@ -3,12 +3,14 @@ import { canRetry, canTransition, isFinal, type FlowType, type InvoiceStatus } f
 import type { Tx } from '../../db/create-db';
 import { eventLog, invoices, invoiceStatusEvents, providerTransactions, supportTickets } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
-import { AppError, invalidState, notFound } from '../../lib/errors';
+import { AppError, badRequest, invalidState, notFound } from '../../lib/errors';
 import { enqueueCallback } from '../callbacks/service';
-import { lockMerchantFunds, merchantAvailable, postInvoiceDelta } from '../ledger/service';
+import { bookOf, lockMerchantFunds, merchantAvailable, postInvoiceDelta } from '../ledger/service';
 import { feeFromPercent } from '../ledger/postings';
 import { getSetting } from '../settings/service';
 import { recordAudit, staffActor, type AuditActor, type AuditRecord } from '../audit/service';
+import { enforceInvariants } from './guards';
+import { flagOverLimit } from '../routing/service';
 import type { SessionUser } from '../../plugins/auth';
 
 /**
@@ -113,6 +115,7 @@ export async function applyTransition(
     throw invalidState(`The invoice is ${from}; it cannot move to ${to}`);
   }
   const now = ctx.now();
+  await enforceInvariants(tx, inv, { ...inv, ...opts.patch, status: to, statusDate: now });
   const [updated] = await tx
     .update(invoices)
     .set({ ...opts.patch, status: to, statusDate: now })
@@ -138,8 +141,25 @@ export async function applyTransition(
     },
   );
   await postInvoiceDelta(tx, inv, updated!, actor.kind === 'operator' ? 'operator_status' : 'invoice_status', now);
+  await afterMoneyArrived(ctx, tx, updated!, actor, now);
   await enqueueCallback(tx, updated!, now);
   return updated!;
+}
+
+/** A DONE deposit may take its account past the limit (the money is there): flag it and say so in the log. */
+async function afterMoneyArrived(ctx: AppContext, tx: Tx, inv: InvoiceRow, actor: Actor, at: Date) {
+  if (inv.flowType !== 'DEPOSIT' || inv.status !== 'DONE' || inv.accountId === null) return;
+  if (await flagOverLimit(tx, inv.accountId, inv.isTest, at)) {
+    await logEvent(
+      tx,
+      inv,
+      at,
+      actor,
+      'ACCOUNT_OVER_LIMIT',
+      `Account ${inv.accountId} is over its limit after this deposit; it gets no requisites until the limit is raised`,
+      { accountId: inv.accountId },
+    );
+  }
 }
 
 export async function createProviderTransaction(
@@ -182,11 +202,21 @@ async function lockOwned(tx: Tx, invoiceId: string, merchantId: string) {
  */
 export function changeStatus(
   ctx: AppContext,
-  args: { invoiceId: string; merchantId: string; to: InvoiceStatus; actor: Actor; reason?: string },
+  args: {
+    invoiceId: string;
+    merchantId: string;
+    to: InvoiceStatus;
+    actor: Actor;
+    reason?: string;
+    /** a deposit set DONE that no account was routed to: the account the money arrived on */
+    accountId?: number;
+  },
 ): Promise<InvoiceRow> {
   return inTx(ctx, async (tx) => {
     const inv = await lockOwned(tx, args.invoiceId, args.merchantId);
-    const updated = await applyTransition(ctx, tx, inv, args.to, args.actor, { reason: args.reason });
+    const patch =
+      args.accountId === undefined ? undefined : { accountId: await arrivalAccount(tx, inv, args.accountId) };
+    const updated = await applyTransition(ctx, tx, inv, args.to, args.actor, { reason: args.reason, patch });
     if (isFinal(args.to)) await closePendingTransactions(tx, inv.id, 'CANCELED', ctx.now());
     await auditStaff(ctx, tx, args.actor, {
       action: 'invoice.status_changed',
@@ -199,6 +229,30 @@ export function changeStatus(
     });
     return updated;
   });
+}
+
+/** The account an operator names for a deposit's money: one that could have received it. */
+async function arrivalAccount(tx: Tx, inv: InvoiceRow, accountId: number) {
+  if (inv.flowType !== 'DEPOSIT') throw badRequest('Only a deposit takes the account the money arrived on');
+  if (inv.accountId !== null && inv.accountId !== accountId) {
+    throw invalidState(`This deposit was routed to account ${inv.accountId}; its money arrives there`);
+  }
+  const res = await tx.execute<{ currency_id: number; is_sandbox: boolean }>(sql`
+    SELECT m.currency_id, p.is_sandbox FROM provider_accounts a
+    JOIN payment_methods m ON m.id = a.payment_method_id JOIN providers p ON p.id = a.provider_id
+    WHERE a.id = ${accountId}`);
+  const acc = res.rows[0];
+  const field = { peopleAccountId: 'Choose an account of this currency' };
+  if (!acc) throw badRequest(`Account ${accountId} does not exist`, field);
+  if (Number(acc.currency_id) !== inv.currencyId)
+    throw badRequest(`Account ${accountId} takes another currency`, field);
+  if (acc.is_sandbox !== inv.isTest) {
+    throw badRequest(
+      inv.isTest ? 'A test deposit arrives on a sandbox account' : 'A live deposit cannot arrive on a sandbox account',
+      field,
+    );
+  }
+  return accountId;
 }
 
 async function terminalFeePercent(tx: Tx, terminalId: string): Promise<string | null> {
@@ -223,6 +277,7 @@ export function changeAmount(
     if (inv.amount === args.amount) throw invalidState(`The amount is already ${args.amount}`);
     const fee = feeFromPercent(args.amount, await terminalFeePercent(tx, inv.terminalId));
     const now = ctx.now();
+    await enforceInvariants(tx, inv, { ...inv, amount: args.amount, fee });
     const [updated] = await tx
       .update(invoices)
       .set({ amount: args.amount, fee })
@@ -291,7 +346,7 @@ async function retryLocked(ctx: AppContext, tx: Tx, inv: InvoiceRow, actor: Acto
   if (inv.status !== 'IN_PROGRESS') {
     // the hold is taken again: it must fit in the merchant's balance
     await lockMerchantFunds(tx, inv.merchantId, inv.currencyId);
-    if ((await merchantAvailable(tx, inv.merchantId, inv.currencyId)) < inv.amount + inv.fee) {
+    if ((await merchantAvailable(tx, inv.merchantId, inv.currencyId, bookOf(inv.isTest))) < inv.amount + inv.fee) {
       throw new AppError(
         'INSUFFICIENT_BALANCE',
         'The merchant balance does not cover this payout; it cannot be retried now',

@@ -115,6 +115,7 @@ export async function changeInvoiceStatus(
     to,
     actor: operatorActor(caller.user, caller.ip),
     reason: body.reason,
+    accountId: body.peopleAccountId,
   });
   return getInvoice(ctx, merchantId, inv.id, caller.user.permissions);
 }

@@ -38,7 +38,7 @@ export const ledgerRoutes =
               .where(and(eq(terminals.id, req.query.terminalId), eq(terminals.merchantId, merchantId)));
             if (!t) throw notFound('Terminal');
           }
-          return { data: await merchantSums(ctx.db, merchantId, kind, req.query.terminalId) };
+          return { data: await merchantSums(ctx.db, merchantId, kind, req.query.book, req.query.terminalId) };
         },
       );
     }

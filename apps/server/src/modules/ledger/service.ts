@@ -1,10 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type SQL } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/create-db';
-import { ledgerEntries, type invoices } from '../../db/schema';
-import { effectDelta, invoiceEffect, settlementLegs, type Leg } from './postings';
+import { ledgerBalances, ledgerEntries, type invoices } from '../../db/schema';
+import { effectDelta, invoiceEffect, settlementLegs, type LedgerAccount, type Leg } from './postings';
 
 type InvoiceRow = typeof invoices.$inferSelect;
+
+/** Live money, or the test book that test terminals post to (DESIGN §1a: test is not live). */
+export type Book = 'live' | 'test';
+export const bookOf = (isTest: boolean): Book => (isTest ? 'test' : 'live');
+
+/**
+ * The balance row a leg belongs to: provider accounts by account id (they serve every merchant),
+ * every other ledger account by merchant. The migration and rebuildLedgerBalances build the same key in SQL.
+ */
+export function balanceKey(
+  book: Book,
+  account: LedgerAccount,
+  owner: { merchantId: string | null; providerAccountId: number | null },
+  currencyId: number,
+) {
+  const id = account === 'provider_account' ? owner.providerAccountId : owner.merchantId;
+  return `${book}:${account}:${id ?? 'none'}:${currencyId}`;
+}
 
 async function insertLegs(
   tx: Tx,
@@ -17,6 +35,7 @@ async function insertLegs(
     invoiceId?: string | null;
     settlementId?: number | null;
     kind: string;
+    book: Book;
     at: Date;
   },
 ) {
@@ -34,9 +53,36 @@ async function insertLegs(
       currencyId: common.currencyId,
       amount: l.amount,
       kind: common.kind,
+      book: common.book,
       createdAt: common.at,
     })),
   );
+  // the balance rows move in the same transaction; sorted by key so that concurrent postings lock them in one order
+  const rows = legs
+    .map((l) => {
+      const isProvider = l.account === 'provider_account';
+      const owner = {
+        merchantId: isProvider ? null : common.merchantId,
+        providerAccountId: isProvider ? (common.providerAccountId ?? null) : null,
+      };
+      return {
+        key: balanceKey(common.book, l.account, owner, common.currencyId),
+        book: common.book,
+        account: l.account,
+        ...owner,
+        currencyId: common.currencyId,
+        balance: l.amount,
+        updatedAt: common.at,
+      };
+    })
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  await tx
+    .insert(ledgerBalances)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: ledgerBalances.key,
+      set: { balance: sql`${ledgerBalances.balance} + excluded.balance`, updatedAt: sql`excluded.updated_at` },
+    });
   return txId;
 }
 
@@ -53,11 +99,12 @@ export function postInvoiceDelta(tx: Tx, before: InvoiceRow, after: InvoiceRow, 
     providerAccountId: after.accountId ?? before.accountId,
     invoiceId: after.id,
     kind,
+    book: bookOf(after.isTest),
     at,
   });
 }
 
-/** A settlement debits the merchant's balance by baseAmount (minor units of the terminal's currency). */
+/** A settlement debits the merchant's live balance by baseAmount (minor units of the terminal's currency). */
 export function postSettlement(
   tx: Tx,
   s: { settlementId: number; merchantId: string; terminalId: string; currencyId: number; baseAmount: number; at: Date },
@@ -68,6 +115,7 @@ export function postSettlement(
     currencyId: s.currencyId,
     settlementId: s.settlementId,
     kind: 'settlement',
+    book: 'live',
     at: s.at,
   });
 }
@@ -75,20 +123,24 @@ export function postSettlement(
 export type SumKind = 'balance' | 'deposit' | 'withdrawal';
 
 /**
- * Sums read from the ledger for a merchant (optionally one terminal), one row per currency of the
- * merchant's terminals (the terminal's currency first when one is named).
- * balance = −Σ merchant legs; deposit = credited by DONE deposits; withdrawal = paid out by DONE withdrawals.
+ * Sums for a merchant (optionally one terminal) in one book, one row per currency of the merchant's
+ * terminals (the terminal's currency first when one is named). balance = −(merchant balance row),
+ * or −Σ merchant legs of that terminal; deposit = credited by DONE deposits; withdrawal = paid out by
+ * DONE withdrawals.
  */
-export async function merchantSums(db: DbOrTx, merchantId: string, kind: SumKind, terminalId?: string) {
+export async function merchantSums(db: DbOrTx, merchantId: string, kind: SumKind, book: Book, terminalId?: string) {
   const terminalFilter = terminalId ? sql`AND e.terminal_id = ${terminalId}` : sql``;
   const tFilter = terminalId ? sql`AND t.id = ${terminalId}` : sql``;
   const sumExpr =
-    kind === 'balance'
-      ? sql`(SELECT COALESCE(-SUM(e.amount), 0) FROM ledger_entries e
-             WHERE e.merchant_id = ${merchantId} AND e.account = 'merchant' AND e.currency_id = c.id ${terminalFilter})`
-      : sql`(SELECT COALESCE(${kind === 'deposit' ? sql`-SUM(e.amount)` : sql`SUM(e.amount)`}, 0)
+    kind === 'balance' && !terminalId
+      ? sql`(SELECT COALESCE(-SUM(b.balance), 0) FROM ledger_balances b
+             WHERE b.merchant_id = ${merchantId} AND b.account = 'merchant' AND b.book = ${book} AND b.currency_id = c.id)`
+      : kind === 'balance'
+        ? sql`(SELECT COALESCE(-SUM(e.amount), 0) FROM ledger_entries e
+             WHERE e.merchant_id = ${merchantId} AND e.account = 'merchant' AND e.book = ${book} AND e.currency_id = c.id ${terminalFilter})`
+        : sql`(SELECT COALESCE(${kind === 'deposit' ? sql`-SUM(e.amount)` : sql`SUM(e.amount)`}, 0)
              FROM ledger_entries e JOIN invoices i ON i.id = e.invoice_id
-             WHERE e.merchant_id = ${merchantId} AND e.account = 'merchant' AND e.currency_id = c.id
+             WHERE e.merchant_id = ${merchantId} AND e.account = 'merchant' AND e.book = ${book} AND e.currency_id = c.id
                AND i.flow_type = ${kind === 'deposit' ? 'DEPOSIT' : 'WITHDRAWAL'} AND i.status = 'DONE' ${terminalFilter})`;
   const res = await db.execute<{ currency: string; sum: string | number }>(sql`
     SELECT c.code AS currency, ${sumExpr} AS sum
@@ -98,12 +150,12 @@ export async function merchantSums(db: DbOrTx, merchantId: string, kind: SumKind
   return res.rows.map((r) => ({ currency: r.currency, sum: Number(r.sum) }));
 }
 
-/** Σ of every currency's ledger entries: all zero when the books balance. */
+/** Σ of every book's and currency's ledger entries: all zero when the books balance. */
 export async function ledgerTotals(db: DbOrTx) {
-  const res = await db.execute<{ currency_id: number; total: string | number }>(
-    sql`SELECT currency_id, SUM(amount) AS total FROM ledger_entries GROUP BY currency_id`,
+  const res = await db.execute<{ book: Book; currency_id: number; total: string | number }>(
+    sql`SELECT book, currency_id, SUM(amount) AS total FROM ledger_entries GROUP BY book, currency_id`,
   );
-  return res.rows.map((r) => ({ currencyId: Number(r.currency_id), total: Number(r.total) }));
+  return res.rows.map((r) => ({ book: r.book, currencyId: Number(r.currency_id), total: Number(r.total) }));
 }
 
 /** Namespace of the per merchant+currency advisory lock (second key: hashtext of merchant:currency). */
@@ -119,18 +171,25 @@ export async function lockMerchantFunds(tx: Tx, merchantId: string, currencyId: 
   );
 }
 
-/** The merchant's available balance in a currency: −Σ of its merchant-account entries (minor units). */
-export async function merchantAvailable(db: DbOrTx, merchantId: string, currencyId: number): Promise<number> {
-  const res = await db.execute<{ balance: string | number }>(sql`
-    SELECT COALESCE(-SUM(amount), 0) AS balance FROM ledger_entries
-    WHERE merchant_id = ${merchantId} AND account = 'merchant' AND currency_id = ${currencyId}`);
-  return Number(res.rows[0]?.balance ?? 0);
+/** The merchant's available balance in a book and currency: one balance row, whatever the history (minor units). */
+export async function merchantAvailable(
+  db: DbOrTx,
+  merchantId: string,
+  currencyId: number,
+  book: Book,
+): Promise<number> {
+  const [row] = await db
+    .select({ balance: ledgerBalances.balance })
+    .from(ledgerBalances)
+    .where(eq(ledgerBalances.key, balanceKey(book, 'merchant', { merchantId, providerAccountId: null }, currencyId)));
+  return -(row?.balance ?? 0);
 }
 
 /**
- * A provider account's balance: the sum of its provider_account entries (money that arrived on it, less payouts).
- * Its limit is measured against this. `accountId` is a value or a column of the surrounding query.
+ * A provider account's balance in a book: money that arrived on it, less payouts, from its balance
+ * rows. Its limit is measured against the live book (sandbox accounts: the test book).
+ * `accountId` is a value or a column of the surrounding query.
  */
-export const providerAccountBalanceSql = (accountId: number | SQL) =>
-  sql`COALESCE((SELECT SUM(e.amount) FROM ledger_entries e
-    WHERE e.provider_account_id = ${accountId} AND e.account = 'provider_account'), 0)`;
+export const providerAccountBalanceSql = (accountId: number | SQL, book: Book | SQL) =>
+  sql`COALESCE((SELECT SUM(b.balance) FROM ledger_balances b
+    WHERE b.provider_account_id = ${accountId} AND b.account = 'provider_account' AND b.book = ${book}), 0)`;

@@ -14,7 +14,7 @@ import { invoiceErrors, invoices, references, supportTickets } from '../../db/sc
 import type { AppContext } from '../../lib/context';
 import { AppError, badRequest, invalidState } from '../../lib/errors';
 import { feeFromPercent } from '../ledger/postings';
-import { lockMerchantFunds, merchantAvailable } from '../ledger/service';
+import { bookOf, lockMerchantFunds, merchantAvailable } from '../ledger/service';
 import { accountRequisites, routeDeposit, routePayout, type RoutedAccount } from '../routing/service';
 import { applyTransition, createProviderTransaction, lockInvoice, logEvent, type InvoiceRow } from '../engine/service';
 
@@ -261,7 +261,7 @@ export async function completePayment(ctx: AppContext, formId: string, body: For
       return { error: new AppError('NO_ACCOUNT_AVAILABLE', message) };
     }
     await lockMerchantFunds(tx, inv.merchantId, inv.currencyId);
-    if ((await merchantAvailable(tx, inv.merchantId, inv.currencyId)) < inv.amount + inv.fee) {
+    if ((await merchantAvailable(tx, inv.merchantId, inv.currencyId, bookOf(inv.isTest))) < inv.amount + inv.fee) {
       const message = 'The payout cannot be made right now: the merchant balance does not cover it';
       await tx.insert(invoiceErrors).values({ invoiceId: inv.id, description: message, eventTime: now });
       return { error: new AppError('INSUFFICIENT_BALANCE', message) };

@@ -86,6 +86,7 @@ export async function balanceReport(ctx: AppContext, merchantId: string, q: Bala
       SELECT e.created_at, e.amount, e.account, e.settlement_id, i.flow_type
       FROM ledger_entries e LEFT JOIN invoices i ON i.id = e.invoice_id
       WHERE e.merchant_id = ${merchantId} AND e.currency_id = ${c.id} AND e.account IN ('merchant', 'fees')
+        AND e.book = 'live'
         AND e.created_at < ${to}::timestamptz ${terminalFilter}
     ),
     opening AS (
@@ -144,7 +145,7 @@ export async function providerReport(ctx: AppContext, merchantId: string, q: Pro
     JOIN providers pr ON pr.id = a.provider_id
     JOIN payment_methods pm ON pm.id = a.payment_method_id
     LEFT JOIN invoices i ON i.account_id = a.id AND i.merchant_id = ${merchantId} AND i.status = 'DONE'
-      AND i.currency_id = ${c.id}
+      AND i.currency_id = ${c.id} AND NOT i.is_test
       AND i.status_date >= ${from}::timestamptz AND i.status_date < ${to}::timestamptz
     WHERE a.provider_id = ${p.id} AND pm.currency_id = ${c.id}
     GROUP BY a.id, pr.name, a.bank_name, pm.name
@@ -177,7 +178,7 @@ export async function poolBalanceReport(ctx: AppContext, merchantId: string, q: 
     FROM terminal_pool_members m
     JOIN terminals t ON t.id = m.terminal_id AND t.merchant_id = ${merchantId}
     JOIN currencies c ON c.id = t.currency_id
-    LEFT JOIN invoices i ON i.terminal_id = t.id AND i.status = 'DONE'
+    LEFT JOIN invoices i ON i.terminal_id = t.id AND i.status = 'DONE' AND NOT i.is_test
       AND i.status_date >= ${from}::timestamptz AND i.status_date < ${to}::timestamptz
     WHERE m.pool_id = ${pool.id}
     GROUP BY t.id, t.name, c.code, c.dimension, t.created_at

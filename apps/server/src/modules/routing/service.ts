@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/create-db';
-import { providerAccountBalanceSql } from '../ledger/service';
+import { bookOf, providerAccountBalanceSql } from '../ledger/service';
 
 export type RoutedAccount = {
   accountId: number;
@@ -64,7 +64,7 @@ export async function routeDeposit(
   const ids = locked.rows.map((r) => Number(r.account_id));
   const res = await tx.execute<Candidate>(sql`
     SELECT l.account_id, l."limit", l.priority, l.check_unique_amount,
-      ${providerAccountBalanceSql(sql`l.account_id`)} AS balance,
+      ${providerAccountBalanceSql(sql`l.account_id`, bookOf(args.isTest))} AS balance,
       COALESCE((SELECT SUM(i.amount) FROM invoices i
                 WHERE i.account_id = l.account_id AND i.flow_type = 'DEPOSIT'
                   AND i.status IN ('IN_PROGRESS', 'PAYED') AND i.id <> ${args.invoiceId}), 0) AS reserved,
@@ -125,4 +125,18 @@ export async function routePayout(tx: Tx, args: { paymentMethodId: number; isTes
     WHERE a.enabled AND a.payment_method_id = ${args.paymentMethodId} AND p.is_sandbox = ${args.isTest}
     ORDER BY COALESCE(l.priority, 0) DESC, a.id LIMIT 1`);
   return res.rows[0] ? Number(res.rows[0].id) : null;
+}
+
+/**
+ * After money arrived: an account whose balance now exceeds its limit is flagged over limit (routing
+ * already gives it no requisites); raising the limit clears the flag. Returns whether it is over.
+ */
+export async function flagOverLimit(tx: Tx, accountId: number, isTest: boolean, at: Date) {
+  const res = await tx.execute<{ over: boolean }>(sql`
+    UPDATE account_limits SET over_limit_since = CASE
+        WHEN ${providerAccountBalanceSql(accountId, bookOf(isTest))} > "limit" THEN coalesce(over_limit_since, ${at.toISOString()}::timestamptz)
+        ELSE NULL END
+    WHERE account_id = ${accountId}
+    RETURNING over_limit_since IS NOT NULL AS over`);
+  return res.rows[0]?.over ?? false;
 }

@@ -22,6 +22,7 @@ async function merchantTerminal(db: DbOrTx, merchantId: string, terminalId: stri
       currencyId: terminals.currencyId,
       code: currencies.code,
       dimension: currencies.dimension,
+      isTest: terminals.isTest,
     })
     .from(terminals)
     .innerJoin(currencies, eq(currencies.id, terminals.currencyId))
@@ -38,6 +39,12 @@ async function merchantTerminal(db: DbOrTx, merchantId: string, terminalId: stri
 export async function createSettlement(ctx: AppContext, merchantId: string, actor: AuditActor, body: SettlementBody) {
   const userId = actor.userId;
   const t = await merchantTerminal(ctx.db, merchantId, body.terminalId);
+  if (t.isTest) {
+    // DESIGN §1a: a test terminal's money lives in the test book; nothing real can be paid out of it
+    throw new AppError('INVALID_STATE', 'Settlements are recorded on live terminals only: this is a test terminal', {
+      terminalId: 'Choose a live terminal',
+    });
+  }
   const baseAmount = numberToMinor(body.baseAmount, t.dimension);
   if (baseAmount === null) {
     const msg =
@@ -55,7 +62,7 @@ export async function createSettlement(ctx: AppContext, merchantId: string, acto
 
   return ctx.db.transaction(async (tx) => {
     await lockMerchantFunds(tx, merchantId, t.currencyId);
-    const balance = await merchantAvailable(tx, merchantId, t.currencyId);
+    const balance = await merchantAvailable(tx, merchantId, t.currencyId, 'live');
     if (balance - baseAmount < 0) {
       throw new AppError(
         'INSUFFICIENT_BALANCE',

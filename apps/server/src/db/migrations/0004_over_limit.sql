@@ -1,0 +1,1 @@
+ALTER TABLE "account_limits" ADD COLUMN "over_limit_since" timestamp with time zone;

@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { statusByCode } from '@paydesk/contracts';
+import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
+import { injectSigned, invoiceBody, merchantSigner, type Signer } from '../../../test/merchant-client';
+import { reconcileLedger } from '../ledger/reconcile';
+
+/**
+ * DESIGN §3, "the invariants hold whoever acts": the operator scenarios of the money-invariants
+ * issue, each refused with a message naming the rule (or, for money that arrived, accepted and flagged).
+ */
+let t: TestApp;
+let sign: Signer;
+let ops = '';
+
+beforeAll(async () => {
+  t = await createTestApp();
+  sign = merchantSigner(t.demo.merchantId, t.demo.privateKeyPem, t.clock.now);
+  ops = await loginAs(t.app, 'ops');
+});
+afterAll(async () => t?.close());
+
+const q = async <T extends Record<string, unknown>>(s: ReturnType<typeof sql>) => (await t.ctx.db.execute<T>(s)).rows;
+const setStatus = (invoiceId: string, status: string, extra: Record<string, unknown> = {}) =>
+  t.app.inject({
+    method: 'PATCH',
+    url: `/api/v1/invoice/status?merchantId=${t.demo.merchantId}`,
+    headers: { cookie: ops },
+    payload: { invoiceId, statusId: statusByCode(status)!.id, reason: 'operator correction', ...extra },
+  });
+const setAmount = (invoiceId: string, amount: number) =>
+  t.app.inject({
+    method: 'PATCH',
+    url: `/api/v1/invoice/amount?merchantId=${t.demo.merchantId}`,
+    headers: { cookie: ops },
+    payload: { invoiceId, amount, reason: 'operator correction' },
+  });
+const ledgerSnapshot = async () =>
+  JSON.stringify(await q(sql`SELECT count(*)::int AS n, coalesce(sum(abs(amount)), 0)::text AS s FROM ledger_entries`));
+const liveBalance = async (currency: string) =>
+  Number(
+    (
+      await q<{ b: string }>(sql`SELECT coalesce(-sum(b.balance), 0)::text AS b FROM ledger_balances b
+        JOIN currencies c ON c.id = b.currency_id
+        WHERE b.merchant_id = ${t.demo.merchantId} AND b.account = 'merchant' AND b.book = 'live' AND c.code = ${currency}`)
+    )[0]!.b,
+  );
+
+async function newInvoice(flow: 'DEPOSIT' | 'WITHDRAWAL', currency: 'UZS' | 'RUB', amount: number) {
+  const terminal = t.demo.terminals.find((x) => x.flowType === flow && x.currency === currency && !x.isTest)!;
+  const res = await injectSigned(t.app, sign, 'POST', '/api/merchant/v1/invoices', invoiceBody(terminal, { amount }));
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().data as { invoiceId: string; formId: string };
+}
+
+describe('operator changes go through the same guards', () => {
+  it('a withdrawal the balance does not cover cannot be set DONE (or IN_PROGRESS): 409, nothing moves', async () => {
+    // the issue's case: a RUB withdrawal of 300,000.00 with 100,000.00 left after a settlement
+    const admin = await loginAs(t.app, 'admin');
+    const rubTerminal = t.demo.terminals.find((x) => x.currency === 'RUB' && !x.isTest)!;
+    const settle = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/settlement?merchantId=${t.demo.merchantId}`,
+      headers: { cookie: admin },
+      payload: {
+        terminalId: rubTerminal.id,
+        baseAmount: (await liveBalance('RUB')) / 100 - 100_000,
+        settlementAmount: 1,
+      },
+    });
+    expect(settle.statusCode, settle.body).toBe(200);
+    const balance = await liveBalance('RUB');
+    expect(balance).toBe(100_000_00);
+    const { invoiceId } = await newInvoice('WITHDRAWAL', 'RUB', 300_000_00);
+    const before = await ledgerSnapshot();
+    for (const status of ['DONE', 'IN_PROGRESS']) {
+      const res = await setStatus(invoiceId, status);
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json().error.code).toBe('INSUFFICIENT_BALANCE');
+      expect(res.json().error.message).toMatch(/balance .* does not cover .*; it would go below zero/);
+    }
+    expect(await ledgerSnapshot()).toBe(before);
+    expect(await liveBalance('RUB')).toBe(balance);
+  });
+
+  it('PAYED is a deposit status: a withdrawal cannot be set to it', async () => {
+    const { invoiceId } = await newInvoice('WITHDRAWAL', 'UZS', 1_000_00);
+    const res = await setStatus(invoiceId, 'PAYED');
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.message).toBe('PAYED is not a status of a withdrawal');
+  });
+
+  it('a deposit set DONE with no routed account needs the account the money arrived on', async () => {
+    const { invoiceId } = await newInvoice('DEPOSIT', 'UZS', 777_000_00);
+    const before = await ledgerSnapshot();
+    const bare = await setStatus(invoiceId, 'DONE');
+    expect(bare.statusCode).toBe(409);
+    expect(bare.json().error.fields).toEqual({ peopleAccountId: 'Choose the account the money arrived on' });
+    expect(await ledgerSnapshot()).toBe(before);
+    const [rub] = await q<{
+      id: number;
+    }>(sql`SELECT a.id FROM provider_accounts a JOIN payment_methods m ON m.id = a.payment_method_id
+      JOIN currencies c ON c.id = m.currency_id JOIN providers p ON p.id = a.provider_id WHERE c.code = 'RUB' AND NOT p.is_sandbox LIMIT 1`);
+    expect((await setStatus(invoiceId, 'DONE', { peopleAccountId: rub!.id })).statusCode).toBe(400);
+    const [uzs] = await q<{
+      id: number;
+    }>(sql`SELECT a.id FROM provider_accounts a JOIN payment_methods m ON m.id = a.payment_method_id
+      JOIN currencies c ON c.id = m.currency_id JOIN providers p ON p.id = a.provider_id WHERE c.code = 'UZS' AND NOT p.is_sandbox LIMIT 1`);
+    const ok = await setStatus(invoiceId, 'DONE', { peopleAccountId: uzs!.id });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const legs = await q<{ account: string; provider_account_id: number | null }>(
+      sql`SELECT account, provider_account_id FROM ledger_entries WHERE invoice_id = ${invoiceId} AND account = 'provider_account'`,
+    );
+    expect(legs).toEqual([{ account: 'provider_account', provider_account_id: uzs!.id }]);
+  });
+
+  it('money that arrived may take an account over its limit: accepted, flagged, out of routing until raised', async () => {
+    const { invoiceId } = await newInvoice('DEPOSIT', 'UZS', 900_000_00);
+    const [acc] = await q<{ id: number; limit: string }>(sql`
+      SELECT a.id, l."limit"::text AS limit FROM provider_accounts a JOIN account_limits l ON l.account_id = a.id
+      JOIN payment_methods m ON m.id = a.payment_method_id JOIN currencies c ON c.id = m.currency_id
+      JOIN providers p ON p.id = a.provider_id WHERE c.code = 'UZS' AND NOT p.is_sandbox ORDER BY a.id LIMIT 1`);
+    await t.ctx.db.execute(sql`UPDATE account_limits SET "limit" = 1 WHERE account_id = ${acc!.id}`);
+    const res = await setStatus(invoiceId, 'DONE', { peopleAccountId: acc!.id });
+    expect(res.statusCode, res.body).toBe(200);
+    const [flag] = await q<{ over: boolean }>(
+      sql`SELECT over_limit_since IS NOT NULL AS over FROM account_limits WHERE account_id = ${acc!.id}`,
+    );
+    expect(flag!.over).toBe(true);
+    const events = await q<{ code: string }>(sql`SELECT code FROM event_log WHERE invoice_id = ${invoiceId}`);
+    expect(events.map((e) => e.code)).toContain('ACCOUNT_OVER_LIMIT');
+    // raising the limit clears the flag
+    const admin = await loginAs(t.app, 'admin');
+    const raised = await t.app.inject({
+      method: 'PUT',
+      url: `/api/router/v1/people/account/limit/${acc!.id}`,
+      headers: { cookie: admin },
+      payload: { peopleAccountId: acc!.id, limit: 999_999_999_999_00, priority: 1, checkUniqueAmount: false },
+    });
+    expect(raised.statusCode, raised.body).toBe(200);
+    const [after] = await q<{ over: boolean }>(
+      sql`SELECT over_limit_since IS NOT NULL AS over FROM account_limits WHERE account_id = ${acc!.id}`,
+    );
+    expect(after!.over).toBe(false);
+  });
+
+  it('a deposit moved back to IN_PROGRESS may not share (account, amount) with another active one', async () => {
+    // two deposits of one amount on one unique-amount account: the customer path gives the second another account
+    const [acc] = await q<{ id: number; method: number }>(sql`
+      SELECT a.id, a.payment_method_id AS method FROM provider_accounts a JOIN account_limits l ON l.account_id = a.id
+      JOIN payment_methods m ON m.id = a.payment_method_id JOIN currencies c ON c.id = m.currency_id
+      JOIN providers p ON p.id = a.provider_id
+      WHERE c.code = 'UZS' AND NOT p.is_sandbox AND l.check_unique_amount AND a.enabled ORDER BY a.id LIMIT 1`);
+    expect(acc, 'the demo has a unique-amount UZS account').toBeDefined();
+    await t.ctx.db.execute(sql`UPDATE account_limits SET "limit" = 999999999999900 WHERE account_id = ${acc!.id}`);
+    const amount = 123_456_00;
+    const a = await newInvoice('DEPOSIT', 'UZS', amount);
+    const b = await newInvoice('DEPOSIT', 'UZS', amount);
+    // a: active on the account (DONE then back to IN_PROGRESS); b: DONE on the same account
+    expect((await setStatus(a.invoiceId, 'DONE', { peopleAccountId: acc!.id })).statusCode).toBe(200);
+    expect((await setStatus(b.invoiceId, 'DONE', { peopleAccountId: acc!.id })).statusCode).toBe(200);
+    expect((await setStatus(a.invoiceId, 'IN_PROGRESS')).statusCode).toBe(200);
+    const clash = await setStatus(b.invoiceId, 'IN_PROGRESS');
+    expect(clash.statusCode).toBe(409);
+    expect(clash.json().error.message).toMatch(/another active deposit on account \d+ has the amount/);
+    // changing the active one's amount onto another active amount is refused the same way
+    expect((await setAmount(a.invoiceId, amount + 1)).statusCode).toBe(200);
+    expect((await setStatus(b.invoiceId, 'IN_PROGRESS')).statusCode).toBe(200);
+    expect((await setAmount(a.invoiceId, amount)).statusCode).toBe(409);
+  });
+
+  it('an amount change re-checks the withdrawal hold against the balance', async () => {
+    const balance = await liveBalance('UZS');
+    const { invoiceId, formId } = await newInvoice('WITHDRAWAL', 'UZS', 1_000_00);
+    const init = (await t.app.inject({ method: 'POST', url: `/api/payments/form/${formId}/init` })).json().data;
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/payments/form/${formId}/credential`,
+      payload: { amount: 1_000_00, paymentMethodId: init.methods[0].id },
+    });
+    const done = await t.app.inject({
+      method: 'POST',
+      url: `/api/payments/form/${formId}/complete`,
+      payload: { credential: '8600123456789012' },
+    });
+    expect(done.statusCode, done.body).toBe(200);
+    const res = await setAmount(invoiceId, balance + 1_000_00);
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.json().error.code).toBe('INSUFFICIENT_BALANCE');
+  });
+
+  it('the books still reconcile after all of it', async () => {
+    expect(await reconcileLedger(t.ctx.db)).toEqual({ drift: [], unbalanced: [] });
+  });
+});

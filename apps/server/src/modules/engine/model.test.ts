@@ -1,0 +1,340 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { sql } from 'drizzle-orm';
+import { statusByCode, INVOICE_STATUSES } from '@paydesk/contracts';
+import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
+import { injectSigned, invoiceBody, merchantSigner, type Signer } from '../../../test/merchant-client';
+import { reconcileLedger } from '../ledger/reconcile';
+import { tickSandbox } from '../sandbox/service';
+import { tickExpiry } from './expiry';
+
+/**
+ * Model-based test of the money invariants (DESIGN §3 and §6; the idea of Jepsen's bank test):
+ * random sequences of every action by every actor — merchant API, customers on the payment form,
+ * providers, the sandbox, workers, operators (status, amount, retry), settlements — on live and
+ * test terminals, with every invariant checked after each step. MODEL_RUNS / MODEL_STEPS make it
+ * longer (CI on PostgreSQL).
+ */
+const RUNS = Number(process.env.MODEL_RUNS ?? 15);
+const STEPS = Number(process.env.MODEL_STEPS ?? 40);
+/** With MODEL_CONCURRENCY > 1 (CI on PostgreSQL), actions also run that many at a time. */
+const CONCURRENCY = Number(process.env.MODEL_CONCURRENCY ?? 1);
+
+let t: TestApp;
+let sign: Signer;
+let ops = '';
+let admin = '';
+
+beforeAll(async () => {
+  t = await createTestApp();
+  sign = merchantSigner(t.demo.merchantId, t.demo.privateKeyPem, t.clock.now);
+  ops = await loginAs(t.app, 'ops');
+  admin = await loginAs(t.app, 'admin');
+});
+afterAll(async () => t?.close());
+
+type Model = { invoices: { id: string; formId: string; flow: 'DEPOSIT' | 'WITHDRAWAL'; test: boolean }[] };
+type Real = { log: string[] };
+
+const q = async <T extends Record<string, unknown>>(s: ReturnType<typeof sql>) => (await t.ctx.db.execute<T>(s)).rows;
+
+/** Any answer but a server error is acceptable for an action; the invariants decide the rest. */
+function expectNoServerError(what: string, res: { statusCode: number; body: string }, real: Real) {
+  real.log.push(`${what} → ${res.statusCode}`);
+  if (res.statusCode >= 500) throw new Error(`${what}: ${res.statusCode} ${res.body}\n${real.log.join('\n')}`);
+}
+
+async function checkInvariants(real: Real) {
+  const fail = (msg: string, rows: unknown) => {
+    throw new Error(`${msg}: ${JSON.stringify(rows)}\nafter:\n${real.log.join('\n')}`);
+  };
+  const r = await reconcileLedger(t.ctx.db);
+  if (r.unbalanced.length) fail('a book does not sum to zero', r.unbalanced);
+  if (r.drift.length) fail('a balance row differs from its entries', r.drift);
+  const negative = await q(sql`SELECT key, balance FROM ledger_balances
+    WHERE account = 'merchant' AND book = 'live' AND balance > 0`);
+  if (negative.length) fail('a live available balance is below zero', negative);
+  const duplicates = await q(sql`SELECT i.account_id, i.amount, count(*) FROM invoices i
+    JOIN account_limits l ON l.account_id = i.account_id AND l.check_unique_amount
+    WHERE i.flow_type = 'DEPOSIT' AND i.status IN ('IN_PROGRESS', 'PAYED')
+    GROUP BY i.account_id, i.amount HAVING count(*) > 1`);
+  if (duplicates.length) fail('two active deposits share (account, amount) on a unique-amount account', duplicates);
+  const overAssigned = await q(sql`SELECT l.account_id FROM account_limits l
+    JOIN provider_accounts a ON a.id = l.account_id JOIN providers p ON p.id = a.provider_id
+    WHERE l.over_limit_since IS NULL AND
+      coalesce((SELECT sum(b.balance) FROM ledger_balances b WHERE b.provider_account_id = l.account_id
+                AND b.account = 'provider_account' AND b.book = CASE WHEN p.is_sandbox THEN 'test' ELSE 'live' END), 0)
+      + coalesce((SELECT sum(i.amount) FROM invoices i WHERE i.account_id = l.account_id AND i.flow_type = 'DEPOSIT'
+                  AND i.status IN ('IN_PROGRESS', 'PAYED')), 0) > l."limit"
+      AND EXISTS (SELECT 1 FROM invoices i WHERE i.account_id = l.account_id AND i.flow_type = 'DEPOSIT'
+                  AND i.status IN ('IN_PROGRESS', 'PAYED'))`);
+  if (overAssigned.length) fail('requisites were assigned beyond a limit', overAssigned);
+  const orphanLegs =
+    await q(sql`SELECT id FROM ledger_entries WHERE account = 'provider_account' AND provider_account_id IS NULL
+    AND created_at > now() - interval '1 day' LIMIT 5`);
+  if (orphanLegs.length) fail('a provider leg posted to no account', orphanLegs);
+  const testInLive = await q(sql`SELECT e.id FROM ledger_entries e JOIN invoices i ON i.id = e.invoice_id
+    WHERE i.is_test AND e.book = 'live' LIMIT 5`);
+  if (testInLive.length) fail('test activity changed a live figure', testInLive);
+}
+
+const pick = <T>(xs: T[], i: number) => (xs.length ? xs[i % xs.length] : undefined);
+
+class Create implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly flow: 'DEPOSIT' | 'WITHDRAWAL',
+    readonly test: boolean,
+    readonly amount: number,
+  ) {}
+  check = () => true;
+  async run(m: Model, real: Real) {
+    const terminal = t.demo.terminals.find(
+      (x) => x.flowType === this.flow && x.isTest === this.test && x.currency === 'UZS',
+    )!;
+    const res = await injectSigned(
+      t.app,
+      sign,
+      'POST',
+      '/api/merchant/v1/invoices',
+      invoiceBody(terminal, { amount: this.amount }),
+    );
+    expectNoServerError(`create ${this.flow} ${this.test ? 'test' : 'live'} ${this.amount}`, res, real);
+    if (res.statusCode === 201) {
+      const { invoiceId, formId } = res.json().data as { invoiceId: string; formId: string };
+      m.invoices.push({ id: invoiceId, formId, flow: this.flow, test: this.test });
+    }
+    await checkInvariants(real);
+  }
+  toString = () => `Create(${this.flow},${this.test},${this.amount})`;
+}
+
+class Customer implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly i: number) {}
+  check = (m: Readonly<Model>) => m.invoices.length > 0;
+  async run(m: Model, real: Real) {
+    const inv = pick(m.invoices, this.i)!;
+    const form = `/api/payments/form/${inv.formId}`;
+    const init = await t.app.inject({ method: 'POST', url: `${form}/init` });
+    expectNoServerError(`init ${inv.id}`, init, real);
+    if (init.statusCode !== 200) return checkInvariants(real);
+    const { methods, amount } = init.json().data;
+    const cred = await t.app.inject({
+      method: 'POST',
+      url: `${form}/credential`,
+      payload: { amount, paymentMethodId: methods[0].id },
+    });
+    expectNoServerError(`credential ${inv.id}`, cred, real);
+    const done = await t.app.inject({
+      method: 'POST',
+      url: `${form}/complete`,
+      payload: inv.flow === 'WITHDRAWAL' ? { credential: '8600123456789012' } : {},
+    });
+    expectNoServerError(`complete ${inv.id}`, done, real);
+    await checkInvariants(real);
+  }
+  toString = () => `Customer(${this.i})`;
+}
+
+class ProviderReport implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly i: number,
+    readonly paid: boolean,
+  ) {}
+  check = (m: Readonly<Model>) => m.invoices.length > 0;
+  async run(m: Model, real: Real) {
+    const inv = pick(m.invoices, this.i)!;
+    const [row] = await q<{ account_id: number | null; amount: string; code: string; txn: string | null }>(sql`
+      SELECT i.account_id, i.amount::text, p.code,
+        (SELECT pt.id FROM provider_transactions pt WHERE pt.invoice_id = i.id AND pt.status = 'PENDING' LIMIT 1) AS txn
+      FROM invoices i LEFT JOIN provider_accounts a ON a.id = i.account_id LEFT JOIN providers p ON p.id = a.provider_id
+      WHERE i.id = ${inv.id}`);
+    if (!row?.account_id || !row.code) return checkInvariants(real);
+    const auth = { authorization: `Bearer dev:${row.code}` };
+    const res =
+      inv.flow === 'DEPOSIT'
+        ? await t.app.inject({
+            method: 'POST',
+            url: '/api/provider/v1/incoming',
+            headers: auth,
+            payload: {
+              accountId: row.account_id,
+              amount: Number(row.amount),
+              occurredAt: t.clock.now().toISOString(),
+              reference: `ref-${inv.id}-${real.log.length}`,
+            },
+          })
+        : row.txn
+          ? await t.app.inject({
+              method: 'POST',
+              url: `/api/provider/v1/payouts/${row.txn}`,
+              headers: auth,
+              payload: { status: this.paid ? 'DONE' : 'DECLINED' },
+            })
+          : undefined;
+    if (res) expectNoServerError(`provider ${inv.flow} ${inv.id} ${this.paid}`, res, real);
+    await checkInvariants(real);
+  }
+  toString = () => `ProviderReport(${this.i},${this.paid})`;
+}
+
+class Operator implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly i: number,
+    readonly statusId: number,
+    readonly withAccount: boolean,
+  ) {}
+  check = (m: Readonly<Model>) => m.invoices.length > 0;
+  async run(m: Model, real: Real) {
+    const inv = pick(m.invoices, this.i)!;
+    let peopleAccountId: number | undefined;
+    if (this.withAccount) {
+      const [acc] = await q<{ id: number }>(sql`SELECT a.id FROM provider_accounts a
+        JOIN payment_methods pm ON pm.id = a.payment_method_id JOIN providers p ON p.id = a.provider_id
+        JOIN invoices i ON i.id = ${inv.id} AND pm.currency_id = i.currency_id AND p.is_sandbox = i.is_test
+        ORDER BY a.id LIMIT 1`);
+      peopleAccountId = acc?.id;
+    }
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/invoice/status?merchantId=${t.demo.merchantId}`,
+      headers: { cookie: ops },
+      payload: { invoiceId: inv.id, statusId: this.statusId, reason: 'model run', peopleAccountId },
+    });
+    expectNoServerError(
+      `operator ${inv.id} → ${statusByCode(INVOICE_STATUSES[this.statusId - 1]!.code)!.code}`,
+      res,
+      real,
+    );
+    await checkInvariants(real);
+  }
+  toString = () => `Operator(${this.i},${this.statusId},${this.withAccount})`;
+}
+
+class Amount implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly i: number,
+    readonly amount: number,
+  ) {}
+  check = (m: Readonly<Model>) => m.invoices.length > 0;
+  async run(m: Model, real: Real) {
+    const inv = pick(m.invoices, this.i)!;
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/invoice/amount?merchantId=${t.demo.merchantId}`,
+      headers: { cookie: ops },
+      payload: { invoiceId: inv.id, amount: this.amount, reason: 'model run' },
+    });
+    expectNoServerError(`amount ${inv.id} ${this.amount}`, res, real);
+    await checkInvariants(real);
+  }
+  toString = () => `Amount(${this.i},${this.amount})`;
+}
+
+class Retry implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly i: number) {}
+  check = (m: Readonly<Model>) => m.invoices.length > 0;
+  async run(m: Model, real: Real) {
+    const inv = pick(m.invoices, this.i)!;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/invoice/retry?merchantId=${t.demo.merchantId}`,
+      headers: { cookie: ops },
+      payload: { invoiceId: inv.id },
+    });
+    expectNoServerError(`retry ${inv.id}`, res, real);
+    const pending = await q<{ n: number }>(sql`SELECT count(*)::int AS n FROM provider_transactions
+      WHERE invoice_id = ${inv.id} AND status = 'PENDING'`);
+    if (pending[0]!.n > 1) throw new Error(`two payouts pending at once for ${inv.id}\n${real.log.join('\n')}`);
+    await checkInvariants(real);
+  }
+  toString = () => `Retry(${this.i})`;
+}
+
+class Settle implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly share: number,
+    readonly test: boolean,
+  ) {}
+  check = () => true;
+  async run(_m: Model, real: Real) {
+    const terminal = t.demo.terminals.find((x) => x.currency === 'UZS' && x.isTest === this.test)!;
+    const [b] = await q<{ v: string }>(sql`SELECT coalesce(-sum(balance), 0)::text AS v FROM ledger_balances
+      WHERE merchant_id = ${t.demo.merchantId} AND account = 'merchant' AND book = 'live'
+        AND currency_id = (SELECT currency_id FROM terminals WHERE id = ${terminal.id})`);
+    const amount = Math.max(1, Math.floor((Number(b!.v) * this.share) / 100));
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/settlement?merchantId=${t.demo.merchantId}`,
+      headers: { cookie: admin },
+      payload: { terminalId: terminal.id, baseAmount: amount / 100, settlementAmount: 1 },
+    });
+    expectNoServerError(`settle ${this.share}% ${this.test ? 'test' : 'live'}`, res, real);
+    await checkInvariants(real);
+  }
+  toString = () => `Settle(${this.share},${this.test})`;
+}
+
+class Workers implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly minutes: number) {}
+  check = () => true;
+  async run(_m: Model, real: Real) {
+    t.clock.advance(this.minutes * 60_000);
+    await tickSandbox(t.ctx);
+    await tickExpiry(t.ctx);
+    real.log.push(`workers after ${this.minutes} min`);
+    await checkInvariants(real);
+  }
+  toString = () => `Workers(${this.minutes})`;
+}
+
+function commandArbitraries() {
+  const i = fc.nat(50);
+  const amount = fc.constantFrom(1_000_00, 5_000_00, 50_000_00, 123_456_00, 1_500_000_00, 25_000_000_00);
+  const commands = [
+    fc
+      .tuple(fc.constantFrom('DEPOSIT' as const, 'WITHDRAWAL' as const), fc.boolean(), amount)
+      .map(([f, test, a]) => new Create(f, test, a)),
+    i.map((x) => new Customer(x)),
+    fc.tuple(i, fc.boolean()).map(([x, paid]) => new ProviderReport(x, paid)),
+    fc.tuple(i, fc.integer({ min: 1, max: 6 }), fc.boolean()).map(([x, s, acc]) => new Operator(x, s, acc)),
+    fc.tuple(i, amount).map(([x, a]) => new Amount(x, a)),
+    i.map((x) => new Retry(x)),
+    fc.tuple(fc.integer({ min: 1, max: 120 }), fc.boolean()).map(([s, test]) => new Settle(s, test)),
+    fc.integer({ min: 1, max: 90 }).map((mins) => new Workers(mins)),
+  ];
+  // creations weigh more: most actions need invoices to act on
+  return [commands[0]!, commands[0]!, commands[1]!, ...commands];
+}
+
+describe('money invariants under random interleavings of every actor', () => {
+  it(`hold after every step (${RUNS} runs × up to ${STEPS} steps)`, async () => {
+    const commands = commandArbitraries();
+    await fc.assert(
+      fc.asyncProperty(fc.commands(commands, { maxCommands: STEPS, size: 'max' }), async (cmds) => {
+        const real: Real = { log: [] };
+        await fc.asyncModelRun(() => ({ model: { invoices: [] }, real }), cmds);
+        if (process.env.MODEL_VERBOSE) console.log(real.log.join('\n'));
+      }),
+      { numRuns: RUNS },
+    );
+    expect(await reconcileLedger(t.ctx.db)).toEqual({ drift: [], unbalanced: [] });
+  });
+
+  it.runIf(CONCURRENCY > 1)(`hold when actions run ${CONCURRENCY} at a time`, async () => {
+    const model: Model = { invoices: [] };
+    const real: Real = { log: [] };
+    const batches = fc.sample(
+      fc.array(fc.oneof(...commandArbitraries()), { minLength: CONCURRENCY, maxLength: CONCURRENCY }),
+      {
+        numRuns: RUNS * 4,
+        seed: Number(process.env.MODEL_SEED ?? 20261123),
+      },
+    );
+    for (const batch of batches) {
+      // each action checks the invariants after itself too, while the others are still running
+      await Promise.all(batch.filter((c) => c.check(model)).map((c) => c.run(model, real)));
+      await checkInvariants(real);
+    }
+    expect(await reconcileLedger(t.ctx.db)).toEqual({ drift: [], unbalanced: [] });
+  });
+});

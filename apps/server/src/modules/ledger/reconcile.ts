@@ -1,0 +1,51 @@
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/create-db';
+import type { Book } from './service';
+
+/** The balance key of an entry in SQL: the same as ledger/service.ts balanceKey. */
+const KEY = sql.raw(`e.book || ':' || e.account || ':' ||
+  CASE WHEN e.account = 'provider_account' THEN coalesce(e.provider_account_id::text, 'none')
+       ELSE coalesce(e.merchant_id::text, 'none') END || ':' || e.currency_id`);
+
+/** Sets every balance row to the sum of its entries (seeding and bulk loads write entries in bulk). */
+export async function rebuildLedgerBalances(db: DbOrTx) {
+  await db.execute(sql`
+    INSERT INTO ledger_balances (key, book, account, merchant_id, provider_account_id, currency_id, balance)
+    SELECT ${KEY}, e.book, e.account,
+           CASE WHEN e.account = 'provider_account' THEN NULL ELSE e.merchant_id END,
+           CASE WHEN e.account = 'provider_account' THEN e.provider_account_id END,
+           e.currency_id, SUM(e.amount)
+    FROM ledger_entries e GROUP BY 1, 2, 3, 4, 5, 6
+    ON CONFLICT (key) DO UPDATE SET balance = excluded.balance`);
+}
+
+export type Reconciliation = {
+  /** balance rows that differ from the sum of their entries (or exist without entries, or are missing) */
+  drift: { key: string; balance: number; entries: number }[];
+  /** books whose entries do not sum to zero in a currency */
+  unbalanced: { book: Book; currencyId: number; total: number }[];
+};
+
+/**
+ * The ledger's two invariants, read from the database: every balance row equals the sum of its
+ * entries, and every book sums to zero per currency. Empty lists mean the books are right.
+ */
+export async function reconcileLedger(db: DbOrTx): Promise<Reconciliation> {
+  const drift = await db.execute<{ key: string; balance: string | null; entries: string | null }>(sql`
+    WITH sums AS (SELECT ${KEY} AS key, SUM(e.amount) AS entries FROM ledger_entries e GROUP BY 1)
+    SELECT coalesce(b.key, s.key) AS key, b.balance, s.entries
+    FROM ledger_balances b FULL OUTER JOIN sums s ON s.key = b.key
+    WHERE coalesce(b.balance, 0) <> coalesce(s.entries, 0)
+    ORDER BY 1 LIMIT 100`);
+  const unbalanced = await db.execute<{ book: Book; currency_id: number; total: string }>(sql`
+    SELECT book, currency_id, SUM(amount) AS total FROM ledger_entries GROUP BY book, currency_id
+    HAVING SUM(amount) <> 0 ORDER BY 1, 2`);
+  return {
+    drift: drift.rows.map((r) => ({ key: r.key, balance: Number(r.balance ?? 0), entries: Number(r.entries ?? 0) })),
+    unbalanced: unbalanced.rows.map((r) => ({
+      book: r.book,
+      currencyId: Number(r.currency_id),
+      total: Number(r.total),
+    })),
+  };
+}
