@@ -37,8 +37,11 @@ export const callbackListResponse = dataOf(z.array(callbackItem));
 export const callbackEnqueueResponse = dataOf(z.object({ id: z.uuid(), status: z.enum(CALLBACK_STATUSES) }));
 
 /** The JSON body POSTed to a merchant (Standard Webhooks headers carry id, timestamp, signature). */
+/** invoice.status: the status changed; invoice.amount_changed: an operator or the customer changed the amount; invoice.manual: sent by staff. */
+export const WEBHOOK_TYPES = ['invoice.status', 'invoice.amount_changed', 'invoice.manual'] as const;
+export type WebhookType = (typeof WEBHOOK_TYPES)[number];
 export const webhookPayload = z.object({
-  type: z.enum(['invoice.status', 'invoice.manual']),
+  type: z.enum(WEBHOOK_TYPES),
   invoiceId: z.uuid(),
   merchantInvoiceId: z.string(),
   status: z.enum(INVOICE_STATUS_CODES),

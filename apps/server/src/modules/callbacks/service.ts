@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { CALLBACK_GIVE_UP_MS, callbackBackoffMs, type CallbackItem } from '@paydesk/contracts';
+import { CALLBACK_GIVE_UP_MS, callbackBackoffMs, type CallbackItem, type WebhookType } from '@paydesk/contracts';
 import type { DbOrTx, Tx } from '../../db/create-db';
 import { callbackAttempts, callbacks, type invoices } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
@@ -16,12 +16,13 @@ const DELIVERY_TIMEOUT_MS = 10_000;
  * Transactional outbox: written in the transaction of the change it reports. The URL is the
  * invoice's callbackUrl, else its terminal's; without one the row is kept as NO_URL.
  */
-export async function enqueueCallback(tx: Tx, inv: InvoiceRow, at: Date, manual = false) {
+export async function enqueueCallback(tx: Tx, inv: InvoiceRow, at: Date, type: WebhookType = 'invoice.status') {
+  const manual = type === 'invoice.manual';
   const res = await tx.execute<{ id: string; status: string }>(sql`
     INSERT INTO callbacks (invoice_id, merchant_id, url, payload, invoice_status, status, manual, next_attempt_at, create_date)
     SELECT i.id, i.merchant_id, COALESCE(i.callback_url, t.callback_url),
       jsonb_build_object(
-        'type', ${manual ? 'invoice.manual' : 'invoice.status'}::text, 'invoiceId', i.id, 'merchantInvoiceId', i.merchant_invoice_id,
+        'type', ${type}::text, 'invoiceId', i.id, 'merchantInvoiceId', i.merchant_invoice_id,
         'status', i.status, 'amount', i.amount, 'currency', c.code, 'statusDate', ${inv.statusDate.toISOString()}::text),
       i.status,
       CASE WHEN COALESCE(i.callback_url, t.callback_url) IS NULL THEN 'NO_URL' ELSE 'PENDING' END,

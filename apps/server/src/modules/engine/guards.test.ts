@@ -189,6 +189,43 @@ describe('operator changes go through the same guards', () => {
     expect(res.json().error.code).toBe('INSUFFICIENT_BALANCE');
   });
 
+  it('payment form: a new amount after requisites were issued re-issues them; after "Have paid" it is refused', async () => {
+    const terminal = t.demo.terminals.find((x) => x.flowType === 'DEPOSIT' && x.currency === 'UZS' && !x.isTest)!;
+    const res = await injectSigned(
+      t.app,
+      sign,
+      'POST',
+      '/api/merchant/v1/invoices',
+      invoiceBody(terminal, { amount: 33_000_00, canChangeAmount: true }),
+    );
+    const { invoiceId, formId } = res.json().data;
+    const form = `/api/payments/form/${formId}`;
+    const init = (await t.app.inject({ method: 'POST', url: `${form}/init` })).json().data;
+    const ask = (amount: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: `${form}/credential`,
+        payload: { amount, paymentMethodId: init.methods[0].id },
+      });
+    expect((await ask(33_000_00)).json().data.amount).toBe(33_000_00);
+    const again = await ask(36_000_00);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().data.amount).toBe(36_000_00);
+    const [row] = await q<{ amount: string; status: string }>(
+      sql`SELECT amount::text, status FROM invoices WHERE id = ${invoiceId}`,
+    );
+    expect(row).toEqual({ amount: '3600000', status: 'IN_PROGRESS' });
+    const types = await q<{ type: string }>(
+      sql`SELECT payload->>'type' AS type FROM callbacks WHERE invoice_id = ${invoiceId}`,
+    );
+    expect(types.map((r) => r.type)).toContain('invoice.amount_changed');
+    await t.app.inject({ method: 'POST', url: `${form}/complete`, payload: {} });
+    const late = await ask(40_000_00);
+    expect(late.statusCode).toBe(409);
+    expect(late.json().error.message).toMatch(/can no longer change/);
+    expect((await ask(36_000_00)).json().data.amount).toBe(36_000_00);
+  });
+
   it('the books still reconcile after all of it', async () => {
     expect(await reconcileLedger(t.ctx.db)).toEqual({ drift: [], unbalanced: [] });
   });

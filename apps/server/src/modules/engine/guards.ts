@@ -32,6 +32,7 @@ export async function enforceInvariants(tx: Tx, before: InvoiceState, after: Inv
       statusId: `Choose a ${flow.toLowerCase()} status`,
     });
   }
+  await assertFunds(tx, before, after);
   // no ledger leg without an account: money moves on a provider account or not at all
   if (after.accountId === null && invoiceEffect(after).some((l) => l.account === 'provider_account')) {
     throw flow === 'DEPOSIT'
@@ -45,7 +46,6 @@ export async function enforceInvariants(tx: Tx, before: InvoiceState, after: Inv
           'A withdrawal becomes DONE only once its payout was sent from a provider account; this one never was',
         );
   }
-  await assertFunds(tx, before, after);
   if (holdsRequisites(after)) await assertRequisitesFree(tx, before, after);
 }
 

@@ -162,6 +162,37 @@ async function afterMoneyArrived(ctx: AppContext, tx: Tx, inv: InvoiceRow, actor
   }
 }
 
+/**
+ * New requisites for a deposit that keeps its status (the customer changed the amount or method
+ * before paying): the same guards as any change, an event, and an amount callback when it moved.
+ */
+export async function reissue(
+  ctx: AppContext,
+  tx: Tx,
+  inv: InvoiceRow,
+  actor: Actor,
+  patch: Pick<InvoiceRow, 'paymentMethodId' | 'amount' | 'fee' | 'accountId' | 'credentialValue'>,
+) {
+  const now = ctx.now();
+  await enforceInvariants(tx, inv, { ...inv, ...patch });
+  const [updated] = await tx.update(invoices).set(patch).where(eq(invoices.id, inv.id)).returning();
+  await logEvent(
+    tx,
+    inv,
+    now,
+    actor,
+    'REQUISITES_REISSUED',
+    `Customer changed the payment from ${inv.amount} to ${patch.amount}: requisites of account ${patch.accountId} given instead of ${inv.accountId}`,
+    {
+      before: { amount: inv.amount, accountId: inv.accountId },
+      after: { amount: patch.amount, accountId: patch.accountId },
+    },
+  );
+  await postInvoiceDelta(tx, inv, updated!, 'invoice_amount', now);
+  if (patch.amount !== inv.amount) await enqueueCallback(tx, updated!, now, 'invoice.amount_changed');
+  return updated!;
+}
+
 export async function createProviderTransaction(
   ctx: AppContext,
   tx: Tx,
@@ -299,7 +330,7 @@ export function changeAmount(
       },
     );
     await postInvoiceDelta(tx, inv, updated!, 'operator_amount', now);
-    await enqueueCallback(tx, updated!, now);
+    await enqueueCallback(tx, updated!, now, 'invoice.amount_changed');
     await auditStaff(ctx, tx, args.actor, {
       action: 'invoice.amount_changed',
       merchantId: inv.merchantId,
@@ -393,7 +424,7 @@ export function enqueueManualCallback(
   return inTx(ctx, async (tx) => {
     const inv = await lockOwned(tx, args.invoiceId, args.merchantId);
     const now = ctx.now();
-    const cb = await enqueueCallback(tx, inv, now, true);
+    const cb = await enqueueCallback(tx, inv, now, 'invoice.manual');
     await logEvent(tx, inv, now, args.actor, 'CALLBACK_MANUAL', `Manual callback queued (status ${inv.status})`, {
       callbackId: cb.id,
     });

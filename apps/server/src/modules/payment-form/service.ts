@@ -16,7 +16,14 @@ import { AppError, badRequest, invalidState } from '../../lib/errors';
 import { feeFromPercent } from '../ledger/postings';
 import { bookOf, lockMerchantFunds, merchantAvailable } from '../ledger/service';
 import { accountRequisites, routeDeposit, routePayout, type RoutedAccount } from '../routing/service';
-import { applyTransition, createProviderTransaction, lockInvoice, logEvent, type InvoiceRow } from '../engine/service';
+import {
+  applyTransition,
+  createProviderTransaction,
+  lockInvoice,
+  logEvent,
+  reissue,
+  type InvoiceRow,
+} from '../engine/service';
 
 const CUSTOMER = { kind: 'customer' } as const;
 export const BANK_HEADER_ID = 205;
@@ -145,6 +152,13 @@ export async function requestCredential(ctx: AppContext, formId: string, body: F
     if (!inv) throw formNotFound();
     assertOpen(ctx, inv);
     if (inv.flowType === 'DEPOSIT' && (inv.status === 'IN_PROGRESS' || inv.status === 'PAYED') && inv.accountId) {
+      const same = body.amount === inv.amount && body.paymentMethodId === inv.paymentMethodId;
+      if (!same && inv.status === 'IN_PROGRESS') return reissueRequisites(ctx, tx, inv, body);
+      if (!same) {
+        throw invalidState(
+          `You said you have paid ${inv.amount}; the amount can no longer change. Contact support if you sent another amount.`,
+        );
+      }
       const acc = await accountRequisites(tx, inv.accountId);
       return { amount: inv.amount, credentials: acc ? toCredentials(acc) : null };
     }
@@ -213,6 +227,47 @@ export async function requestCredential(ctx: AppContext, formId: string, body: F
   });
   if ('error' in out) throw out.error;
   return out;
+}
+
+/**
+ * The customer went Back and chose another amount (or method) after requisites were issued: the old
+ * requisites are released and new ones routed for the new amount, under the same locks and guards,
+ * so the amount the customer sees is always the amount the server holds (or a clear refusal).
+ */
+async function reissueRequisites(
+  ctx: AppContext,
+  tx: Tx,
+  inv: typeof invoices.$inferSelect,
+  body: FormCredentialBody,
+): Promise<CredentialOutcome> {
+  if (!inv.canChangeAmount && body.amount !== inv.amount) {
+    throw badRequest('The amount of this payment cannot be changed', { amount: `Must be ${inv.amount}` });
+  }
+  const methods = await terminalMethods(tx, inv.terminalId);
+  const method = methods.find((m) => m.id === body.paymentMethodId);
+  if (!method)
+    throw badRequest('This payment method is not available for this payment', { paymentMethodId: 'Not available' });
+  checkAmount(inv, method, methods, body.amount);
+  const fee = feeFromPercent(body.amount, await feePercent(tx, inv.terminalId));
+  const acc = await routeDeposit(tx, {
+    invoiceId: inv.id,
+    paymentMethodId: method.id,
+    currencyId: inv.currencyId,
+    amount: body.amount,
+    isTest: inv.isTest,
+  });
+  if (!acc)
+    return {
+      error: new AppError('NO_ACCOUNT_AVAILABLE', 'No payment requisites are available for this amount right now'),
+    };
+  await reissue(ctx, tx, inv, CUSTOMER, {
+    paymentMethodId: method.id,
+    amount: body.amount,
+    fee,
+    accountId: acc.accountId,
+    credentialValue: acc.value,
+  });
+  return { amount: body.amount, credentials: toCredentials(acc) };
 }
 
 async function feePercent(tx: Tx, terminalId: string) {
