@@ -61,6 +61,22 @@ describe('payment form flow (SPEC §4)', () => {
     expect(run(fixed, { type: 'back' }).step.name).toBe('method');
   });
 
+  it('shows the amount the server holds after credentials, whatever was typed; Back forgets it', () => {
+    const typed = run(
+      initialState(form(), 0),
+      { type: 'choose_method', method: humo },
+      { type: 'set_amount', amount: 3_600_000 },
+      { type: 'submit_amount' },
+      { type: 'held_amount', amount: 3_300_000 },
+    );
+    expect(typed).toMatchObject({ amount: 3_600_000, held: 3_300_000 });
+    expect(run(typed, { type: 'back' })).toMatchObject({ held: null, step: { name: 'init' } });
+    expect(run(typed, { type: 'completed', successUrl: null })).toMatchObject({
+      held: 3_300_000,
+      step: { name: 'processing' },
+    });
+  });
+
   it('hides the back button for RUB and for a fixed amount with one method', () => {
     expect(canGoBack(form())).toBe(true);
     expect(canGoBack(form({ currencyInfo: { code: 'RUB', dimension: 2, minValue: 1, maxValue: 10 } }))).toBe(false);

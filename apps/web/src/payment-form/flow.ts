@@ -26,6 +26,8 @@ export type Ready = {
   deadline: number;
   method: FormMethod | null;
   amount: number;
+  /** the amount the server holds once credentials were given: what Processing and Success show */
+  held: number | null;
   step: Step;
   successUrl: string | null;
 };
@@ -41,6 +43,7 @@ export type FlowAction =
   | { type: 'submit_amount' }
   | { type: 'back' }
   | { type: 'credential_failed' }
+  | { type: 'held_amount'; amount: number }
   | { type: 'completed'; successUrl: string | null }
   | { type: 'status'; status: InvoiceStatus }
   | { type: 'processing_failed' }
@@ -68,6 +71,7 @@ export function initialState(form: FormInit, now: number): Ready {
     deadline: countdownDeadline(form.expiredIn, now),
     method: null,
     amount: form.amount,
+    held: null,
     step: { name: 'method' },
     successUrl: form.successUrl,
   };
@@ -129,7 +133,9 @@ export function flowReducer(state: FlowState, action: FlowAction): FlowState {
       return at === 'init' && s.method ? { ...s, step: { name: 'credential' } } : s;
     case 'back':
       if (at !== 'credential' || !canGoBack(s.form)) return s;
-      return { ...s, step: s.form.canChangeAmount ? { name: 'init' } : { name: 'method' } };
+      return { ...s, held: null, step: s.form.canChangeAmount ? { name: 'init' } : { name: 'method' } };
+    case 'held_amount':
+      return at === 'credential' ? { ...s, held: action.amount } : s;
     case 'credential_failed':
       return at === 'credential' ? fail(s, 'error', s.form.errorUrl) : s;
     case 'completed':

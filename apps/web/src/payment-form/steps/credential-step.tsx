@@ -38,6 +38,7 @@ export function CredentialStep({ formId, state, dispatch }: Props) {
         const r = await formApi.credential(formId, body, ac.signal);
         if (ac.signal.aborted) return null;
         setResult(r);
+        dispatch({ type: 'held_amount', amount: r.amount });
         if (deposit && !r.credentials) {
           // requisites not assigned yet: ask again in a second (SPEC §4)
           return await new Promise((resolve) => {

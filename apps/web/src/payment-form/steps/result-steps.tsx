@@ -6,7 +6,8 @@ import { CopyButton } from '../components/copy-button';
 import { redirectHref } from '../lib/urls';
 import { money, t } from '../i18n';
 
-const plus = (s: Ready) => `+${money(s.amount, s.form.currencyInfo.dimension, s.form.currencyInfo.code)}`;
+/** The amount the server holds (never only what the customer last typed). */
+const plus = (s: Ready) => `+${money(s.held ?? s.amount, s.form.currencyInfo.dimension, s.form.currencyInfo.code)}`;
 
 /** Polls the form status every 5 s: DONE → Success, CANCELED or DECLINED → Fail. */
 export function ProcessingStep({
