@@ -16,6 +16,7 @@ import type { AppContext } from './lib/context';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerAuth } from './plugins/auth';
 import { registerModules } from './modules';
+import { demoReceiver } from './modules/callbacks/demo-receiver';
 
 export type BuildOptions = { logger?: boolean | object };
 
@@ -77,6 +78,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await registerModules(app, ctx);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ ok: true }));
+  if (ctx.config.env !== 'production') await demoReceiver(app, ctx);
 
   registerWeb(app, ctx);
   return app;

@@ -22,3 +22,4 @@ export * from './accounts';
 export * from './card';
 export * from './team';
 export * from './audit';
+export * from './fees';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { dataOf, scopedQuery } from './common';
 import { dbId, dbIdParam, PARAM_TYPES, type ParamType } from './references';
 import { FLOW_TYPES } from './statuses';
+import { FEE_MESSAGE, feeBpsSchema, parseFeePercent } from './fees';
 
 export const terminalListItem = z.object({
   id: z.uuid(),
@@ -102,6 +103,10 @@ export const terminalDetails = z.object({
   enabled: z.boolean(),
   /** Only with terminal.attr.read. */
   attributes: z.array(terminalAttribute).optional(),
+  /** The fee in basis points (250 = 2.5 %); only with terminal.attr.read. */
+  feeBps: z.int().optional(),
+  /** Where callbacks of this terminal's invoices go (an invoice's own callbackUrl wins). */
+  callbackUrl: z.string().nullable(),
 });
 export type TerminalDetails = z.infer<typeof terminalDetails>;
 export const terminalDetailsResponse = dataOf(terminalDetails);
@@ -139,11 +144,36 @@ const attributeList = z
   });
 
 /** PATCH: name and/or some attributes (upserted by type). */
+export const CALLBACK_URL_MESSAGE = 'Callback URL must be an http(s) URL';
+const isHttpUrl = (s: string) => {
+  try {
+    const u = new URL(s);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
+};
+/** A terminal's callback URL: http(s) only (the server also requires https in production), or null to clear it. */
+export const callbackUrlSchema = z
+  .string()
+  .trim()
+  .max(2000, CALLBACK_URL_MESSAGE)
+  .refine(isHttpUrl, CALLBACK_URL_MESSAGE);
+
+/**
+ * PATCH: any of name (terminal.create), attributes and fee (terminal.attr.read), callback URL
+ * (merchant.callback.edit: the merchant's own endpoint).
+ */
 export const terminalPatchBody = z
-  .object({ name: entityName.optional(), attributes: attributeList.optional() })
+  .object({
+    name: entityName.optional(),
+    attributes: attributeList.optional(),
+    feeBps: feeBpsSchema.optional(),
+    callbackUrl: callbackUrlSchema.nullable().optional(),
+  })
   .strict()
-  .refine((b) => b.name !== undefined || b.attributes !== undefined, {
-    error: 'Nothing to change: send name and/or attributes',
+  .refine((b) => Object.values(b).some((v) => v !== undefined), {
+    error: 'Nothing to change: send name, attributes, feeBps or callbackUrl',
   });
 export type TerminalPatchBody = z.infer<typeof terminalPatchBody>;
 
@@ -208,3 +238,12 @@ export const terminalFormToPutBody = (form: TerminalForm): TerminalPutBody => ({
     .filter((a) => a.value !== '')
     .map((a) => ({ value: a.value, attrType: { id: a.attrTypeId } })),
 });
+
+/** The terminal page's fee and callback form: the same validators as the server's PATCH body. */
+export const terminalSettingsForm = z.object({
+  /** a percentage such as "2.5" (parsed to basis points with contracts/fees.ts) */
+  feePercent: z.string().refine((s) => parseFeePercent(s) !== null, FEE_MESSAGE),
+  /** empty clears it */
+  callbackUrl: z.union([z.literal(''), callbackUrlSchema]),
+});
+export type TerminalSettingsForm = z.infer<typeof terminalSettingsForm>;

@@ -174,9 +174,14 @@ export const terminals = pgTable(
     isTest: boolean('is_test').notNull().default(false),
     enabled: boolean('enabled').notNull().default(true),
     callbackUrl: text('callback_url'),
+    /** The fee in basis points (250 = 2.5 %), contracts/fees.ts; the database refuses anything outside 0–10,000. */
+    feeBps: integer('fee_bps').notNull().default(0),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
-  (t) => [index('terminals_merchant_idx').on(t.merchantId)],
+  (t) => [
+    index('terminals_merchant_idx').on(t.merchantId),
+    check('terminals_fee_bps_check', sql`${t.feeBps} BETWEEN 0 AND 10000`),
+  ],
 );
 
 export const terminalAttributes = pgTable(

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { effectDelta, feeFromPercent, invoiceEffect, type Leg } from '../../modules/ledger/postings';
+import { effectDelta, invoiceEffect, type Leg } from '../../modules/ledger/postings';
 import type {
   callbackAttempts,
   callbacks,
@@ -13,7 +13,7 @@ import type {
   supportTickets,
 } from '../schema';
 import { withLuhn, type Rng } from './prng';
-import { formatMoney, maskCredential } from '@paydesk/contracts';
+import { feeFor, formatMoney, maskCredential } from '@paydesk/contracts';
 
 const SEC = 1000;
 const MIN = 60 * SEC;
@@ -38,7 +38,7 @@ export type SeedTerminal = {
   currency: 'UZS' | 'RUB';
   currencyId: number;
   isTest: boolean;
-  feePercent: string;
+  feeBps: number;
   callbackUrl: string;
   methods: SeedMethod[];
   /** Relative share of this terminal's invoices. */
@@ -462,7 +462,7 @@ export function generateHistory(input: HistoryInput): HistoryRows {
     }
     const bookKey = `${terminal.isTest}:${terminal.currencyId}`;
     const available = running.get(bookKey) ?? 0;
-    const debit = (a: number) => a + feeFromPercent(a, terminal.feePercent);
+    const debit = (a: number) => a + feeFor(a, terminal.feeBps);
     if (flow === 'WITHDRAWAL' && HOLDING.has(status) && debit(amount) > available) {
       // DESIGN §3: a merchant never pays out more than it holds — a smaller payout, or none
       const min = method?.minAmount ?? 100;
@@ -473,7 +473,7 @@ export function generateHistory(input: HistoryInput): HistoryRows {
         account = undefined;
       }
     }
-    const fee = feeFromPercent(amount, terminal.feePercent);
+    const fee = feeFor(amount, terminal.feeBps);
     running.set(
       bookKey,
       available -

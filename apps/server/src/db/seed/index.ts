@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { inArray, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import type { PresetRoleCode } from '@paydesk/contracts';
+import { parseFeePercent, type PresetRoleCode } from '@paydesk/contracts';
 import type { AppContext } from '../../lib/context';
 import { hashPassword } from '../../lib/password';
 import type { Tx } from '../create-db';
@@ -40,6 +40,7 @@ import {
   type SeedTerminal,
 } from './history';
 import { rebuildLedgerBalances } from '../../modules/ledger/reconcile';
+import { DEMO_RECEIVER_PATH } from '../../modules/callbacks/demo-receiver';
 import { personName } from './names';
 import { createRng, type Rng } from './prng';
 import { BANKS, ensureReferenceData, PAYMENT_METHODS, PROVIDERS, type ReferenceData } from './reference-data';
@@ -60,7 +61,6 @@ export type DemoMerchantFile = {
 const DEMO_PASSWORD = 'demo-2026';
 const DAY = 24 * 3600_000;
 /** Callbacks go to a closed port, so the outbox keeps retrying visibly. */
-const DEMO_CALLBACK_URL = 'http://127.0.0.1:9/callback';
 const CHUNK = 500;
 const SEED_LOCK = 7_240_311;
 
@@ -79,7 +79,9 @@ export async function seedDemoIfEmpty(
     // two processes starting on one empty database: only one seeds
     await tx.execute(sql`SELECT pg_advisory_xact_lock(${SEED_LOCK})`);
     if (await hasMerchants(tx)) return null;
-    return seedAll(tx, ctx.now(), passwordHash);
+    // demo callbacks go to the built-in receiver of this very server (modules/callbacks/demo-receiver.ts)
+    const base = ctx.config.publicUrl ?? `http://127.0.0.1:${ctx.config.port}`;
+    return seedAll(tx, ctx.now(), passwordHash, `${base.replace(/\/$/, '')}${DEMO_RECEIVER_PATH}`);
   });
   if (!result) return null;
   const target = opts.writeFile === undefined ? path.join(ctx.config.dataDir, 'demo-merchant.json') : opts.writeFile;
@@ -217,7 +219,7 @@ const ACCOUNT_PLAN: Record<
   ],
 };
 
-async function seedAll(tx: Tx, nowDate: Date, passwordHash: string): Promise<DemoMerchantFile> {
+async function seedAll(tx: Tx, nowDate: Date, passwordHash: string, callbackUrl: string): Promise<DemoMerchantFile> {
   const now = nowDate.getTime();
   const rng = createRng(20_260_101);
   const ref = await ensureReferenceData(tx);
@@ -328,8 +330,8 @@ async function seedAll(tx: Tx, nowDate: Date, passwordHash: string): Promise<Dem
   const support = userRows.find((u) => u.username === 'support')!;
 
   // terminals
-  const demoTerminals = await createTerminals(tx, ref, demoId, DEMO_TERMINALS, now - 110 * DAY);
-  const secondTerminals = await createTerminals(tx, ref, secondId, SECOND_TERMINALS, now - 90 * DAY);
+  const demoTerminals = await createTerminals(tx, ref, demoId, DEMO_TERMINALS, now - 110 * DAY, callbackUrl);
+  const secondTerminals = await createTerminals(tx, ref, secondId, SECOND_TERMINALS, now - 90 * DAY, callbackUrl);
 
   const pools = await tx
     .insert(terminalPools)
@@ -414,6 +416,7 @@ async function createTerminals(
   merchantId: string,
   specs: TerminalSpec[],
   since: number,
+  callbackUrl: string,
 ): Promise<SeedTerminal[]> {
   const attrId = (code: string) => ref.referenceIds.get(`105:${code}`)!;
   const out: SeedTerminal[] = specs.map((s) => {
@@ -425,8 +428,8 @@ async function createTerminals(
       currency: s.currency,
       currencyId: ref.currencyIds.get(s.currency)!,
       isTest: s.isTest,
-      feePercent: s.fee,
-      callbackUrl: DEMO_CALLBACK_URL,
+      feeBps: parseFeePercent(s.fee)!,
+      callbackUrl,
       methods: methods.map((m) => ({
         id: m.id,
         code: m.code,
@@ -449,6 +452,7 @@ async function createTerminals(
       isTest: t.isTest,
       enabled: true,
       callbackUrl: t.callbackUrl,
+      feeBps: t.feeBps,
       createdAt: new Date(since + i * 3600_000),
     })),
   );
@@ -458,8 +462,6 @@ async function createTerminals(
   await tx.insert(terminalAttributes).values(
     out.flatMap((t, i) => {
       const attrs: Record<string, string> = {
-        FEE_PERCENT: t.feePercent,
-        CALLBACK_URL: t.callbackUrl,
         SUCCESS_PERCENT_LOW_THRESHOLD: '60',
         SUCCESS_PERCENT_HIGH_THRESHOLD: '85',
         ...specs[i]!.extra,

@@ -15,8 +15,6 @@ type Ref = { code: string; value: string; paramType?: 'I' | 'S' | 'C' | 'B' | 'N
 
 /** Terminal attribute types (header 105) by code; paramType is the value's type. */
 const TERMINAL_ATTRIBUTE_TYPES = [
-  { code: 'FEE_PERCENT', value: 'Fee, %', paramType: 'N' },
-  { code: 'CALLBACK_URL', value: 'Callback URL', paramType: 'S' },
   { code: 'SUCCESS_PERCENT_LOW_THRESHOLD', value: 'Success rate alert threshold (low), %', paramType: 'I' },
   { code: 'SUCCESS_PERCENT_HIGH_THRESHOLD', value: 'Success rate target (high), %', paramType: 'I' },
   { code: 'MAX_INVOICE_AMOUNT', value: 'Maximum invoice amount (minor units)', paramType: 'I' },

@@ -1,12 +1,18 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import { canRetry, canTransition, isFinal, type FlowType, type InvoiceStatus } from '@paydesk/contracts';
+import { canRetry, canTransition, feeFor, isFinal, type FlowType, type InvoiceStatus } from '@paydesk/contracts';
 import type { Tx } from '../../db/create-db';
-import { eventLog, invoices, invoiceStatusEvents, providerTransactions, supportTickets } from '../../db/schema';
+import {
+  eventLog,
+  invoices,
+  invoiceStatusEvents,
+  providerTransactions,
+  supportTickets,
+  terminals,
+} from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { AppError, badRequest, invalidState, notFound } from '../../lib/errors';
 import { enqueueCallback } from '../callbacks/service';
 import { bookOf, lockMerchantFunds, merchantAvailable, postInvoiceDelta } from '../ledger/service';
-import { feeFromPercent } from '../ledger/postings';
 import { getSetting } from '../settings/service';
 import { recordAudit, staffActor, type AuditActor, type AuditRecord } from '../audit/service';
 import { enforceInvariants } from './guards';
@@ -286,11 +292,10 @@ async function arrivalAccount(tx: Tx, inv: InvoiceRow, accountId: number) {
   return accountId;
 }
 
-async function terminalFeePercent(tx: Tx, terminalId: string): Promise<string | null> {
-  const res = await tx.execute<{ value: string }>(sql`
-    SELECT ta.value FROM terminal_attributes ta JOIN "references" r ON r.id = ta.attr_type_id
-    WHERE ta.terminal_id = ${terminalId} AND r.header_id = 105 AND r.code = 'FEE_PERCENT' LIMIT 1`);
-  return res.rows[0]?.value ?? null;
+/** The terminal's fee in basis points (a typed, checked column: contracts/fees.ts). */
+export async function terminalFeeBps(tx: Tx, terminalId: string): Promise<number> {
+  const [t] = await tx.select({ feeBps: terminals.feeBps }).from(terminals).where(eq(terminals.id, terminalId));
+  return t?.feeBps ?? 0;
 }
 
 /** Operator amount correction: the ledger moves by the delta of the effect, the fee is recomputed. */
@@ -306,7 +311,7 @@ export function changeAmount(
   return inTx(ctx, async (tx) => {
     const inv = await lockOwned(tx, args.invoiceId, args.merchantId);
     if (inv.amount === args.amount) throw invalidState(`The amount is already ${args.amount}`);
-    const fee = feeFromPercent(args.amount, await terminalFeePercent(tx, inv.terminalId));
+    const fee = feeFor(args.amount, await terminalFeeBps(tx, inv.terminalId));
     const now = ctx.now();
     await enforceInvariants(tx, inv, { ...inv, amount: args.amount, fee });
     const [updated] = await tx

@@ -63,12 +63,3 @@ export function settlementLegs(baseAmount: number): Leg[] {
     { account: 'settlement', amount: -baseAmount },
   ];
 }
-
-/** Fee from a percentage string such as "1.5" (basis-point integer math, rounded half up). */
-export function feeFromPercent(amount: number, percent: string | null | undefined): number {
-  if (!percent) return 0;
-  const m = /^(\d+)(?:\.(\d{1,2}))?$/.exec(percent.trim());
-  if (!m) return 0;
-  const bp = Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0') || '0');
-  return Math.floor((amount * bp + 5000) / 10000);
-}

@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import {
   DEFAULT_INVOICE_EXPIRY_SECONDS,
+  feeFor,
   type CreateInvoiceBody,
   type CreateInvoiceResult,
   type MerchantInvoice,
@@ -10,7 +11,6 @@ import type { Tx } from '../../db/create-db';
 import { currencies } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { AppError, badRequest, invalidState, notFound } from '../../lib/errors';
-import { feeFromPercent } from '../ledger/postings';
 import { applyTransition, lockInvoice } from '../engine/service';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
@@ -23,15 +23,18 @@ export type TerminalInfo = {
   is_test: boolean;
   currency_id: number;
   currency_code: string;
-  fee_percent: string | null;
+  fee_bps: number;
+  /** the terminal's MAX_INVOICE_AMOUNT attribute (minor units), if set */
+  max_invoice_amount: string | null;
   methods: { id: number; code: string; min: number; max: number }[];
 };
 
 /** A terminal with what a create needs; used inside the signature-key lookup (one round trip). */
 export const terminalInfoSql = (terminalId: string) => sql`
     SELECT t.id, t.merchant_id, t.flow_type, t.enabled, t.is_test, c.id AS currency_id, c.code AS currency_code,
+      t.fee_bps,
       (SELECT ta.value FROM terminal_attributes ta JOIN "references" r ON r.id = ta.attr_type_id
-        WHERE ta.terminal_id = t.id AND r.header_id = 105 AND r.code = 'FEE_PERCENT' LIMIT 1) AS fee_percent,
+        WHERE ta.terminal_id = t.id AND r.header_id = 105 AND r.code = 'MAX_INVOICE_AMOUNT' LIMIT 1) AS max_invoice_amount,
       COALESCE((SELECT json_agg(json_build_object('id', m.id, 'code', m.code, 'min', m.min_amount, 'max', m.max_amount) ORDER BY m.id)
         FROM terminal_methods tm JOIN payment_methods m ON m.id = tm.payment_method_id WHERE tm.terminal_id = t.id), '[]'::json) AS methods
     FROM terminals t JOIN currencies c ON c.id = t.currency_id WHERE t.id = ${terminalId}`;
@@ -89,6 +92,10 @@ async function validateCreate(
     min = Math.min(...t.methods.map((m) => m.min));
     max = Math.max(...t.methods.map((m) => m.max));
   }
+  // the terminal's own ceiling, when one is set, lowers the methods' maximum
+  const terminalMax =
+    t.max_invoice_amount && /^\d{1,15}$/.test(t.max_invoice_amount.trim()) ? Number(t.max_invoice_amount) : null;
+  if (terminalMax !== null) max = Math.min(max, terminalMax);
   if (body.amount < min || body.amount > max) {
     throw new AppError(
       'AMOUNT_OUT_OF_RANGE',
@@ -141,7 +148,7 @@ export async function createInvoice(
     expiresAt: expiresAt.toISOString(),
   };
   const response = { data: result };
-  const fee = feeFromPercent(body.amount, terminal.fee_percent);
+  const fee = feeFor(body.amount, terminal.fee_bps);
   const verificationKey = randomBytes(5).toString('hex').toUpperCase();
   const nowIso = now.toISOString();
   const insert = (tx: Tx | AppContext['db']) =>

@@ -1,5 +1,6 @@
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import {
+  feeFor,
   isFinal,
   parsePayoutCredential,
   type BankOption,
@@ -13,7 +14,6 @@ import type { DbOrTx, Tx } from '../../db/create-db';
 import { invoiceErrors, invoices, references, supportTickets } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { AppError, badRequest, invalidState } from '../../lib/errors';
-import { feeFromPercent } from '../ledger/postings';
 import { bookOf, lockMerchantFunds, merchantAvailable } from '../ledger/service';
 import { accountRequisites, routeDeposit, routePayout, type RoutedAccount } from '../routing/service';
 import {
@@ -22,6 +22,7 @@ import {
   lockInvoice,
   logEvent,
   reissue,
+  terminalFeeBps,
   type InvoiceRow,
 } from '../engine/service';
 
@@ -169,8 +170,7 @@ export async function requestCredential(ctx: AppContext, formId: string, body: F
     if (!method)
       throw badRequest('This payment method is not available for this payment', { paymentMethodId: 'Not available' });
     checkAmount(inv, method, methods, body.amount);
-    const fee =
-      body.amount === inv.amount ? inv.fee : feeFromPercent(body.amount, await feePercent(tx, inv.terminalId));
+    const fee = body.amount === inv.amount ? inv.fee : feeFor(body.amount, await terminalFeeBps(tx, inv.terminalId));
     const now = ctx.now();
     if (inv.flowType === 'WITHDRAWAL') {
       await tx
@@ -248,7 +248,7 @@ async function reissueRequisites(
   if (!method)
     throw badRequest('This payment method is not available for this payment', { paymentMethodId: 'Not available' });
   checkAmount(inv, method, methods, body.amount);
-  const fee = feeFromPercent(body.amount, await feePercent(tx, inv.terminalId));
+  const fee = feeFor(body.amount, await terminalFeeBps(tx, inv.terminalId));
   const acc = await routeDeposit(tx, {
     invoiceId: inv.id,
     paymentMethodId: method.id,
@@ -268,13 +268,6 @@ async function reissueRequisites(
     credentialValue: acc.value,
   });
   return { amount: body.amount, credentials: toCredentials(acc) };
-}
-
-async function feePercent(tx: Tx, terminalId: string) {
-  const res = await tx.execute<{ value: string }>(sql`
-    SELECT ta.value FROM terminal_attributes ta JOIN "references" r ON r.id = ta.attr_type_id
-    WHERE ta.terminal_id = ${terminalId} AND r.header_id = 105 AND r.code = 'FEE_PERCENT' LIMIT 1`);
-  return res.rows[0]?.value ?? null;
 }
 
 /** Deposit: "Have paid" (IN_PROGRESS → PAYED). Withdrawal: payout details → provider transaction, NEW → IN_PROGRESS. */

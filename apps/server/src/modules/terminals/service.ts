@@ -30,14 +30,22 @@ type Actor = { id: string; permissions: readonly string[]; audit: AuditActor };
 
 /** A terminal's name and attributes by type code, as the audit trail records them. */
 async function terminalSnapshot(tx: DbOrTx, id: string) {
-  const [t] = await tx.select({ name: terminals.name }).from(terminals).where(eq(terminals.id, id));
+  const [t] = await tx
+    .select({ name: terminals.name, feeBps: terminals.feeBps, callbackUrl: terminals.callbackUrl })
+    .from(terminals)
+    .where(eq(terminals.id, id));
   const attrs = await tx
     .select({ code: references.code, value: terminalAttributes.value })
     .from(terminalAttributes)
     .innerJoin(references, eq(references.id, terminalAttributes.attrTypeId))
     .where(eq(terminalAttributes.terminalId, id))
     .orderBy(asc(references.code));
-  return { name: t?.name ?? null, attributes: Object.fromEntries(attrs.map((a) => [a.code, a.value])) };
+  return {
+    name: t?.name ?? null,
+    feeBps: t?.feeBps ?? null,
+    callbackUrl: t?.callbackUrl ?? null,
+    attributes: Object.fromEntries(attrs.map((a) => [a.code, a.value])),
+  };
 }
 
 const listColumns = {
@@ -111,10 +119,15 @@ export async function getTerminal(
   db: DbOrTx = ctx.db,
 ): Promise<TerminalDetails> {
   const t = await findTerminal(db, merchantId, id);
+  const [typed] = await db
+    .select({ feeBps: terminals.feeBps, callbackUrl: terminals.callbackUrl })
+    .from(terminals)
+    .where(eq(terminals.id, id));
   return {
     ...t,
     inTest: t.isTest,
-    ...(canSeeAttributes(actor) ? { attributes: await attributesOf(db, id) } : {}),
+    callbackUrl: typed!.callbackUrl,
+    ...(canSeeAttributes(actor) ? { attributes: await attributesOf(db, id), feeBps: typed!.feeBps } : {}),
   };
 }
 
@@ -155,9 +168,16 @@ export async function updateTerminal(
   actor: Actor,
   merchantId: string,
   id: string,
-  body: { name?: string; attributes?: TerminalAttributeInput[] },
+  body: { name?: string; attributes?: TerminalAttributeInput[]; feeBps?: number; callbackUrl?: string | null },
   mode: 'merge' | 'replace',
 ): Promise<TerminalDetails> {
+  if (body.feeBps !== undefined && !canSeeAttributes(actor)) throw forbidden(refusalMessage(['terminal.attr.read']));
+  if (body.callbackUrl !== undefined && !hasPermission(actor.permissions, 'merchant.callback.edit')) {
+    throw forbidden(refusalMessage(['merchant.callback.edit']));
+  }
+  if (body.callbackUrl && ctx.config.env === 'production' && !body.callbackUrl.startsWith('https://')) {
+    throw badRequest('Callback URL must use https', { callbackUrl: 'Callback URL must use https' });
+  }
   if (body.name !== undefined && !hasPermission(actor.permissions, 'terminal.create')) {
     throw forbidden(refusalMessage(['terminal.create']));
   }
@@ -170,6 +190,10 @@ export async function updateTerminal(
     if (!locked.rows.length) throw notFound('Terminal');
     const before = await terminalSnapshot(tx, id);
     if (body.name !== undefined) await tx.update(terminals).set({ name: body.name }).where(eq(terminals.id, id));
+    if (body.feeBps !== undefined) await tx.update(terminals).set({ feeBps: body.feeBps }).where(eq(terminals.id, id));
+    if (body.callbackUrl !== undefined) {
+      await tx.update(terminals).set({ callbackUrl: body.callbackUrl }).where(eq(terminals.id, id));
+    }
     if (body.attributes !== undefined) {
       await validateAttributes(tx, body.attributes);
       const typeIds = body.attributes.map((a) => a.attrType.id);

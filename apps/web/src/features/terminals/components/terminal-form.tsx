@@ -18,6 +18,7 @@ import { useCan } from '../../../lib/session';
 import { useRemoveAttribute, useSaveTerminal, useSwitchToProduction, type SaveTerminal } from '../api/terminal';
 import { AttributeValueInput } from './attribute-value-input';
 import { ConfirmProductionDialog } from './confirm-production-dialog';
+import { TerminalSettingsSection } from './terminal-settings-form';
 
 const toForm = (t: TerminalDetails): TerminalForm => ({
   name: t.name,
@@ -226,6 +227,7 @@ export function TerminalEditForm({ terminal }: { terminal: TerminalDetails }) {
           )}
         </Stack>
       </form>
+      <TerminalSettingsSection key={`${terminal.feeBps}:${terminal.callbackUrl}`} terminal={terminal} />
       <ConfirmProductionDialog
         opened={confirmOpen}
         loading={toProduction.isPending}
