@@ -84,3 +84,24 @@ test('an operator status change is in the audit trail with its reason, before an
   for (const body of responses as { data: { merchantId: string | null }[] }[])
     for (const entry of body.data) expect(entry.merchantId).toBe(merchantId);
 });
+
+test('an operator sets DONE a deposit that was never routed: the account the money arrived on is required', async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(90_000);
+  const created = await createInvoice(baseURL!, { flowType: 'DEPOSIT', amount: 130_000, test: false });
+  await signIn(page, 'ops');
+  await page.goto(`/invoices/${created.invoiceId}`);
+  await expect(page.getByTestId('invoice-status')).toHaveText('New');
+  await choose(page, 'Change status', 'Done');
+  const dialog = page.getByRole('dialog', { name: 'Change status' });
+  await dialog.getByRole('textbox', { name: 'Reason' }).fill('Bank statement shows the money on the account');
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(dialog.getByText('Choose the account the money arrived on')).toBeVisible();
+  await dialog.getByRole('combobox', { name: 'Account the money arrived on' }).click();
+  await page.getByRole('option').first().click();
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(toast(page, 'Status changed successfully!')).toBeVisible();
+  await expect(page.getByTestId('invoice-status')).toHaveText('Done');
+});

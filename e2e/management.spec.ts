@@ -67,7 +67,6 @@ test.describe('terminals', () => {
       },
       { label: 'Preferred provider code', wrong: 'bad\u0007code', message: 'value is not String', right: 'SANDBOX' },
       { label: 'Currency symbol', wrong: 'UZS', message: 'value is not Char', right: '$' },
-      { label: 'Fee, %', wrong: '2', message: 'value is not Numeric', right: '2.75' },
     ];
     for (const a of attributes) await choose(page, form.getByRole('combobox', { name: 'Add attribute' }), a.label);
     await choose(page, form.getByRole('combobox', { name: 'Add attribute' }), 'Auto-confirm paid invoices');
@@ -93,6 +92,24 @@ test.describe('terminals', () => {
     const saved = page.getByRole('form', { name: `Edit terminal ${name}` });
     for (const a of attributes) await expect(saved.getByRole('textbox', { name: a.label })).toHaveValue(a.right);
     await expect(saved.getByRole('combobox', { name: 'Auto-confirm paid invoices' })).toHaveValue('false');
+
+    // the fee is typed (basis points) and checked by the same parser on both sides; the callback URL is http(s)
+    const settings = page.getByRole('form', { name: `Fee and callback of ${name}` });
+    await settings.getByRole('textbox', { name: 'Fee, %' }).fill('1.555');
+    await settings.getByRole('textbox', { name: 'Callback URL' }).fill('ftp://shop.example.com/cb');
+    await settings.getByRole('button', { name: 'Save fee and callback' }).click();
+    await expect(
+      settings.getByText('Fee must be a percentage from 0 to 100 with at most two decimals, e.g. 2.5'),
+    ).toBeVisible();
+    await expect(settings.getByText('Callback URL must be an http(s) URL')).toBeVisible();
+    await settings.getByRole('textbox', { name: 'Fee, %' }).fill('2.75');
+    await settings.getByRole('textbox', { name: 'Callback URL' }).fill('https://shop.example.com/paydesk');
+    await settings.getByRole('button', { name: 'Save fee and callback' }).click();
+    await expect(toast(page, 'Successfully changed').last()).toBeVisible(SAVED);
+    await page.reload();
+    await page.getByRole('tab', { name }).click();
+    await expect(page.getByRole('textbox', { name: 'Fee, %' })).toHaveValue('2.75');
+    await expect(page.getByRole('textbox', { name: 'Callback URL' })).toHaveValue('https://shop.example.com/paydesk');
 
     // a stored attribute removed at once
     await saved.getByRole('button', { name: 'Remove Preferred provider code' }).click();

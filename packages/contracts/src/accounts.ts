@@ -11,6 +11,10 @@ export const accountListItem = z.object({
   bankName: z.string().nullable(),
   paymentMethodName: z.string(),
   enabled: z.boolean(),
+  /** served by the built-in sandbox: test invoices only */
+  isSandbox: z.boolean(),
+  /** the currency of its payment method */
+  currency: z.string(),
 });
 export type AccountListItem = z.infer<typeof accountListItem>;
 export const accountListResponse = dataOf(z.array(accountListItem));

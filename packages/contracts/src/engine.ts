@@ -4,6 +4,7 @@ import { INVOICE_STATUS_CODES } from './statuses';
 
 /** Balance, deposit and withdrawal sums (SPEC §3 "Balance item"): the first element is shown. */
 export const LEDGER_BOOKS = ['live', 'test'] as const;
+export type LedgerBook = (typeof LEDGER_BOOKS)[number];
 /** `book=test` reads the test book that test terminals post to; live money is the default (DESIGN §1a). */
 export const balanceQuery = scopedQuery({
   terminalId: z.uuid().optional(),

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Group, Paper, Skeleton, Text } from '@mantine/core';
+import { Badge, Button, Group, Paper, Skeleton, Text } from '@mantine/core';
 import { IconCash } from '@tabler/icons-react';
 import { formatMoney } from '@paydesk/contracts/money';
 import { useCan } from '../lib/session';
@@ -11,17 +11,22 @@ export type BalanceCardProps = {
   amount: number | undefined;
   currency: { code: string; dimension: number } | undefined;
   terminalId?: string;
+  /** 'test': the figure is the test book of a test terminal (labelled, never settled) */
+  book?: 'live' | 'test';
+  /** with all terminals: the test book's figure, shown apart under the live one */
+  testFigure?: { amount: number; currency: { code: string; dimension: number } };
 };
 
 /**
  * A finance tile (SPEC §2 "Balance card and settlement"). The 'balance' tile of a chosen terminal offers the
  * Settlement dialog to users with settlement.create.
  */
-export function BalanceCard({ title, amount, currency, terminalId }: BalanceCardProps) {
+export function BalanceCard({ title, amount, currency, terminalId, book = 'live', testFigure }: BalanceCardProps) {
   const canSettle = useCan('settlement.create');
   const [open, setOpen] = useState(false);
   const loading = amount === undefined || currency === undefined;
-  const settlement = title === 'balance' && canSettle && Boolean(terminalId);
+  // settlements are paid from live money only
+  const settlement = title === 'balance' && canSettle && Boolean(terminalId) && book === 'live';
   const label = title.charAt(0).toUpperCase() + title.slice(1);
 
   return (
@@ -36,14 +41,26 @@ export function BalanceCard({ title, amount, currency, terminalId }: BalanceCard
     >
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
         <div style={{ minWidth: 0 }}>
-          <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
-            {label}
-          </Text>
+          <Group gap={6}>
+            <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+              {label}
+            </Text>
+            {book === 'test' && (
+              <Badge size="xs" color="yellow" variant="filled" c="dark">
+                Test
+              </Badge>
+            )}
+          </Group>
           {loading ? (
             <Skeleton height={28} width={160} mt={6} radius="sm" animate aria-label={`${label} loading`} />
           ) : (
             <Text fz={24} fw={700} mt={2} data-testid="balance-amount" style={{ fontVariantNumeric: 'tabular-nums' }}>
               {formatMoney(amount, currency.dimension, 'en', currency.code)}
+            </Text>
+          )}
+          {testFigure && (
+            <Text size="xs" c="dimmed" mt={2} data-testid="balance-test-amount">
+              Test: {formatMoney(testFigure.amount, testFigure.currency.dimension, 'en', testFigure.currency.code)}
             </Text>
           )}
         </div>

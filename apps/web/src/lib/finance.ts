@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { BalanceItem } from '@paydesk/contracts/engine';
+import type { BalanceItem, LedgerBook } from '@paydesk/contracts/engine';
 import { api } from './api';
 import { useCurrentMerchantId } from './merchant';
 
@@ -12,13 +12,13 @@ export const FINANCE_KEY = ['finance'] as const;
  * Balance, deposit or withdrawal sums from the ledger (merchant.read.finance) of a terminal, or of the merchant
  * when terminalId is ''; the first element is shown (SPEC §3). One cache entry per tile, shared by every screen.
  */
-export function useFinance(kind: FinanceKind, terminalId: string, enabled = true) {
+export function useFinance(kind: FinanceKind, terminalId: string, enabled = true, book: LedgerBook = 'live') {
   const merchantId = useCurrentMerchantId();
   return useQuery({
-    queryKey: [...FINANCE_KEY, kind, merchantId ?? 'own', terminalId] as const,
+    queryKey: [...FINANCE_KEY, kind, merchantId ?? 'own', terminalId, book] as const,
     queryFn: ({ signal }) =>
       api
-        .get<{ data: BalanceItem[] }>(`/api/v1/merchant/${kind}`, { signal, query: { terminalId } })
+        .get<{ data: BalanceItem[] }>(`/api/v1/merchant/${kind}`, { signal, query: { terminalId, book } })
         .then((r) => r.data[0] ?? null),
     enabled,
   });

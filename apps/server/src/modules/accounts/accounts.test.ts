@@ -116,6 +116,8 @@ describe('GET /api/v1/people/account', () => {
         bankName: expect.any(String),
         paymentMethodName: expect.any(String),
         enabled: expect.any(Boolean),
+        isSandbox: expect.any(Boolean),
+        currency: expect.any(String),
       });
     }
     // merchant staff never see the platform's provider accounts, a merchant owner included
@@ -211,6 +213,8 @@ describe('POST /api/v1/people/create', () => {
       bankName: 'Agrobank',
       paymentMethodName: 'Humo',
       enabled: true,
+      isSandbox: false,
+      currency: 'UZS',
     });
     const [limit] = await t.ctx.db.select().from(accountLimits).where(eq(accountLimits.accountId, created.id));
     expect(limit).toMatchObject({ limit: 0, priority: 0, checkUniqueAmount: false });

@@ -48,6 +48,8 @@ const listColumns = {
   bankName: providerAccounts.bankName,
   paymentMethodName: paymentMethods.name,
   enabled: providerAccounts.enabled,
+  isSandbox: providers.isSandbox,
+  currency: currencies.code,
 };
 
 export function listAccounts(ctx: AppContext): Promise<AccountListItem[]> {
@@ -56,6 +58,7 @@ export function listAccounts(ctx: AppContext): Promise<AccountListItem[]> {
     .from(providerAccounts)
     .innerJoin(providers, eq(providers.id, providerAccounts.providerId))
     .innerJoin(paymentMethods, eq(paymentMethods.id, providerAccounts.paymentMethodId))
+    .innerJoin(currencies, eq(currencies.id, paymentMethods.currencyId))
     .orderBy(asc(providerAccounts.id));
 }
 
@@ -129,8 +132,8 @@ export async function setAccountEnabled(
         ctx.now(),
       );
     }
-    const { providerName, bankName, paymentMethodName } = await accountRow(tx, id);
-    return { id, providerName, bankName, paymentMethodName, enabled };
+    const { providerName, bankName, paymentMethodName, isSandbox, currency } = await accountRow(tx, id);
+    return { id, providerName, bankName, paymentMethodName, enabled, isSandbox, currency };
   });
 }
 
@@ -183,8 +186,8 @@ export async function createAccount(
     );
     return a!.id;
   });
-  const { providerName, bankName, paymentMethodName, enabled } = await accountRow(ctx.db, id);
-  return { id, providerName, bankName, paymentMethodName, enabled };
+  const { providerName, bankName, paymentMethodName, enabled, isSandbox, currency } = await accountRow(ctx.db, id);
+  return { id, providerName, bankName, paymentMethodName, enabled, isSandbox, currency };
 }
 
 export async function addCredential(

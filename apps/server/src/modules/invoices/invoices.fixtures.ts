@@ -1,6 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
-import { currencies, customers, invoices, merchants, paymentMethods, supportTickets, terminals } from '../../db/schema';
+import { and, eq } from 'drizzle-orm';
+import {
+  currencies,
+  customers,
+  invoices,
+  merchants,
+  paymentMethods,
+  providerAccounts,
+  providers,
+  supportTickets,
+  terminals,
+} from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 
 /**
@@ -27,6 +37,14 @@ const day = (d: number, h = 12, m = 0, s = 0) => new Date(Date.UTC(2020, 0, d, h
 export async function seedInvoiceFixtures(ctx: AppContext, merchantId: string) {
   const [rub] = await ctx.db.select().from(currencies).where(eq(currencies.code, 'RUB'));
   const [method] = await ctx.db.select().from(paymentMethods).limit(1);
+  // deposits that got requisites were routed to a live RUB provider account (DONE needs one: DESIGN §3)
+  const [account] = await ctx.db
+    .select({ id: providerAccounts.id })
+    .from(providerAccounts)
+    .innerJoin(paymentMethods, eq(paymentMethods.id, providerAccounts.paymentMethodId))
+    .innerJoin(providers, eq(providers.id, providerAccounts.providerId))
+    .where(and(eq(paymentMethods.currencyId, rub!.id), eq(providers.isSandbox, false)))
+    .limit(1);
   const [terminal] = await ctx.db
     .insert(terminals)
     .values({ merchantId, name: 'Fixture terminal', flowType: 'DEPOSIT', currencyId: rub!.id, isTest: false })
@@ -73,6 +91,7 @@ export async function seedInvoiceFixtures(ctx: AppContext, merchantId: string) {
       currencyId: rub!.id,
       customerId: r.customerExternalId ? customer!.id : null,
       paymentMethodId: method!.id,
+      accountId: r.flowType === 'DEPOSIT' && r.status !== 'NEW' && r.status !== 'CANCELED' ? account!.id : null,
       credentialValue: r.credentialValue,
       isTest: r.isTest,
       expiresAt: new Date(r.createdAt.getTime() + 1800_000),

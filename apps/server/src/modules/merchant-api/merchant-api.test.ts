@@ -138,7 +138,9 @@ describe('merchant API refuses bad input and writes nothing', () => {
       [invoiceBody(term, { currency: 'XYZ' }), 400, /Unknown currency 'XYZ'/],
       [invoiceBody(term, { currency: 'RUB' }), 400, /works in UZS, not RUB/],
       [invoiceBody(term, { flowType: 'WITHDRAWAL' }), 400, /accepts DEPOSIT invoices/],
-      [invoiceBody(term, { amount: 1 }), 400, /outside the limits 100000–5000000000/],
+      [invoiceBody(term, { amount: 1 }), 400, /outside the limits 100000–2000000000/],
+      // the terminal's MAX_INVOICE_AMOUNT (20,000,000.00) lowers the methods' maximum (50,000,000.00)
+      [invoiceBody(term, { amount: 2_000_000_001 }), 400, /outside the limits 100000–2000000000/],
       [invoiceBody(term, { amount: 99_000_000_000_00, paymentMethod: 'HUMOUZS' }), 400, /of method HUMOUZS/],
       [invoiceBody(term, { paymentMethod: 'NOPE' }), 400, /not available on this terminal/],
       [invoiceBody(term, { amount: 1.5 }), 400, /amount/],

@@ -35,9 +35,14 @@ describe('GET /api/v1/reference', () => {
     }
   });
 
-  it('gives terminal attribute types (105) their paramType I, S, C, B or N', async () => {
-    const data = (await get('/api/v1/reference?refHeaderId=105', owner)).json().data as { paramType?: string }[];
-    expect(new Set(data.map((r) => r.paramType))).toEqual(new Set(['I', 'S', 'C', 'B', 'N']));
+  it('gives terminal attribute types (105) their paramType I, S, C, B or N; the fee is no longer one of them', async () => {
+    const data = (await get('/api/v1/reference?refHeaderId=105', owner)).json().data as {
+      code: string;
+      paramType?: string;
+    }[];
+    expect(new Set(data.map((r) => r.paramType))).toEqual(new Set(['I', 'S', 'C', 'B']));
+    expect(data.map((r) => r.code)).not.toContain('FEE_PERCENT');
+    expect(data.map((r) => r.code)).not.toContain('CALLBACK_URL');
     const flow = (await get('/api/v1/reference?refHeaderId=200', owner)).json().data;
     expect(flow.map((r: { code: string }) => r.code)).toEqual(['DEPOSIT', 'WITHDRAWAL']);
     expect(flow[0]).not.toHaveProperty('paramType');

@@ -197,7 +197,7 @@ describe('GET /api/v1/report/balance', () => {
           await t.ctx.db.execute<{ v: string }>(
             sql`
             SELECT COALESCE(SUM(e.amount), 0)::text AS v FROM ledger_entries e LEFT JOIN invoices i ON i.id = e.invoice_id
-            WHERE e.merchant_id = ${demo.merchantId} AND e.currency_id = ${uzs} AND `.append(cond),
+            WHERE e.merchant_id = ${demo.merchantId} AND e.currency_id = ${uzs} AND e.book = 'live' AND `.append(cond),
           )
         ).rows[0]!.v,
       );

@@ -36,11 +36,11 @@ afterAll(async () => {
   await t.close();
 });
 
-/** −Σ merchant ledger entries of the Demo Merchant in a currency, counted straight from the table. */
+/** −Σ live merchant ledger entries of the Demo Merchant in a currency, counted straight from the table. */
 async function ledgerBalance(currencyId: number, terminalId?: string) {
   const res = await t.ctx.db.execute<{ b: string | number }>(sql`
     SELECT COALESCE(-SUM(amount), 0) AS b FROM ledger_entries
-    WHERE merchant_id = ${demo.merchantId} AND account = 'merchant' AND currency_id = ${currencyId}
+    WHERE merchant_id = ${demo.merchantId} AND account = 'merchant' AND currency_id = ${currencyId} AND book = 'live'
     ${terminalId ? sql`AND terminal_id = ${terminalId}` : sql``}`);
   return Number(res.rows[0]!.b);
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
+import { sql } from 'drizzle-orm';
 
 let t: TestApp;
 const cookies: Record<string, string> = {};
@@ -57,13 +58,12 @@ describe('GET /api/v1/terminal/{id}', () => {
       inTest: false,
       enabled: true,
     });
-    const fee = d.attributes.find((a: { attrType: { code: string } }) => a.attrType.code === 'FEE_PERCENT');
-    expect(fee).toMatchObject({
-      id: expect.any(Number),
-      value: '2.5',
-      attrType: { id: typeOf('FEE_PERCENT').id, value: 'Fee, %' },
-      paramType: { code: 'N' },
-    });
+    // the fee is a typed column in basis points, no longer a string attribute
+    expect(d.feeBps).toBe(250);
+    expect(d.callbackUrl).toMatch(/^http:\/\/.*\/api\/demo\/callbacks$/);
+    expect(d.attributes.map((a: { attrType: { code: string } }) => a.attrType.code)).not.toContain('FEE_PERCENT');
+    const max = d.attributes.find((a: { attrType: { code: string } }) => a.attrType.code === 'MAX_INVOICE_AMOUNT');
+    expect(max).toMatchObject({ id: expect.any(Number), value: '2000000000', paramType: { code: 'I' } });
   });
 
   it('omits attributes (fees and limits) for merchant staff, a merchant owner included', async () => {
@@ -71,6 +71,7 @@ describe('GET /api/v1/terminal/{id}', () => {
       const res = await call('GET', `/api/v1/terminal/${terminal('UZS Deposit').id}`, u);
       expect(res.statusCode).toBe(200);
       expect(res.json().data).not.toHaveProperty('attributes');
+      expect(res.json().data).not.toHaveProperty('feeBps');
     }
   });
 
@@ -123,7 +124,6 @@ describe('PATCH /api/v1/terminal/{id}', () => {
       ['PROVIDER_CODE', ['bad\u0001value'], 'value is not String', 'SILKPAY'],
       ['CURRENCY_SYMBOL', ['RUB', 'ab'], 'value is not Char', '₽'],
       ['AUTO_CONFIRM', ['yes', 'TRUE', '1'], 'value is not Boolean', 'false'],
-      ['FEE_PERCENT', ['5', 'abc', '1.2.3', '.5', '1,5'], 'value is not Numeric', '3.25'],
     ];
     for (const [code, wrongs, message, right] of cases) {
       for (const wrong of wrongs) {
@@ -145,7 +145,7 @@ describe('PATCH /api/v1/terminal/{id}', () => {
   });
 
   it("answers 'Value is required' / 'Value must be at least 1 characters long' and rejects unknown types", async () => {
-    const id = typeOf('CALLBACK_URL').id;
+    const id = typeOf('PROVIDER_CODE').id;
     const missing = await call('PATCH', url(), 'admin', { attributes: [{ attrType: { id } }] });
     expect(missing.json().error.fields['attributes.0.value']).toBe('Value is required');
     const empty = await call('PATCH', url(), 'admin', { attributes: [{ value: '', attrType: { id } }] });
@@ -172,10 +172,12 @@ describe('PATCH /api/v1/terminal/{id}', () => {
       expect(rename.statusCode, u).toBe(403);
       expect(rename.json().error.message).toBe('Your role does not allow you to create and rename terminals.');
       const res = await call('PATCH', `/api/v1/terminal/${id}`, u, {
-        attributes: [{ value: '0', attrType: { id: typeOf('FEE_PERCENT').id } }],
+        attributes: [{ value: 'false', attrType: { id: typeOf('AUTO_CONFIRM').id } }],
       });
       expect(res.statusCode, u).toBe(403);
       expect(res.json().error.code).toBe('FORBIDDEN');
+      const fee = await call('PATCH', `/api/v1/terminal/${id}`, u, { feeBps: 0 });
+      expect(fee.statusCode, u).toBe(403);
     }
     // a platform operator edits fees and limits but does not manage terminals
     expect((await call('PATCH', url(), 'ops', { name: 'Hijacked' })).statusCode).toBe(403);
@@ -258,14 +260,14 @@ describe('PUT /api/v1/terminal/{id}', () => {
     const res = await call('PUT', on(`/api/v1/terminal/${id}`), 'admin', {
       name: 'UZS Withdrawal',
       attributes: [
-        { value: '1.75', attrType: { id: typeOf('FEE_PERCENT').id } },
+        { value: '175000', attrType: { id: typeOf('MAX_INVOICE_AMOUNT').id } },
         { value: 'true', attrType: { id: typeOf('AUTO_CONFIRM').id } },
       ],
     });
     expect(res.statusCode).toBe(200);
     const attrs = res.json().data.attributes as { value: string; attrType: { code: string } }[];
     expect(attrs.map((a) => [a.attrType.code, a.value])).toEqual([
-      ['FEE_PERCENT', '1.75'],
+      ['MAX_INVOICE_AMOUNT', '175000'],
       ['AUTO_CONFIRM', 'true'],
     ]);
   });
@@ -423,5 +425,37 @@ describe('PATCH /api/v1/people/me/testDashboard', () => {
     expect((await call('PATCH', on('/api/v1/people/me/testDashboard'), 'admin', { terminalId: 'x' })).statusCode).toBe(
       400,
     );
+  });
+});
+
+describe('fee and callback URL (typed settings)', () => {
+  it('the fee is whole basis points 0–10,000, set by terminal.attr.read holders; bad values are refused, never 0', async () => {
+    const id = terminal('RUB Deposit').id;
+    for (const feeBps of [-1, 10_001, 1.5, '150', null]) {
+      const res = await call('PATCH', on(`/api/v1/terminal/${id}`), 'ops', { feeBps });
+      expect(res.statusCode, String(feeBps)).toBe(400);
+    }
+    expect((await stored(id)).feeBps).toBe(300);
+    const ok = await call('PATCH', on(`/api/v1/terminal/${id}`), 'ops', { feeBps: 155 });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().data.feeBps).toBe(155);
+    const audit = await t.ctx.db.execute<{ before: { feeBps: number }; after: { feeBps: number } }>(
+      sql`SELECT before, after FROM audit_log WHERE action = 'terminal.updated' AND target_id = ${id} ORDER BY id DESC LIMIT 1`,
+    );
+    expect(audit.rows[0]).toMatchObject({ before: { feeBps: 300 }, after: { feeBps: 155 } });
+  });
+
+  it('the callback URL is http(s) only; the merchant (merchant.callback.edit) sets and clears it', async () => {
+    const id = terminal('RUB Deposit').id;
+    for (const callbackUrl of ['ftp://x.example/cb', 'not a url', 'javascript:alert(1)', '']) {
+      const res = await call('PATCH', `/api/v1/terminal/${id}`, 'owner', { callbackUrl });
+      expect(res.statusCode, callbackUrl).toBe(400);
+    }
+    const set = await call('PATCH', `/api/v1/terminal/${id}`, 'owner', { callbackUrl: 'https://shop.example.com/cb' });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().data.callbackUrl).toBe('https://shop.example.com/cb');
+    expect((await call('PATCH', `/api/v1/terminal/${id}`, 'viewer', { callbackUrl: null })).statusCode).toBe(403);
+    const cleared = await call('PATCH', `/api/v1/terminal/${id}`, 'owner', { callbackUrl: null });
+    expect(cleared.json().data.callbackUrl).toBeNull();
   });
 });

@@ -2,6 +2,7 @@ import { Paper, SimpleGrid, Text } from '@mantine/core';
 import { BalanceCard } from '../../../components/balance-card';
 import { useFinance, type FinanceKind } from '../../../lib/finance';
 import { useCurrencies } from '../../../lib/references';
+import { useTerminals } from '../../../lib/terminals';
 
 const KINDS: FinanceKind[] = ['balance', 'deposit', 'withdrawal'];
 
@@ -19,9 +20,19 @@ export function FinanceStrip({ terminalId }: { terminalId: string }) {
   );
 }
 
+/**
+ * Live money first (DESIGN §1a: test is not live). A test terminal shows its test book, labelled; with all
+ * terminals, a merchant that has test terminals also sees its test figure apart, under the live one.
+ */
 function FinanceTile({ kind, terminalId }: { kind: FinanceKind; terminalId: string }) {
-  const { data, isError } = useFinance(kind, terminalId);
+  const { data: terminals } = useTerminals();
+  const selected = terminals?.find((t) => t.id === terminalId);
+  const onTest = selected?.isTest ?? false;
+  const hasTest = !terminalId && (terminals?.some((t) => t.isTest) ?? false);
+  const { data, isError } = useFinance(kind, terminalId, true, onTest ? 'test' : 'live');
+  const test = useFinance(kind, terminalId, hasTest, 'test');
   const { data: currencies } = useCurrencies();
+  const dimensionOf = (code: string) => currencies?.find((c) => c.code === code)?.dimension ?? 2;
   if (isError) {
     return (
       <Paper withBorder p="md" radius="md">
@@ -42,5 +53,18 @@ function FinanceTile({ kind, terminalId }: { kind: FinanceKind; terminalId: stri
         ? { code: data.currency, dimension: currencies?.find((c) => c.code === data.currency)?.dimension ?? 2 }
         : undefined;
   const amount = data === null ? 0 : data?.sum;
-  return <BalanceCard title={kind} amount={amount} currency={currency} terminalId={terminalId || undefined} />;
+  const testFigure =
+    hasTest && test.data
+      ? { amount: test.data.sum, currency: { code: test.data.currency, dimension: dimensionOf(test.data.currency) } }
+      : undefined;
+  return (
+    <BalanceCard
+      title={kind}
+      amount={amount}
+      currency={currency}
+      terminalId={terminalId || undefined}
+      book={onTest ? 'test' : 'live'}
+      testFigure={testFigure}
+    />
+  );
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { useState } from 'react';
+import { Button, Group, Modal, Select, Stack, Text, Textarea } from '@mantine/core';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { INVOICE_REASON_MAX, changeInvoiceStatusBody } from '@paydesk/contracts/invoices';
@@ -13,7 +14,9 @@ type Props = {
   title: string;
   message: ReactNode;
   loading?: boolean;
-  onConfirm: (reason: string) => void;
+  /** when given, the operator must also name the provider account the money arrived on */
+  accounts?: { value: string; label: string }[];
+  onConfirm: (reason: string, accountId?: number) => void;
   onCancel: () => void;
 };
 
@@ -21,16 +24,26 @@ type Props = {
  * The confirmation of an operator correction (status, amount): every correction says why, and the
  * audit trail keeps the reason (DESIGN §3).
  */
-export function ReasonDialog({ opened, title, message, loading, onConfirm, onCancel }: Props) {
+export function ReasonDialog({ opened, title, message, loading, accounts, onConfirm, onCancel }: Props) {
   return (
     <Modal opened={opened} onClose={onCancel} title={title} centered>
       {/* mounted per opening: each correction starts with an empty reason */}
-      {opened && <ReasonFormBody message={message} loading={loading} onConfirm={onConfirm} onCancel={onCancel} />}
+      {opened && (
+        <ReasonFormBody
+          message={message}
+          loading={loading}
+          accounts={accounts}
+          onConfirm={onConfirm}
+          onCancel={onCancel}
+        />
+      )}
     </Modal>
   );
 }
 
-function ReasonFormBody({ message, loading, onConfirm, onCancel }: Omit<Props, 'opened' | 'title'>) {
+function ReasonFormBody({ message, loading, accounts, onConfirm, onCancel }: Omit<Props, 'opened' | 'title'>) {
+  const [account, setAccount] = useState<string | null>(null);
+  const [accountError, setAccountError] = useState<string | undefined>();
   const form = useForm<ReasonForm>({
     resolver: zodResolver(reasonForm),
     defaultValues: { reason: '' },
@@ -40,9 +53,31 @@ function ReasonFormBody({ message, loading, onConfirm, onCancel }: Omit<Props, '
   const error = form.formState.errors.reason?.message;
 
   return (
-    <form onSubmit={form.handleSubmit((v) => onConfirm(v.reason))} noValidate>
+    <form
+      onSubmit={form.handleSubmit((v) => {
+        if (accounts && !account) return setAccountError('Choose the account the money arrived on');
+        onConfirm(v.reason, account ? Number(account) : undefined);
+      })}
+      noValidate
+    >
       <Stack>
         <Text>{message}</Text>
+        {accounts && (
+          <Select
+            label="Account the money arrived on"
+            description="No account was routed for this deposit: a deposit is DONE only against the account that received it"
+            withAsterisk
+            searchable
+            data={accounts}
+            value={account}
+            onChange={(v) => {
+              setAccount(v);
+              setAccountError(undefined);
+            }}
+            error={accountError}
+            comboboxProps={{ withinPortal: true }}
+          />
+        )}
         <Textarea
           label="Reason"
           description="Recorded in the audit trail with your name"

@@ -1,10 +1,12 @@
 import { useState } from 'react';
 import { Select } from '@mantine/core';
 import type { Invoice } from '@paydesk/contracts/invoices';
+import { statusExistsInFlow } from '@paydesk/contracts/statuses';
 import { toast } from '../../../components/toast';
 import { actionErrorMessage } from '../../../lib/api';
 import { useChangeStatus } from '../api/invoice-actions';
 import { useInvoiceStatuses } from '../api/invoice-statuses';
+import { useArrivalAccounts } from '../api/arrival-accounts';
 import { ReasonDialog } from './reason-dialog';
 
 /** Editable status (SPEC §4): any other status, after a confirmation that takes the reason; cancel resets the selection. */
@@ -12,10 +14,28 @@ export function StatusControl({ invoice }: { invoice: Invoice }) {
   const { data: statuses = [] } = useInvoiceStatuses();
   const [picked, setPicked] = useState<string | null>(null);
   const change = useChangeStatus(invoice.invoiceId);
+  // only the statuses of the invoice's flow (PAYED is a deposit status)
   const options = statuses
-    .filter((s) => s.id !== invoice.invoiceStatus.id)
+    .filter((s) => s.id !== invoice.invoiceStatus.id && statusExistsInFlow(invoice.flowType.code, s.code))
     .map((s) => ({ value: String(s.id), label: s.value }));
   const target = statuses.find((s) => String(s.id) === picked);
+  // DESIGN §3: a deposit with no routed account becomes DONE only against the account the money arrived on
+  const needsAccount = target?.code === 'DONE' && invoice.flowType.code === 'DEPOSIT' && !invoice.account;
+  const accounts = useArrivalAccounts(needsAccount);
+  const method = invoice.paymentMethod?.paymentMethod.name;
+  const accountChoices = needsAccount
+    ? (accounts.data ?? [])
+        .filter(
+          (a) =>
+            a.isSandbox === invoice.isTestProcessing &&
+            a.currency === invoice.currency.code &&
+            (!method || a.paymentMethodName === method),
+        )
+        .map((a) => ({
+          value: String(a.id),
+          label: `#${a.id} ${a.providerName} · ${a.bankName ?? a.paymentMethodName}`,
+        }))
+    : undefined;
 
   return (
     <>
@@ -34,10 +54,11 @@ export function StatusControl({ invoice }: { invoice: Invoice }) {
         title="Change status"
         message={`Are you sure you want to change the status to ${target?.value ?? ''}?`}
         loading={change.isPending}
+        accounts={accountChoices}
         onCancel={() => setPicked(null)}
-        onConfirm={(reason) =>
+        onConfirm={(reason, peopleAccountId) =>
           change.mutate(
-            { statusId: target!.id, reason },
+            { statusId: target!.id, reason, ...(peopleAccountId ? { peopleAccountId } : {}) },
             {
               onSuccess: () => toast.success('Status changed successfully!'),
               onError: (e) => toast.error(actionErrorMessage(e, 'Failed to change status')),

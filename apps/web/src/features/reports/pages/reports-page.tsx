@@ -5,7 +5,7 @@ import { PageTitle } from '../../../components/page-title';
 import { Refusal } from '../../../components/refusal';
 import { useCurrencies } from '../../../lib/references';
 import { useCan } from '../../../lib/session';
-import { useSelectedTerminal } from '../../../lib/terminals';
+import { useSelectedTerminal, useTerminals } from '../../../lib/terminals';
 import { useFinance } from '../../../lib/finance';
 import {
   BalanceReportCard,
@@ -16,7 +16,10 @@ import {
 
 /** The balance of the terminal chosen in the top bar (or of the merchant), with the Settlement action. */
 function BalanceStrip({ terminalId }: { terminalId: string }) {
-  const balance = useFinance('balance', terminalId);
+  const { data: terminals } = useTerminals();
+  // a test terminal's money is in the test book (DESIGN §1a)
+  const book = terminals?.find((t) => t.id === terminalId)?.isTest ? 'test' : 'live';
+  const balance = useFinance('balance', terminalId, true, book);
   const currencies = useCurrencies();
   if (balance.isError) {
     return (
@@ -35,6 +38,7 @@ function BalanceStrip({ terminalId }: { terminalId: string }) {
         amount={dim === undefined ? undefined : balance.data?.sum}
         currency={code && dim !== undefined ? { code, dimension: dim } : undefined}
         terminalId={terminalId || undefined}
+        book={book}
       />
     </Group>
   );
