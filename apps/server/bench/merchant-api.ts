@@ -8,18 +8,14 @@
  *   --processes N runs N server processes (WEB_CONCURRENCY; default 1)
  */
 import { generateKeyPairSync, randomBytes, sign, createPrivateKey } from 'node:crypto';
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 // @ts-expect-error autocannon ships no types
 import autocannon from 'autocannon';
 import { merchantSignaturePayload } from '@paydesk/contracts';
 import { createDb, runMigrations } from '../src/db/create-db';
 import { ensureReferenceData } from '../src/db/seed/reference-data';
 import { merchants, terminalMethods, terminals } from '../src/db/schema';
+import { benchBaseUrl, sqlOn, startServer, withDb } from './lib';
 
 const { values: args } = parseArgs({
   options: {
@@ -29,40 +25,15 @@ const { values: args } = parseArgs({
     processes: { type: 'string', default: '1' },
   },
 });
-// a co-located PostgreSQL is reached over its Unix socket when there is one (cheaper than loopback TCP)
-const base =
-  process.env.BENCH_DATABASE_URL ??
-  (fs.existsSync('/var/run/postgresql/.s.PGSQL.5432')
-    ? 'postgres://postgres@localhost/test?host=/var/run/postgresql'
-    : 'postgres://postgres@127.0.0.1:5432/test');
+const base = benchBaseUrl();
 const dbName = `paydesk_bench_${process.pid}`;
-const withDb = (u: string, db: string) => Object.assign(new URL(u), { pathname: `/${db}` }).toString();
-const ROOT = path.resolve(import.meta.dirname, '../../..');
-
-async function admin(q: string) {
-  const c = new pg.Client({ connectionString: base });
-  await c.connect();
-  try {
-    await c.query(q);
-  } finally {
-    await c.end();
-  }
-}
-
-async function freePort() {
-  return new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
+const admin = (q: string) => sqlOn(base, q);
 
 async function main() {
   await admin(`DROP DATABASE IF EXISTS ${dbName}`);
   await admin(`CREATE DATABASE ${dbName}`);
   const url = withDb(base, dbName);
-  const server: { proc?: ReturnType<typeof spawn> } = {};
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
     const dbh = await createDb({ databaseUrl: url });
     await runMigrations(dbh);
@@ -92,43 +63,8 @@ async function main() {
     await dbh.db.insert(terminalMethods).values({ terminalId: t!.id, paymentMethodId: ref.methods.get('HUMOUZS')!.id });
     await dbh.close();
 
-    const port = await freePort();
-    server.proc = spawn(
-      process.execPath,
-      [
-        ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-        '--import',
-        'tsx',
-        'apps/server/src/server.ts',
-      ],
-      {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          DATABASE_URL: url,
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          NODE_ENV: 'production',
-          JWT_SECRET: randomBytes(32).toString('hex'),
-          SEED_DEMO: 'false',
-          WORKERS: 'true',
-          LOG_LEVEL: 'warn',
-          PG_POOL_MAX: process.env.BENCH_PG_POOL_MAX ?? '6',
-          WEB_CONCURRENCY: args.processes,
-        },
-        stdio: ['ignore', 'ignore', 'inherit'],
-      },
-    );
-    const target = `http://127.0.0.1:${port}`;
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(`${target}/api/health`)).ok) break;
-      } catch {
-        /* starting */
-      }
-      if (i > 300) throw new Error('server did not start');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    server = await startServer(url, { WORKERS: 'true', WEB_CONCURRENCY: args.processes });
+    const target = server.target;
 
     const key = createPrivateKey(privateKey);
     const apiPath = '/api/merchant/v1/invoices';
@@ -196,8 +132,7 @@ async function main() {
     const pass = ok / Number(args.duration) >= 1000 && r.latency.p99 < 100 && r.non2xx === 0 && r.errors === 0;
     console.log(pass ? 'PASS: ≥ 1,000 req/s and p99 < 100 ms' : 'BELOW TARGET: ≥ 1,000 req/s and p99 < 100 ms');
   } finally {
-    server.proc?.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 1500));
+    await server?.stop();
     await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
   }
 }

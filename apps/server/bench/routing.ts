@@ -9,14 +9,10 @@
  *   BENCH_DATABASE_URL=postgres://… to use another server
  */
 import { randomBytes } from 'node:crypto';
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 // @ts-expect-error autocannon ships no types
 import autocannon from 'autocannon';
+import { benchBaseUrl, sqlOn, startServer, withDb } from './lib';
 import { createDb, runMigrations } from '../src/db/create-db';
 import { ensureReferenceData } from '../src/db/seed/reference-data';
 import { rebuildLedgerBalances } from '../src/modules/ledger/reconcile';
@@ -28,33 +24,8 @@ const { values: args } = parseArgs({
   },
 });
 const CONCURRENCY = [8, 16, 32];
-const base =
-  process.env.BENCH_DATABASE_URL ??
-  (fs.existsSync('/var/run/postgresql/.s.PGSQL.5432')
-    ? 'postgres://postgres@localhost/test?host=/var/run/postgresql'
-    : 'postgres://postgres@127.0.0.1:5432/test');
+const base = benchBaseUrl();
 const dbName = `paydesk_bench_routing_${process.pid}`;
-const withDb = (u: string, db: string) => Object.assign(new URL(u), { pathname: `/${db}` }).toString();
-const ROOT = path.resolve(import.meta.dirname, '../../..');
-
-async function sqlOn(url: string, q: string, params: unknown[] = []) {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await c.query(q, params);
-  } finally {
-    await c.end();
-  }
-}
-
-async function freePort() {
-  return new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** NEW deposit invoices with forms, in bulk: the credential step routes each one once. */
 async function newInvoices(url: string, ids: { merchant: string; terminal: string; currency: number }, n: number) {
@@ -106,7 +77,7 @@ async function main() {
   await sqlOn(base, `DROP DATABASE IF EXISTS ${dbName}`);
   await sqlOn(base, `CREATE DATABASE ${dbName}`);
   const url = withDb(base, dbName);
-  const server: { proc?: ReturnType<typeof spawn> } = {};
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
     const dbh = await createDb({ databaseUrl: url });
     await runMigrations(dbh);
@@ -151,33 +122,8 @@ async function main() {
     );
     const ids = { merchant, terminal, currency };
 
-    const port = await freePort();
-    server.proc = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        DATABASE_URL: url,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        NODE_ENV: 'production',
-        JWT_SECRET: randomBytes(32).toString('hex'),
-        SEED_DEMO: 'false',
-        WORKERS: 'false',
-        LOG_LEVEL: 'warn',
-        PG_POOL_MAX: process.env.BENCH_PG_POOL_MAX ?? '6',
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    const target = `http://127.0.0.1:${port}`;
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(`${target}/api/health`)).ok) break;
-      } catch {
-        /* starting */
-      }
-      if (i > 300) throw new Error('server did not start');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    server = await startServer(url, { WORKERS: 'false' });
+    const target = server.target;
 
     const phase = async (label: string) => {
       const rows = [];
@@ -219,8 +165,7 @@ async function main() {
       );
     }
   } finally {
-    server.proc?.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 1500));
+    await server?.stop();
     await sqlOn(base, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
   }
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { statusByCode } from '@paydesk/contracts';
+import { minorToMajorString, statusByCode } from '@paydesk/contracts';
 import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
 import { injectSigned, invoiceBody, merchantSigner, type Signer } from '../../../test/merchant-client';
 import { reconcileLedger } from '../ledger/reconcile';
@@ -64,7 +64,7 @@ describe('operator changes go through the same guards', () => {
       headers: { cookie: admin },
       payload: {
         terminalId: rubTerminal.id,
-        baseAmount: (await liveBalance('RUB')) / 100 - 100_000,
+        baseAmount: minorToMajorString((await liveBalance('RUB')) - 100_000_00, 2),
         settlementAmount: 1,
       },
     });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
-import { statusByCode, INVOICE_STATUSES } from '@paydesk/contracts';
+import { minorToMajorString, statusByCode, INVOICE_STATUSES } from '@paydesk/contracts';
 import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
 import { injectSigned, invoiceBody, merchantSigner, type Signer } from '../../../test/merchant-client';
 import { reconcileLedger } from '../ledger/reconcile';
@@ -266,7 +266,7 @@ class Settle implements fc.AsyncCommand<Model, Real> {
       method: 'POST',
       url: `/api/v1/settlement?merchantId=${t.demo.merchantId}`,
       headers: { cookie: admin },
-      payload: { terminalId: terminal.id, baseAmount: amount / 100, settlementAmount: 1 },
+      payload: { terminalId: terminal.id, baseAmount: minorToMajorString(amount, 2), settlementAmount: 1 },
     });
     expectNoServerError(`settle ${this.share}% ${this.test ? 'test' : 'live'}`, res, real);
     await checkInvariants(real);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import { minorToMajorString } from '@paydesk/contracts';
 import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
 import { injectSigned, invoiceBody, merchantSigner, type Signer } from '../../../test/merchant-client';
 import { tickSandbox } from '../sandbox/service';
@@ -89,7 +90,7 @@ describe('the test book (DESIGN §1a: test is not live)', () => {
       method: 'POST',
       url: `/api/v1/settlement?merchantId=${t.demo.merchantId}`,
       headers: { cookie: admin },
-      payload: { terminalId: liveTerminal.id, baseAmount: (live + 1) / 100, settlementAmount: 1 },
+      payload: { terminalId: liveTerminal.id, baseAmount: minorToMajorString(live + 1, 2), settlementAmount: 1 },
     });
     expect(tooMuch.statusCode).toBe(409);
     expect(tooMuch.json().error.code).toBe('INSUFFICIENT_BALANCE');

@@ -1,9 +1,10 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router';
-import { Alert, Center, Group, Pagination, Paper, Select, Text } from '@mantine/core';
+import { Alert, Center, Paper, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { AUDIT_CSV_FILENAME, AUDIT_PAGE_SIZES } from '@paydesk/contracts/audit';
 import { CsvButton } from '../../../components/csv-button';
+import { Pager } from '../../../components/pager';
 import { SectionLoader } from '../../../components/full-page-loader';
 import { PageTitle } from '../../../components/page-title';
 import { merchantsQuery } from '../../../lib/merchant';
@@ -77,34 +78,16 @@ export default function AuditPage() {
           )}
         </div>
 
-        <Group justify="space-between" mt="md" wrap="wrap" gap="sm">
-          <Group gap="xs">
-            <Text size="sm" c="dimmed" data-testid="audit-range">
-              {data ? `${first}–${last} of ${data.total.toLocaleString('en')}` : ''}
-            </Text>
-            <Select
-              aria-label="Items per page"
-              data={AUDIT_PAGE_SIZES.map(String)}
-              value={String(state.size)}
-              onChange={(v) => v && update({ size: Number(v), page: 0 })}
-              allowDeselect={false}
-              w={80}
-              size="xs"
-            />
-            <Text size="sm" c="dimmed">
-              per page
-            </Text>
-          </Group>
-          <Pagination
-            total={pages}
-            value={Math.min(state.page + 1, pages)}
-            onChange={(p) => update({ page: p - 1 })}
-            siblings={1}
-            size="sm"
-            getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-            getItemProps={(page) => ({ 'aria-label': `Page ${page}` })}
-          />
-        </Group>
+        <Pager
+          range={data ? `${first}–${last} of ${data.total.toLocaleString('en')}` : ''}
+          rangeTestId="audit-range"
+          sizes={AUDIT_PAGE_SIZES}
+          size={state.size}
+          page={state.page}
+          pages={pages}
+          onSize={(size) => update({ size, page: 0 })}
+          onPage={(page) => update({ page })}
+        />
       </Paper>
     </>
   );

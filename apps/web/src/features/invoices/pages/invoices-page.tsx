@@ -1,10 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { Alert, Badge, Button, Center, Group, Pagination, Paper, Select, Text, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Center, Group, Paper, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconFilter, IconSearch } from '@tabler/icons-react';
 import { INVOICE_CSV_FILENAME, INVOICE_PAGE_SIZES, INVOICE_SEARCH_MAX } from '@paydesk/contracts/invoices';
 import { CsvButton } from '../../../components/csv-button';
+import { Pager } from '../../../components/pager';
 import { PageTitle } from '../../../components/page-title';
 import { SectionLoader } from '../../../components/full-page-loader';
 import { useCan } from '../../../lib/session';
@@ -141,34 +142,16 @@ export default function InvoicesPage() {
           </div>
         )}
 
-        <Group justify="space-between" mt="md" wrap="wrap" gap="sm">
-          <Group gap="xs">
-            <Text size="sm" c="dimmed" data-testid="invoice-range">
-              {data ? `${first}–${last} of ${totalLabel}` : ''}
-            </Text>
-            <Select
-              aria-label="Items per page"
-              data={INVOICE_PAGE_SIZES.map(String)}
-              value={String(state.size)}
-              onChange={(v) => v && update({ size: Number(v), page: 0 })}
-              allowDeselect={false}
-              w={80}
-              size="xs"
-            />
-            <Text size="sm" c="dimmed">
-              per page
-            </Text>
-          </Group>
-          <Pagination
-            total={pages}
-            value={Math.min(state.page + 1, pages)}
-            onChange={(p) => update({ page: p - 1 })}
-            siblings={1}
-            size="sm"
-            getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-            getItemProps={(page) => ({ 'aria-label': `Page ${page}` })}
-          />
-        </Group>
+        <Pager
+          range={data ? `${first}–${last} of ${totalLabel}` : ''}
+          rangeTestId="invoice-range"
+          sizes={INVOICE_PAGE_SIZES}
+          size={state.size}
+          page={state.page}
+          pages={pages}
+          onSize={(size) => update({ size, page: 0 })}
+          onPage={(page) => update({ page })}
+        />
       </Paper>
 
       <FilterDialog

@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import pg from 'pg';
+
+/** A co-located PostgreSQL is reached over its Unix socket when there is one (cheaper than loopback TCP). */
+export const benchBaseUrl = () =>
+  process.env.BENCH_DATABASE_URL ??
+  (fs.existsSync('/var/run/postgresql/.s.PGSQL.5432')
+    ? 'postgres://postgres@localhost/test?host=/var/run/postgresql'
+    : 'postgres://postgres@127.0.0.1:5432/test');
+
+export const withDb = (u: string, db: string) => Object.assign(new URL(u), { pathname: `/${db}` }).toString();
+
+export async function sqlOn(url: string, q: string, params: unknown[] = []) {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return await c.query(q, params);
+  } finally {
+    await c.end();
+  }
+}
+
+export async function freePort() {
+  return new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+
+/** The real server in a process of its own (production mode, no demo data) on `databaseUrl`; resolves once healthy. */
+export async function startServer(databaseUrl: string, env: Record<string, string> = {}) {
+  const port = await freePort();
+  const proc = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      '--import',
+      'tsx',
+      'apps/server/src/server.ts',
+    ],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        NODE_ENV: 'production',
+        JWT_SECRET: randomBytes(32).toString('hex'),
+        SEED_DEMO: 'false',
+        LOG_LEVEL: 'warn',
+        PG_POOL_MAX: process.env.BENCH_PG_POOL_MAX ?? '6',
+        ...env,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  const target = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${target}/api/health`)).ok) break;
+    } catch {
+      /* starting */
+    }
+    if (i > 300) throw new Error('server did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    target,
+    async stop() {
+      proc.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 1500));
+    },
+  };
+}
