@@ -57,7 +57,11 @@ async function measure(target: string, forms: { form_id: string; amount: string 
             ...req,
             path: `/api/payments/form/${f.form_id}/credential`,
             body: JSON.stringify({ amount: Number(f.amount), paymentMethodId: methodId }),
-            headers: { 'content-type': 'application/json' },
+            // every customer from an address of its own, as on the internet (the form API limits per address)
+            headers: {
+              'content-type': 'application/json',
+              'x-forwarded-for': `10.${(next >> 16) & 255}.${(next >> 8) & 255}.${next & 255}`,
+            },
           };
         },
       },
@@ -122,11 +126,19 @@ async function main() {
     );
     const ids = { merchant, terminal, currency };
 
-    server = await startServer(url, { WORKERS: 'false' });
+    server = await startServer(url, { WORKERS: 'false', TRUST_PROXY: 'true' });
     const target = server.target;
 
     const phase = async (label: string) => {
       const rows = [];
+      // one request by hand first: a refusal here would make every figure meaningless
+      const [probe] = await newInvoices(url, ids, 1);
+      const res = await fetch(`${target}/api/payments/form/${probe!.form_id}/credential`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ amount: Number(probe!.amount), paymentMethodId: method.id }),
+      });
+      if (!res.ok) throw new Error(`credential step refused: ${res.status} ${await res.text()}`);
       // warm-up, then each concurrency on invoices of its own
       await measure(target, await newInvoices(url, ids, 3000), method.id, 8);
       for (const c of CONCURRENCY) {
@@ -144,7 +156,7 @@ async function main() {
     await sqlOn(
       url,
       `INSERT INTO ledger_entries (tx_id, account, merchant_id, terminal_id, provider_account_id, currency_id, amount, kind, book, created_at)
-       SELECT gen_random_uuid(), leg.account, $1, $2, CASE WHEN leg.account = 'provider_account' THEN $4[1 + g % 4] END, $3,
+       SELECT gen_random_uuid(), leg.account, $1, $2, CASE WHEN leg.account = 'provider_account' THEN ($4::int[])[1 + g % 4] END, $3,
          leg.sign * 100, 'bench_history', 'live', now() - (g || ' seconds')::interval
        FROM generate_series(1, $5) g
        CROSS JOIN (VALUES ('provider_account', 1), ('merchant', -1)) AS leg(account, sign)`,
