@@ -114,21 +114,14 @@ export function refusalMessage(missing: readonly string[]): string {
   return `Your role does not allow you to ${labels.join(' or ')}.`;
 }
 
-const MERCHANT_READ_ALL: MerchantPermission[] = [
-  'merchant.read',
-  'merchant.read.report',
-  'merchant.read.finance',
-  'report.read.invoice',
-  'report.read.balance',
-  'terminal.statistic.settings',
-  'data.terminal.statistic',
-  'settings.read',
-  'invoice.error.read',
-  'invoice.transaction.read',
-  'invoice.event.read',
-  'merchant.callback.read',
-  'audit.read',
+/** Every merchant permission that only reads. */
+const MERCHANT_WRITES: readonly string[] = [
+  'settings.edit',
+  'merchant.callback.edit',
+  'merchant.key.edit',
+  'users.manage',
 ];
+const MERCHANT_READ_ALL: MerchantPermission[] = MERCHANT_PERMISSIONS.filter((p) => !MERCHANT_WRITES.includes(p));
 
 export type PresetRole = { name: string; scope: RoleScope; description: string; permissions: readonly Permission[] };
 
