@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, test } from './support/auth';
+import { expect, signOut, test } from './support/auth';
 import { createInvoice } from './support/merchant-api';
 
 /**
@@ -36,6 +36,22 @@ async function pick(page: Page, label: string, option: string, scope = page.loca
   await scope.getByRole('combobox', { name: label, exact: true }).click();
   await page.getByRole('option', { name: option, exact: true }).click();
 }
+
+test('ops sees on Monitoring that the books reconcile; a merchant owner does not see the platform ledger', async ({
+  page,
+  signInAs,
+}) => {
+  await signInAs('ops');
+  await page.goto('/monitoring');
+  await expect(page.getByTestId('ledger-health')).toContainText(
+    'every balance equals its entries and every book sums to zero',
+  );
+  await signOut(page);
+  await signInAs('owner');
+  await page.goto('/monitoring');
+  await expect(page.getByRole('heading', { name: 'Monitoring', level: 1 })).toBeVisible();
+  await expect(page.getByTestId('ledger-health')).toHaveCount(0);
+});
 
 test('monitoring shows every terminal with counts and percents that match the period invoices', async ({
   page,

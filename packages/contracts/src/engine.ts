@@ -64,3 +64,14 @@ export function callbackBackoffMs(attempts: number): number {
   const exp = Math.min(Math.max(attempts - 1, 0), 20);
   return Math.min(CALLBACK_BACKOFF_BASE_MS * 2 ** exp, CALLBACK_BACKOFF_CAP_MS);
 }
+
+/** The ledger's invariants, proven on demand (monitoring) and every 15 minutes by a worker. */
+export const reconciliationSchema = z.object({
+  checkedAt: z.iso.datetime(),
+  /** balance rows that differ from the sum of their entries */
+  drift: z.array(z.object({ key: z.string(), balance: z.int(), entries: z.int() })),
+  /** books whose entries do not sum to zero in a currency */
+  unbalanced: z.array(z.object({ book: z.enum(LEDGER_BOOKS), currencyId: z.int(), total: z.int() })),
+});
+export type Reconciliation = z.infer<typeof reconciliationSchema>;
+export const reconciliationResponse = dataOf(reconciliationSchema);

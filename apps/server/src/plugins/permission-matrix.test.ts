@@ -47,6 +47,7 @@ const RULES: Record<string, Rule> = {
   'DELETE /api/v1/people/account/credentials/:credentialId': ['people.account', 'people.account.edit'],
   'GET /api/router/v1/people/account/limit/:id': ['people.account'],
   'PUT /api/router/v1/people/account/limit/:id': ['people.account', 'people.account.edit'],
+  'GET /api/v1/ledger/reconciliation': { platformOnly: true, all: ['data.terminal.statistic'] },
   'GET /api/v1/merchant/balance': ['merchant.read.finance'],
   'GET /api/v1/merchant/deposit': ['merchant.read.finance'],
   'GET /api/v1/merchant/withdrawal': ['merchant.read.finance'],

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/create-db';
+import type { Reconciliation } from '@paydesk/contracts';
 import type { Book } from './service';
 
 /** The balance key of an entry in SQL: the same as ledger/service.ts balanceKey. */
@@ -19,18 +20,14 @@ export async function rebuildLedgerBalances(db: DbOrTx) {
     ON CONFLICT (key) DO UPDATE SET balance = excluded.balance`);
 }
 
-export type Reconciliation = {
-  /** balance rows that differ from the sum of their entries (or exist without entries, or are missing) */
-  drift: { key: string; balance: number; entries: number }[];
-  /** books whose entries do not sum to zero in a currency */
-  unbalanced: { book: Book; currencyId: number; total: number }[];
-};
+/** What a reconciliation finds (contracts: the monitoring response without its time). */
+export type LedgerFindings = Omit<Reconciliation, 'checkedAt'>;
 
 /**
  * The ledger's two invariants, read from the database: every balance row equals the sum of its
  * entries, and every book sums to zero per currency. Empty lists mean the books are right.
  */
-export async function reconcileLedger(db: DbOrTx): Promise<Reconciliation> {
+export async function reconcileLedger(db: DbOrTx): Promise<LedgerFindings> {
   const drift = await db.execute<{ key: string; balance: string | null; entries: string | null }>(sql`
     WITH sums AS (SELECT ${KEY} AS key, SUM(e.amount) AS entries FROM ledger_entries e GROUP BY 1)
     SELECT coalesce(b.key, s.key) AS key, b.balance, s.entries

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { and, eq } from 'drizzle-orm';
-import { balanceQuery, balanceResponse } from '@paydesk/contracts';
+import { balanceQuery, balanceResponse, reconciliationResponse } from '@paydesk/contracts';
 import { terminals } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { notFound } from '../../lib/errors';
 import { requestMerchant } from '../../lib/scope';
-import { perm } from '../../plugins/auth';
+import { perm, platformPerm } from '../../plugins/auth';
+import { reconcileLedger } from './reconcile';
 import { merchantSums, type SumKind } from './service';
 
 const SUMMARIES: Record<SumKind, string> = {
@@ -17,6 +18,20 @@ const SUMMARIES: Record<SumKind, string> = {
 export const ledgerRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
+    app.get(
+      '/api/v1/ledger/reconciliation',
+      {
+        // the whole platform's books: platform staff who monitor
+        config: platformPerm('data.terminal.statistic'),
+        schema: {
+          tags: ['balance'],
+          summary: 'Proves the books now: balance rows equal their entries and every book sums to zero',
+          response: { 200: reconciliationResponse },
+        },
+      },
+      async () => ({ data: { checkedAt: ctx.now().toISOString(), ...(await reconcileLedger(ctx.db)) } }),
+    );
+
     for (const kind of ['balance', 'deposit', 'withdrawal'] as const) {
       app.get(
         `/api/v1/merchant/${kind}`,

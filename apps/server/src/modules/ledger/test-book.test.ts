@@ -100,11 +100,30 @@ describe('the test book (DESIGN §1a: test is not live)', () => {
     expect(await reconcileLedger(t.ctx.db)).toEqual({ drift: [], unbalanced: [] });
   });
 
+  it('monitoring proves the books on demand for platform staff only', async () => {
+    const ops = await loginAs(t.app, 'ops');
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/ledger/reconciliation', headers: { cookie: ops } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ drift: [], unbalanced: [] });
+    const mine = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/ledger/reconciliation',
+      headers: { cookie: owner },
+    });
+    expect(mine.statusCode).toBe(403);
+  });
+
   it('reconciliation reports drift when a balance row is tampered with', async () => {
     await t.ctx.db.execute(sql`UPDATE ledger_balances SET balance = balance + 1
       WHERE key = (SELECT key FROM ledger_balances WHERE book = 'live' AND account = 'merchant' ORDER BY key LIMIT 1)`);
     const r = await reconcileLedger(t.ctx.db);
     expect(r.drift).toHaveLength(1);
+    const shown = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/ledger/reconciliation',
+      headers: { cookie: admin },
+    });
+    expect(shown.json().data.drift).toEqual(r.drift);
     expect(r.drift[0]!.balance - r.drift[0]!.entries).toBe(1);
     expect(r.unbalanced).toEqual([]);
   });

@@ -5,6 +5,7 @@ import {
   type StatisticMerchant,
   type TerminalStatItem,
 } from '@paydesk/contracts/monitoring';
+import type { Reconciliation } from '@paydesk/contracts/engine';
 import { api } from '../../../lib/api';
 
 /** Merchants the user may monitor, with their terminals (terminal.statistic.settings). */
@@ -37,5 +38,17 @@ export function useTerminalStatistics(merchantId: string, period: number, enable
     refetchIntervalInBackground: false,
     staleTime: MONITORING_REFRESH_MS,
     placeholderData: (prev) => prev,
+  });
+}
+
+/** The books proven now (platform staff who monitor): balance rows = entries, every book sums to zero. */
+export function useLedgerReconciliation(enabled: boolean) {
+  return useQuery({
+    queryKey: ['monitoring', 'ledger-reconciliation'] as const,
+    queryFn: ({ signal }) =>
+      api.get<{ data: Reconciliation }>('/api/v1/ledger/reconciliation', { signal, scoped: false }).then((r) => r.data),
+    enabled,
+    refetchInterval: 5 * 60_000,
+    refetchOnWindowFocus: false,
   });
 }

@@ -7,7 +7,8 @@ import { MONITORING_DEFAULT_PERIOD, MONITORING_PERIODS } from '@paydesk/contract
 import { PageTitle } from '../../../components/page-title';
 import { SectionLoader } from '../../../components/full-page-loader';
 import { useCurrentMerchantId } from '../../../lib/merchant';
-import { useStatisticMerchants, useTerminalStatistics } from '../api/statistics';
+import { useLedgerReconciliation, useStatisticMerchants, useTerminalStatistics } from '../api/statistics';
+import { useCurrentUser } from '../../../lib/session';
 import { TerminalStatsTable } from '../components/terminal-stats-table';
 
 // the back-office shows UTC everywhere, like the top-bar clock
@@ -33,12 +34,43 @@ function MerchantPanel({ merchantId, period, active }: { merchantId: string; per
   );
 }
 
+/** Platform staff see whether the books hold: any drift is an alert with the rows that differ. */
+function LedgerHealth() {
+  const r = useLedgerReconciliation(true);
+  if (!r.data) return null;
+  const { drift, unbalanced, checkedAt } = r.data;
+  const at = dayjs.utc(checkedAt).format('HH:mm:ss');
+  if (!drift.length && !unbalanced.length) {
+    return (
+      <Text size="sm" c="dimmed" mb="md" data-testid="ledger-health">
+        Ledger reconciled at {at} UTC: every balance equals its entries and every book sums to zero.
+      </Text>
+    );
+  }
+  return (
+    <Alert color="red" mb="md" title="The ledger does not reconcile" data-testid="ledger-health">
+      {unbalanced.map((u) => (
+        <div key={`${u.book}:${u.currencyId}`}>
+          The {u.book} book of currency {u.currencyId} sums to {u.total}, not zero.
+        </div>
+      ))}
+      {drift.map((d) => (
+        <div key={d.key}>
+          Balance {d.key} is {d.balance}; its entries sum to {d.entries}.
+        </div>
+      ))}
+      <div>Checked at {at} UTC.</div>
+    </Alert>
+  );
+}
+
 /** Monitoring (SPEC §2): a tab per merchant, a period choice, per-terminal outcome table refreshed every 60 s. */
 export default function MonitoringPage() {
   const merchants = useStatisticMerchants();
   const current = useCurrentMerchantId();
   const [period, setPeriod] = useState(MONITORING_DEFAULT_PERIOD);
   const [tab, setTab] = useState<string | null>(null);
+  const platform = useCurrentUser().scope === 'platform';
 
   const list = merchants.data ?? [];
   const activeTab =
@@ -61,6 +93,7 @@ export default function MonitoringPage() {
           />
         </Group>
       </PageTitle>
+      {platform && <LedgerHealth />}
       {merchants.isPending ? (
         <SectionLoader label="Loading merchants" />
       ) : merchants.isError ? (
