@@ -226,6 +226,46 @@ describe('operator changes go through the same guards', () => {
     expect((await ask(36_000_00)).json().data.amount).toBe(36_000_00);
   });
 
+  it('a deposit waits for money only on given requisites: NEW → IN_PROGRESS needs the account', async () => {
+    const { invoiceId } = await newInvoice('DEPOSIT', 'UZS', 4_321_00);
+    const bare = await setStatus(invoiceId, 'IN_PROGRESS');
+    expect(bare.statusCode).toBe(409);
+    expect(bare.json().error.message).toMatch(/IN_PROGRESS only once requisites of a provider account were given/);
+    const [uzs] = await q<{
+      id: number;
+    }>(sql`SELECT a.id FROM provider_accounts a JOIN payment_methods m ON m.id = a.payment_method_id
+      JOIN currencies c ON c.id = m.currency_id JOIN providers p ON p.id = a.provider_id
+      JOIN account_limits l ON l.account_id = a.id
+      WHERE c.code = 'UZS' AND NOT p.is_sandbox AND NOT l.check_unique_amount ORDER BY a.id LIMIT 1`);
+    await t.ctx.db.execute(sql`UPDATE account_limits SET "limit" = 999999999999900 WHERE account_id = ${uzs!.id}`);
+    expect((await setStatus(invoiceId, 'IN_PROGRESS', { peopleAccountId: uzs!.id })).statusCode).toBe(200);
+  });
+
+  it('the sandbox fails, visibly, an answer the engine refuses, and answers the other due transactions', async () => {
+    const { tickSandbox } = await import('../sandbox/service');
+    // a state only a bug or a raw write could make: a PAYED test deposit with no account, its answer due
+    const terminal = t.demo.terminals.find((x) => x.flowType === 'DEPOSIT' && x.isTest && x.currency === 'UZS')!;
+    const res = await injectSigned(
+      t.app,
+      sign,
+      'POST',
+      '/api/merchant/v1/invoices',
+      invoiceBody(terminal, { amount: 7_000_00 }),
+    );
+    const bad = res.json().data.invoiceId as string;
+    await t.ctx.db.execute(sql`UPDATE invoices SET status = 'PAYED' WHERE id = ${bad}`);
+    await t.ctx.db
+      .execute(sql`INSERT INTO provider_transactions (invoice_id, type, status, attempt, sandbox_due_at, create_date, status_date)
+      VALUES (${bad}, 'DEPOSIT', 'PENDING', 1, now() - interval '1 minute', now(), now())`);
+    await tickSandbox(t.ctx);
+    const [txn] = await q<{ status: string }>(sql`SELECT status FROM provider_transactions WHERE invoice_id = ${bad}`);
+    expect(txn!.status).toBe('FAILED');
+    const errors = await q<{ description: string }>(
+      sql`SELECT description FROM invoice_errors WHERE invoice_id = ${bad}`,
+    );
+    expect(errors.map((e) => e.description).join()).toMatch(/Sandbox answer refused: A deposit becomes DONE only/);
+  });
+
   it('the books still reconcile after all of it', async () => {
     expect(await reconcileLedger(t.ctx.db)).toEqual({ drift: [], unbalanced: [] });
   });

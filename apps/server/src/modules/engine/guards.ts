@@ -19,7 +19,8 @@ const holdsRequisites = (inv: Pick<InvoiceState, 'flowType' | 'status' | 'accoun
  * the change's transaction and before anything is written. A change that would break one is
  * refused with a message that names the rule:
  * - a status exists in the invoice's flow (PAYED is a deposit status);
- * - a deposit is DONE only against a provider account, a withdrawal only paid from one (no leg without an account);
+ * - a deposit waits for money or is DONE only on a provider account, a withdrawal is paid only from one
+ *   (no ledger leg without an account);
  * - a merchant's available balance (in the invoice's book) never goes below zero;
  * - two active deposits never share (account, amount) on a unique-amount account;
  * - requisites are never assigned beyond an account's limit.
@@ -33,6 +34,14 @@ export async function enforceInvariants(tx: Tx, before: InvoiceState, after: Inv
     });
   }
   await assertFunds(tx, before, after);
+  // a deposit waits for money (IN_PROGRESS, PAYED) only on requisites the customer was given
+  if (flow === 'DEPOSIT' && HOLDS_REQUISITES.includes(after.status) && after.accountId === null) {
+    throw new AppError(
+      'INVALID_STATE',
+      `A deposit is ${after.status} only once requisites of a provider account were given: name that account`,
+      { peopleAccountId: 'Choose the account whose requisites the customer pays to' },
+    );
+  }
   // no ledger leg without an account: money moves on a provider account or not at all
   if (after.accountId === null && invoiceEffect(after).some((l) => l.account === 'provider_account')) {
     throw flow === 'DEPOSIT'

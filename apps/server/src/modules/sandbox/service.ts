@@ -1,5 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { invoiceErrors, providerTransactions } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
+import { AppError } from '../../lib/errors';
 import { lockInvoice, resolveProviderTransactionLocked } from '../engine/service';
 
 const SANDBOX = { kind: 'provider' } as const;
@@ -21,22 +23,41 @@ export async function tickSandbox(ctx: AppContext, opts: { limit?: number } = {}
     ORDER BY pt.sandbox_due_at LIMIT ${opts.limit ?? 100}`);
   let done = 0;
   for (const row of due.rows) {
-    const answered = await ctx.db.transaction(async (tx) => {
-      const inv = await lockInvoice(tx, { id: row.invoice_id }, { skipLocked: true });
-      if (!inv) return false;
-      const still = await tx.execute(
-        sql`SELECT 1 FROM provider_transactions WHERE id = ${row.id} AND status = 'PENDING' FOR UPDATE SKIP LOCKED`,
-      );
-      if (!still.rowCount) return false;
-      const result = sandboxDeclines(inv.amount) ? 'DECLINED' : 'DONE';
-      await resolveProviderTransactionLocked(ctx, tx, inv, row.id, result, SANDBOX, {
-        reason: result === 'DECLINED' ? 'sandbox declines amounts ending in 13' : 'sandbox confirmed',
-        providerInvoiceId:
-          inv.flowType === 'DEPOSIT' && result === 'DONE' ? `SANDBOX-${row.id.slice(0, 8)}` : undefined,
+    const answered = await answer(ctx, row).catch(async (err: unknown) => {
+      // a refused answer (an engine rule) must not stall the other due transactions: it fails, visibly
+      if (!(err instanceof AppError)) throw err;
+      await ctx.db.transaction(async (tx) => {
+        await tx
+          .update(providerTransactions)
+          .set({ status: 'FAILED', statusDate: ctx.now() })
+          .where(and(eq(providerTransactions.id, row.id), eq(providerTransactions.status, 'PENDING')));
+        await tx.insert(invoiceErrors).values({
+          invoiceId: row.invoice_id,
+          description: `Sandbox answer refused: ${err.message}`,
+          eventTime: ctx.now(),
+        });
       });
-      return true;
+      return false;
     });
     if (answered) done++;
   }
   return done;
+}
+
+/** Answers one due transaction in a transaction of its own, under the invoice lock (SKIP LOCKED). */
+function answer(ctx: AppContext, row: { id: string; invoice_id: string }) {
+  return ctx.db.transaction(async (tx) => {
+    const inv = await lockInvoice(tx, { id: row.invoice_id }, { skipLocked: true });
+    if (!inv) return false;
+    const still = await tx.execute(
+      sql`SELECT 1 FROM provider_transactions WHERE id = ${row.id} AND status = 'PENDING' FOR UPDATE SKIP LOCKED`,
+    );
+    if (!still.rowCount) return false;
+    const result = sandboxDeclines(inv.amount) ? 'DECLINED' : 'DONE';
+    await resolveProviderTransactionLocked(ctx, tx, inv, row.id, result, SANDBOX, {
+      reason: result === 'DECLINED' ? 'sandbox declines amounts ending in 13' : 'sandbox confirmed',
+      providerInvoiceId: inv.flowType === 'DEPOSIT' && result === 'DONE' ? `SANDBOX-${row.id.slice(0, 8)}` : undefined,
+    });
+    return true;
+  });
 }
