@@ -83,3 +83,4 @@ export const auditEntrySchema = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 export const auditListResponse = z.object({ data: z.array(auditEntrySchema), total: z.int() });
+export type AuditListResponse = z.infer<typeof auditListResponse>;

@@ -50,6 +50,7 @@ export const WEBHOOK_SECRET_OVERLAP_HOURS = 24;
 export const webhookSecretResponse = dataOf(
   z.object({ webhookSecret: z.string().startsWith('whsec_'), previousValidUntil: z.iso.datetime() }),
 );
+export type RotatedWebhookSecret = z.infer<typeof webhookSecretResponse>['data'];
 
 export const merchantCreateBody = z.object({ name: merchantName }).strict();
 export type MerchantCreateBody = z.infer<typeof merchantCreateBody>;

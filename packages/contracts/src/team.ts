@@ -113,6 +113,7 @@ export type UserCreateBody = z.infer<typeof userCreateBody>;
 export const userWithPasswordResponse = dataOf(
   z.object({ user: teamUserSchema, temporaryPassword: z.string().min(PASSWORD_MIN) }),
 );
+export type UserWithPassword = z.infer<typeof userWithPasswordResponse>['data'];
 export const userResponse = dataOf(teamUserSchema);
 export const userRoleBody = z
   .object({ roleId: z.int({ error: 'Role is required' }).positive('Role is required') })

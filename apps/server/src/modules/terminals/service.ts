@@ -118,16 +118,19 @@ export async function getTerminal(
   id: string,
   db: DbOrTx = ctx.db,
 ): Promise<TerminalDetails> {
-  const t = await findTerminal(db, merchantId, id);
-  const [typed] = await db
-    .select({ feeBps: terminals.feeBps, callbackUrl: terminals.callbackUrl })
+  // one read of the row: the list columns plus the typed settings
+  const [row] = await db
+    .select({ ...listColumns, feeBps: terminals.feeBps, callbackUrl: terminals.callbackUrl })
     .from(terminals)
-    .where(eq(terminals.id, id));
+    .innerJoin(currencies, eq(currencies.id, terminals.currencyId))
+    .where(and(eq(terminals.id, id), eq(terminals.merchantId, merchantId)));
+  if (!row) throw notFound('Terminal');
+  const t = toListItem(row);
   return {
     ...t,
     inTest: t.isTest,
-    callbackUrl: typed!.callbackUrl,
-    ...(canSeeAttributes(actor) ? { attributes: await attributesOf(db, id), feeBps: typed!.feeBps } : {}),
+    callbackUrl: row.callbackUrl,
+    ...(canSeeAttributes(actor) ? { attributes: await attributesOf(db, id), feeBps: row.feeBps } : {}),
   };
 }
 

@@ -1,9 +1,8 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { z } from 'zod';
-import type { auditListResponse } from '@paydesk/contracts/audit';
+import type { AuditListResponse } from '@paydesk/contracts/audit';
 import { api, type QueryParams } from '../../../lib/api';
 
-export type AuditListResponse = z.infer<typeof auditListResponse>;
+export type { AuditListResponse };
 
 /**
  * One page of the audit trail. Not scoped by the top-bar picker: platform staff filter by merchant

@@ -1,11 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { z } from 'zod';
 import type {
   Merchant,
   MerchantCreateBody,
   MerchantPublicKeyBody,
   MerchantUpdateBody,
-  webhookSecretResponse,
+  RotatedWebhookSecret,
 } from '@paydesk/contracts';
 import { api } from '../../../lib/api';
 import { currentMerchantQuery, merchantsQuery } from '../../../lib/merchant';
@@ -44,7 +43,7 @@ export function useReplacePublicKey() {
   });
 }
 
-export type RotatedWebhookSecret = z.infer<typeof webhookSecretResponse>['data'];
+export type { RotatedWebhookSecret };
 
 /** merchant.key.edit: a new webhook secret, returned this once; the old one signs too until previousValidUntil. */
 export function useRotateWebhookSecret() {

@@ -1,11 +1,10 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { z } from 'zod';
-import type { TeamUser, UserCreateBody, UserListQuery, userWithPasswordResponse } from '@paydesk/contracts/team';
+import type { TeamUser, UserCreateBody, UserListQuery, UserWithPassword } from '@paydesk/contracts/team';
 import { api } from '../../../lib/api';
 import { rolesKey } from './roles';
 
 export const teamKey = ['team'] as const;
-export type UserWithPassword = z.infer<typeof userWithPasswordResponse>['data'];
+export type { UserWithPassword };
 
 /**
  * The team list. Not scoped by the top-bar picker: platform staff filter explicitly (`merchant`),
