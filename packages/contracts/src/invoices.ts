@@ -193,7 +193,16 @@ export const supportTicketItem = z.object({
 });
 export type SupportTicketItem = z.infer<typeof supportTicketItem>;
 export const supportTicketsResponse = dataOf(z.array(supportTicketItem));
-export const ticketDecisionBody = z.object({ ticketId: z.int().positive().max(2_147_483_647) }).strict();
+/**
+ * Approving a ticket sets its invoice DONE. A deposit that was never routed names the account the
+ * money arrived on (`peopleAccountId`), as a status change to DONE does.
+ */
+export const ticketDecisionBody = z
+  .object({
+    ticketId: z.int().positive().max(2_147_483_647),
+    peopleAccountId: z.int().positive('Choose the account the money arrived on').max(2_147_483_647).optional(),
+  })
+  .strict();
 export const supportTicketResponse = dataOf(supportTicketItem);
 
 /* ---- CSV export ---- */

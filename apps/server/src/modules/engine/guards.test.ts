@@ -266,6 +266,47 @@ describe('operator changes go through the same guards', () => {
     expect(errors.map((e) => e.description).join()).toMatch(/Sandbox answer refused: A deposit becomes DONE only/);
   });
 
+  it('approving a ticket on a never-routed deposit names the account the money arrived on', async () => {
+    const { invoiceId, formId } = await newInvoice('DEPOSIT', 'UZS', 654_000_00);
+    const opened = await t.app.inject({
+      method: 'POST',
+      url: `/api/payments/form/${formId}/support`,
+      payload: { description: 'I paid but the page did not show the card' },
+    });
+    expect(opened.statusCode, opened.body).toBe(200);
+    const ticketId = opened.json().data.ticketId as number;
+    const decide = (decision: string, payload: Record<string, unknown>) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/v1/merchant/support/${decision}?merchantId=${t.demo.merchantId}`,
+        headers: { cookie: ops },
+        payload,
+      });
+    const before = await ledgerSnapshot();
+    const bare = await decide('approve', { ticketId });
+    expect(bare.statusCode).toBe(409);
+    expect(bare.json().error.fields).toEqual({ peopleAccountId: 'Choose the account the money arrived on' });
+    expect((await decide('reject', { ticketId, peopleAccountId: 1 })).statusCode).toBe(400);
+    const [rub] = await q<{ id: number }>(sql`SELECT a.id FROM provider_accounts a
+      JOIN payment_methods m ON m.id = a.payment_method_id JOIN currencies c ON c.id = m.currency_id
+      JOIN providers p ON p.id = a.provider_id WHERE c.code = 'RUB' AND NOT p.is_sandbox LIMIT 1`);
+    expect((await decide('approve', { ticketId, peopleAccountId: rub!.id })).statusCode).toBe(400);
+    expect(await ledgerSnapshot()).toBe(before);
+    const [ticket] = await q<{ status: string }>(sql`SELECT status FROM support_tickets WHERE id = ${ticketId}`);
+    expect(ticket!.status).toBe('NEW');
+
+    const [uzs] = await q<{ id: number }>(sql`SELECT a.id FROM provider_accounts a
+      JOIN payment_methods m ON m.id = a.payment_method_id JOIN currencies c ON c.id = m.currency_id
+      JOIN providers p ON p.id = a.provider_id WHERE c.code = 'UZS' AND NOT p.is_sandbox LIMIT 1`);
+    const ok = await decide('approve', { ticketId, peopleAccountId: uzs!.id });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().data.status.code).toBe('SOLVED');
+    const legs = await q<{ provider_account_id: number }>(
+      sql`SELECT provider_account_id FROM ledger_entries WHERE invoice_id = ${invoiceId} AND account = 'provider_account'`,
+    );
+    expect(legs).toEqual([{ provider_account_id: uzs!.id }]);
+  });
+
   it('the books still reconcile after all of it', async () => {
     expect(await reconcileLedger(t.ctx.db)).toEqual({ drift: [], unbalanced: [] });
   });

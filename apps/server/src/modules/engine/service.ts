@@ -447,7 +447,14 @@ export function enqueueManualCallback(
 /** Approve (ticket SOLVED, invoice → DONE) or reject a support ticket that is neither REJECTED nor SOLVED. */
 export function decideTicket(
   ctx: AppContext,
-  args: { ticketId: number; merchantId: string; decision: 'approve' | 'reject'; actor: Actor },
+  args: {
+    ticketId: number;
+    merchantId: string;
+    decision: 'approve' | 'reject';
+    actor: Actor;
+    /** approve: a never-routed deposit names the account its money arrived on */
+    accountId?: number;
+  },
 ): Promise<TicketRow> {
   return inTx(ctx, async (tx) => {
     const [ticket] = await tx
@@ -461,10 +468,18 @@ export function decideTicket(
     }
     const now = ctx.now();
     const inv = await lockOwned(tx, ticket.invoiceId, args.merchantId);
+    if (args.accountId !== undefined && args.decision !== 'approve') {
+      throw badRequest('Only an approval names the account the money arrived on', {
+        peopleAccountId: 'Leave empty when rejecting',
+      });
+    }
     if (args.decision === 'approve' && inv.status !== 'DONE') {
+      const patch =
+        args.accountId === undefined ? undefined : { accountId: await arrivalAccount(tx, inv, args.accountId) };
       await applyTransition(ctx, tx, inv, 'DONE', args.actor, {
         force: true,
         reason: `support ticket ${ticket.id} approved`,
+        patch,
       });
       await closePendingTransactions(tx, inv.id, 'CANCELED', now);
     }

@@ -45,7 +45,14 @@ export const supportRoutes =
         async (req) => {
           const merchantId = await requestMerchant(ctx, req);
           return {
-            data: await decide(ctx, merchantId, req.body.ticketId, decision, { user: currentUser(req), ip: req.ip }),
+            data: await decide(
+              ctx,
+              merchantId,
+              req.body.ticketId,
+              decision,
+              { user: currentUser(req), ip: req.ip },
+              req.body.peopleAccountId,
+            ),
           };
         },
       );

@@ -47,6 +47,7 @@ export async function decide(
   ticketId: number,
   decision: 'approve' | 'reject',
   caller: { user: SessionUser; ip: string },
+  accountId?: number,
 ): Promise<SupportTicketItem> {
   const [ticket] = await ctx.db
     .select()
@@ -62,6 +63,7 @@ export async function decide(
     merchantId,
     decision,
     actor: operatorActor(caller.user, caller.ip),
+    accountId,
   });
   return toItem(updated);
 }
