@@ -1,5 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { canDecideTicket, canRetry, canTransition, canChangeStatus, statusColor } from './statuses';
+import {
+  INVOICE_STATUS_CODES,
+  PAYED_GRACE_MS,
+  awaitsProvider,
+  canChangeStatus,
+  canDecideTicket,
+  canRetry,
+  canTransition,
+  expiryDeadline,
+  holdsRequisites,
+  isCancellable,
+  isFinal,
+  statusColor,
+  statusExistsInFlow,
+} from './statuses';
 
 describe('status machine', () => {
   it('deposit path NEW → IN_PROGRESS → PAYED → DONE, nothing out of a final status', () => {
@@ -16,6 +30,36 @@ describe('status machine', () => {
     expect(canTransition('WITHDRAWAL', 'DECLINED', 'IN_PROGRESS')).toBe(true);
     expect(canTransition('WITHDRAWAL', 'DONE', 'IN_PROGRESS')).toBe(false);
     expect(canTransition('WITHDRAWAL', 'IN_PROGRESS', 'PAYED')).toBe(false);
+  });
+  it('named predicates: cancellable, holding requisites, awaiting the provider', () => {
+    const dep = (status: string) => ({ flowType: 'DEPOSIT', status });
+    const wd = (status: string) => ({ flowType: 'WITHDRAWAL', status });
+    expect(['NEW', 'IN_PROGRESS', 'PAYED'].map((s) => isCancellable(dep(s)))).toEqual([true, true, true]);
+    expect(['NEW', 'IN_PROGRESS', 'DECLINED'].map((s) => isCancellable(wd(s)))).toEqual([true, false, false]);
+    expect(INVOICE_STATUS_CODES.filter((s) => holdsRequisites(dep(s)))).toEqual(['IN_PROGRESS', 'PAYED']);
+    expect(INVOICE_STATUS_CODES.filter((s) => holdsRequisites(wd(s)))).toEqual([]);
+    expect(INVOICE_STATUS_CODES.filter((s) => awaitsProvider(wd(s)))).toEqual(['IN_PROGRESS']);
+    // nothing leaves a final status by the engine's own transitions, and nothing is cancellable there
+    for (const flow of ['DEPOSIT', 'WITHDRAWAL'] as const)
+      for (const from of INVOICE_STATUS_CODES.filter((s) => isFinal(s) && s !== 'DECLINED'))
+        for (const to of INVOICE_STATUS_CODES) expect(canTransition(flow, from, to)).toBe(false);
+    // every transition stays inside its flow
+    for (const flow of ['DEPOSIT', 'WITHDRAWAL'] as const)
+      for (const from of INVOICE_STATUS_CODES)
+        for (const to of INVOICE_STATUS_CODES)
+          if (canTransition(flow, from, to))
+            expect(statusExistsInFlow(flow, from) && statusExistsInFlow(flow, to)).toBe(true);
+  });
+  it('expiry: open deposits and NEW withdrawals at expiresAt, a PAYED deposit a day later, nothing else', () => {
+    const expiresAt = '2026-11-23T10:00:00.000Z';
+    const at = Date.parse(expiresAt);
+    const deadline = (flowType: string, status: string) => expiryDeadline({ flowType, status, expiresAt });
+    expect(deadline('DEPOSIT', 'NEW')).toBe(at);
+    expect(deadline('DEPOSIT', 'IN_PROGRESS')).toBe(at);
+    expect(deadline('DEPOSIT', 'PAYED')).toBe(at + PAYED_GRACE_MS);
+    expect(deadline('WITHDRAWAL', 'NEW')).toBe(at);
+    for (const s of ['DONE', 'DECLINED', 'CANCELED']) expect(deadline('DEPOSIT', s)).toBeNull();
+    expect(deadline('WITHDRAWAL', 'IN_PROGRESS')).toBeNull();
   });
   it('colours of SPEC §4', () => {
     expect(statusColor('DECLINED')).toBe('error');

@@ -28,14 +28,16 @@ export const FLOW_STATUSES: Record<FlowType, readonly InvoiceStatus[]> = {
 export const statusExistsInFlow = (flow: FlowType, status: string) =>
   (FLOW_STATUSES[flow] as readonly string[]).includes(status);
 
+/* ---- The invoice lifecycle's rules (DESIGN §3). The engine applies them; nothing else lists statuses. ---- */
+
+/** Every invoice starts here (the merchant API creates it). */
+export const INITIAL_STATUS = 'NEW' satisfies InvoiceStatus;
 export const FINAL_STATUSES: readonly InvoiceStatus[] = ['DONE', 'DECLINED', 'CANCELED'];
-/** Statuses in which an invoice still holds requisites (deposit) or funds (withdrawal). */
-export const ACTIVE_STATUSES: readonly InvoiceStatus[] = ['NEW', 'IN_PROGRESS', 'PAYED'];
 export const isFinal = (s: string) => (FINAL_STATUSES as readonly string[]).includes(s);
 
 /**
- * Transitions the engine itself makes (customer, provider, workers, merchant).
- * Operators with invoice.status.change may set any status (SPEC §4); that path is separate.
+ * Transitions the engine itself makes (customer, provider, workers, merchant). Operators with
+ * invoice.status.change may set any other status of the flow (SPEC §4), under the same guards.
  */
 const FLOW_TRANSITIONS: Record<FlowType, Partial<Record<InvoiceStatus, readonly InvoiceStatus[]>>> = {
   DEPOSIT: {
@@ -45,7 +47,8 @@ const FLOW_TRANSITIONS: Record<FlowType, Partial<Record<InvoiceStatus, readonly 
   },
   WITHDRAWAL: {
     NEW: ['IN_PROGRESS', 'CANCELED', 'DECLINED'],
-    IN_PROGRESS: ['DONE', 'DECLINED', 'CANCELED'],
+    // once the payout is with the provider only its answer ends it (an operator may still correct)
+    IN_PROGRESS: ['DONE', 'DECLINED'],
     // A declined payout may be retried (manually or automatically): back in progress.
     DECLINED: ['IN_PROGRESS'],
   },
@@ -53,6 +56,39 @@ const FLOW_TRANSITIONS: Record<FlowType, Partial<Record<InvoiceStatus, readonly 
 
 export function canTransition(flow: FlowType, from: InvoiceStatus, to: InvoiceStatus): boolean {
   return FLOW_TRANSITIONS[flow][from]?.includes(to) ?? false;
+}
+
+/** Merchant cancel and expiry: deposits until the money arrived, withdrawals only before the payout started. */
+export const isCancellable = (inv: { flowType: string; status: string }) =>
+  canTransition(inv.flowType as FlowType, inv.status as InvoiceStatus, 'CANCELED');
+
+/** Deposit statuses in which the customer holds an account's requisites (and room under its limit is reserved). */
+export const REQUISITE_STATUSES: readonly InvoiceStatus[] = ['IN_PROGRESS', 'PAYED'];
+export const holdsRequisites = (inv: { flowType: string; status: string }) =>
+  inv.flowType === 'DEPOSIT' && (REQUISITE_STATUSES as readonly string[]).includes(inv.status);
+
+/** Statuses in which a provider's answer (deposit confirmation, payout result) moves the invoice. */
+export const AWAITING_PROVIDER: Record<FlowType, readonly InvoiceStatus[]> = {
+  DEPOSIT: REQUISITE_STATUSES,
+  WITHDRAWAL: ['IN_PROGRESS'],
+};
+export const awaitsProvider = (inv: { flowType: string; status: string }) =>
+  (AWAITING_PROVIDER[inv.flowType as FlowType] as readonly string[] | undefined)?.includes(inv.status) ?? false;
+
+/**
+ * Expiry: which statuses of each flow are canceled once the form expires, and after what grace.
+ * A PAYED deposit (the customer says the money is sent) keeps its requisites for a day after the
+ * form expires, so a late provider confirmation still matches it.
+ */
+export const PAYED_GRACE_MS = 24 * 3600_000;
+export const EXPIRY_GRACE_MS: Record<FlowType, Partial<Record<InvoiceStatus, number>>> = {
+  DEPOSIT: { NEW: 0, IN_PROGRESS: 0, PAYED: PAYED_GRACE_MS },
+  WITHDRAWAL: { NEW: 0 },
+};
+/** When an invoice in its current status is canceled by expiry (ms since epoch), or null if it never is. */
+export function expiryDeadline(inv: { flowType: string; status: string; expiresAt: Date | string }): number | null {
+  const grace = EXPIRY_GRACE_MS[inv.flowType as FlowType]?.[inv.status as InvoiceStatus];
+  return grace === undefined ? null : new Date(inv.expiresAt).getTime() + grace;
 }
 
 export type StatusColor = 'error' | 'success' | 'neutral' | 'primary' | 'warning';

@@ -266,6 +266,46 @@ describe('operator changes go through the same guards', () => {
     expect(errors.map((e) => e.description).join()).toMatch(/Sandbox answer refused: A deposit becomes DONE only/);
   });
 
+  it('retry never doubles a payout: a withdrawal whose payout is with the provider is not declined or canceled beside it', async () => {
+    const { invoiceId, formId } = await newInvoice('WITHDRAWAL', 'UZS', 1_234_00);
+    const form = `/api/payments/form/${formId}`;
+    const init = (await t.app.inject({ method: 'POST', url: `${form}/init` })).json().data;
+    await t.app.inject({
+      method: 'POST',
+      url: `${form}/credential`,
+      payload: { amount: init.amount, paymentMethodId: init.methods[0].id },
+    });
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: `${form}/complete`,
+      payload: { credential: '8600123456789012' },
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const pending = () =>
+      q<{ status: string; attempt: number }>(
+        sql`SELECT status, attempt FROM provider_transactions WHERE invoice_id = ${invoiceId} ORDER BY attempt`,
+      );
+    expect(await pending()).toEqual([{ status: 'PENDING', attempt: 1 }]);
+    const before = await ledgerSnapshot();
+    for (const status of ['DECLINED', 'CANCELED']) {
+      const res = await setStatus(invoiceId, status);
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json().error.message).toMatch(/payout attempt 1 is still with the provider/);
+    }
+    const retry = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/invoice/retry?merchantId=${t.demo.merchantId}`,
+      headers: { cookie: await loginAs(t.app, 'admin') },
+      payload: { invoiceId },
+    });
+    expect(retry.statusCode).toBe(409);
+    expect(await pending()).toEqual([{ status: 'PENDING', attempt: 1 }]);
+    expect(await ledgerSnapshot()).toBe(before);
+    // staff who know it was paid may still close it as DONE: the pending attempt is closed with it
+    expect((await setStatus(invoiceId, 'DONE')).statusCode).toBe(200);
+    expect(await pending()).toEqual([{ status: 'CANCELED', attempt: 1 }]);
+  });
+
   it('approving a ticket on a never-routed deposit names the account the money arrived on', async () => {
     const { invoiceId, formId } = await newInvoice('DEPOSIT', 'UZS', 654_000_00);
     const opened = await t.app.inject({

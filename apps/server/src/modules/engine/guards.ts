@@ -1,17 +1,24 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
-import { formatMoney, statusExistsInFlow, type FlowType } from '@paydesk/contracts';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import {
+  REQUISITE_STATUSES,
+  formatMoney,
+  holdsRequisites,
+  isFinal,
+  statusExistsInFlow,
+  type FlowType,
+} from '@paydesk/contracts';
 import type { Tx } from '../../db/create-db';
-import { accountLimits, currencies, invoices } from '../../db/schema';
+import { accountLimits, currencies, invoices, providerTransactions } from '../../db/schema';
+import { holdsRequisitesSql } from './lifecycle';
 import { AppError } from '../../lib/errors';
-import { bookOf, lockMerchantFunds, merchantAvailable, providerAccountBalanceSql } from '../ledger/service';
+import { bookOf, lockMerchantFunds, merchantAvailable, providerAccountBalanceSql, type Book } from '../ledger/service';
 import { effectDelta, invoiceEffect } from '../ledger/postings';
 
 type InvoiceState = typeof invoices.$inferSelect;
 
-/** Deposit statuses that hold an account's requisites (and reserve room under its limit). */
-const HOLDS_REQUISITES = ['IN_PROGRESS', 'PAYED'];
-const holdsRequisites = (inv: Pick<InvoiceState, 'flowType' | 'status' | 'accountId'>) =>
-  inv.flowType === 'DEPOSIT' && inv.accountId !== null && HOLDS_REQUISITES.includes(inv.status);
+/** A deposit holding requisites of an account (and room under its limit). */
+const holdsAccount = (inv: Pick<InvoiceState, 'flowType' | 'status' | 'accountId'>) =>
+  holdsRequisites(inv) && inv.accountId !== null;
 
 /**
  * The invariants of DESIGN §3, checked for EVERY change of an invoice's status, amount or account,
@@ -23,7 +30,8 @@ const holdsRequisites = (inv: Pick<InvoiceState, 'flowType' | 'status' | 'accoun
  *   (no ledger leg without an account);
  * - a merchant's available balance (in the invoice's book) never goes below zero;
  * - two active deposits never share (account, amount) on a unique-amount account;
- * - requisites are never assigned beyond an account's limit.
+ * - requisites are never assigned beyond an account's limit;
+ * - a withdrawal whose payout is with the provider is not declined or canceled beside it.
  * Money that really arrives may take an account past its limit: that is flagged, never refused.
  */
 export async function enforceInvariants(tx: Tx, before: InvoiceState, after: InvoiceState) {
@@ -35,7 +43,7 @@ export async function enforceInvariants(tx: Tx, before: InvoiceState, after: Inv
   }
   await assertFunds(tx, before, after);
   // a deposit waits for money (IN_PROGRESS, PAYED) only on requisites the customer was given
-  if (flow === 'DEPOSIT' && HOLDS_REQUISITES.includes(after.status) && after.accountId === null) {
+  if (holdsRequisites(after) && after.accountId === null) {
     throw new AppError(
       'INVALID_STATE',
       `A deposit is ${after.status} only once requisites of a provider account were given: name that account`,
@@ -55,7 +63,35 @@ export async function enforceInvariants(tx: Tx, before: InvoiceState, after: Inv
           'A withdrawal becomes DONE only once its payout was sent from a provider account; this one never was',
         );
   }
-  if (holdsRequisites(after)) await assertRequisitesFree(tx, before, after);
+  if (holdsAccount(after)) await assertRequisitesFree(tx, before, after);
+  if (after.status !== before.status) await assertPayoutNotPending(tx, after);
+}
+
+/**
+ * Retry never doubles a payout (DESIGN §3): a withdrawal whose payout is still with the provider ends
+ * only by the provider's answer (or DONE when staff know it was paid). Declining or canceling it here
+ * would let a retry send a second payout beside the first.
+ */
+async function assertPayoutNotPending(tx: Tx, after: InvoiceState) {
+  // ending it other than DONE (declined, canceled) is what a retry would send a second payout beside
+  if (after.flowType !== 'WITHDRAWAL' || !isFinal(after.status) || after.status === 'DONE') return;
+  const [pending] = await tx
+    .select({ attempt: providerTransactions.attempt })
+    .from(providerTransactions)
+    .where(
+      and(
+        eq(providerTransactions.invoiceId, after.id),
+        eq(providerTransactions.type, 'PAYOUT'),
+        eq(providerTransactions.status, 'PENDING'),
+      ),
+    )
+    .limit(1);
+  if (pending) {
+    throw new AppError(
+      'INVALID_STATE',
+      `Refused: payout attempt ${pending.attempt} is still with the provider; a withdrawal is ${after.status} only after the provider declined it (set DONE if it was paid)`,
+    );
+  }
 }
 
 /** The merchant's balance in the invoice's book must cover whatever this change takes from it. */
@@ -64,15 +100,43 @@ async function assertFunds(tx: Tx, before: InvoiceState, after: InvoiceState) {
     .filter((l) => l.account === 'merchant')
     .reduce((sum, l) => sum + l.amount, 0);
   if (taken <= 0) return;
-  await lockMerchantFunds(tx, after.merchantId, after.currencyId);
-  const available = await merchantAvailable(tx, after.merchantId, after.currencyId, bookOf(after.isTest));
-  if (available - taken < 0) {
-    const money = await moneyFormatter(tx, after.currencyId);
-    throw new AppError(
-      'INSUFFICIENT_BALANCE',
-      `Refused: the merchant's ${after.isTest ? 'test' : 'live'} balance (${money(available)}) does not cover ${money(taken)}; it would go below zero`,
+  await assertFundsCover(tx, {
+    merchantId: after.merchantId,
+    currencyId: after.currencyId,
+    book: bookOf(after.isTest),
+    taken,
+  });
+}
+
+/**
+ * The one funds rule (DESIGN §3): a merchant's available balance in a book never goes below zero,
+ * whatever takes from it (a payout hold, an amount change, a retry, a settlement). Takes the
+ * merchant's funds lock, so concurrent takers are serialized; returns the balance it saw.
+ */
+export async function assertFundsCover(
+  tx: Tx,
+  args: {
+    merchantId: string;
+    currencyId: number;
+    book: Book;
+    taken: number;
+    /** the refusal a caller words its own way (e.g. naming its form field) */
+    refusal?: (available: number, money: (minor: number) => string) => AppError;
+  },
+): Promise<number> {
+  await lockMerchantFunds(tx, args.merchantId, args.currencyId);
+  const available = await merchantAvailable(tx, args.merchantId, args.currencyId, args.book);
+  if (available - args.taken < 0) {
+    const money = await moneyFormatter(tx, args.currencyId);
+    throw (
+      args.refusal?.(available, money) ??
+      new AppError(
+        'INSUFFICIENT_BALANCE',
+        `Refused: the merchant's ${args.book} balance (${money(available)}) does not cover ${money(args.taken)}; it would go below zero`,
+      )
     );
   }
+  return available;
 }
 
 /** Unique amounts and limits, under the account's limit row lock (the lock routing takes too). */
@@ -83,7 +147,7 @@ async function assertRequisitesFree(tx: Tx, before: InvoiceState, after: Invoice
   const others = and(
     eq(invoices.accountId, accountId),
     eq(invoices.flowType, 'DEPOSIT'),
-    sql`${invoices.status} IN ('IN_PROGRESS', 'PAYED')`,
+    inArray(invoices.status, REQUISITE_STATUSES),
     ne(invoices.id, after.id),
   );
   if (limit?.checkUniqueAmount) {
@@ -100,12 +164,12 @@ async function assertRequisitesFree(tx: Tx, before: InvoiceState, after: Invoice
     }
   }
   // a reservation that was already held on this account for at least this amount takes no new room
-  const alreadyHeld = holdsRequisites(before) && before.accountId === accountId ? before.amount : 0;
+  const alreadyHeld = holdsAccount(before) && before.accountId === accountId ? before.amount : 0;
   if (after.amount <= alreadyHeld) return;
   const res = await tx.execute<{ balance: string; reserved: string }>(sql`
     SELECT ${providerAccountBalanceSql(accountId, bookOf(after.isTest))} AS balance,
-      COALESCE((SELECT SUM(amount) FROM invoices WHERE account_id = ${accountId} AND flow_type = 'DEPOSIT'
-                AND status IN ('IN_PROGRESS', 'PAYED') AND id <> ${after.id}), 0) AS reserved`);
+      COALESCE((SELECT SUM(i.amount) FROM invoices i WHERE i.account_id = ${accountId} AND ${holdsRequisitesSql('i')}
+                AND i.id <> ${after.id}), 0) AS reserved`);
   const balance = Number(res.rows[0]!.balance);
   const reserved = Number(res.rows[0]!.reserved);
   const room = (limit?.limit ?? 0) - balance - reserved;

@@ -1,5 +1,13 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import { canRetry, canTransition, feeFor, isFinal, type FlowType, type InvoiceStatus } from '@paydesk/contracts';
+import {
+  awaitsProvider,
+  canRetry,
+  canTransition,
+  feeFor,
+  isFinal,
+  type FlowType,
+  type InvoiceStatus,
+} from '@paydesk/contracts';
 import type { Tx } from '../../db/create-db';
 import {
   eventLog,
@@ -12,7 +20,7 @@ import {
 import type { AppContext } from '../../lib/context';
 import { AppError, badRequest, invalidState, notFound } from '../../lib/errors';
 import { enqueueCallback } from '../callbacks/service';
-import { bookOf, lockMerchantFunds, merchantAvailable, postInvoiceDelta } from '../ledger/service';
+import { postInvoiceDelta } from '../ledger/service';
 import { getSetting } from '../settings/service';
 import { recordAudit, staffActor, type AuditActor, type AuditRecord } from '../audit/service';
 import { enforceInvariants } from './guards';
@@ -122,6 +130,9 @@ export async function applyTransition(
   }
   const now = ctx.now();
   await enforceInvariants(tx, inv, { ...inv, ...opts.patch, status: to, statusDate: now });
+  // a final status ends whatever the provider still had open for this invoice (guards.ts refuses
+  // ending a withdrawal whose payout is with the provider, except as DONE)
+  if (isFinal(to)) await closePendingTransactions(tx, inv.id, 'CANCELED', now);
   const [updated] = await tx
     .update(invoices)
     .set({ ...opts.patch, status: to, statusDate: now })
@@ -254,7 +265,6 @@ export function changeStatus(
     const patch =
       args.accountId === undefined ? undefined : { accountId: await arrivalAccount(tx, inv, args.accountId) };
     const updated = await applyTransition(ctx, tx, inv, args.to, args.actor, { reason: args.reason, patch });
-    if (isFinal(args.to)) await closePendingTransactions(tx, inv.id, 'CANCELED', ctx.now());
     await auditStaff(ctx, tx, args.actor, {
       action: 'invoice.status_changed',
       merchantId: inv.merchantId,
@@ -379,15 +389,8 @@ async function retryLocked(ctx: AppContext, tx: Tx, inv: InvoiceRow, actor: Acto
   const now = ctx.now();
   const attempt = (await lastAttempt(tx, inv.id)) + 1;
   let updated = inv;
-  if (inv.status !== 'IN_PROGRESS') {
-    // the hold is taken again: it must fit in the merchant's balance
-    await lockMerchantFunds(tx, inv.merchantId, inv.currencyId);
-    if ((await merchantAvailable(tx, inv.merchantId, inv.currencyId, bookOf(inv.isTest))) < inv.amount + inv.fee) {
-      throw new AppError(
-        'INSUFFICIENT_BALANCE',
-        'The merchant balance does not cover this payout; it cannot be retried now',
-      );
-    }
+  if (!awaitsProvider(inv)) {
+    // the hold is taken again: the engine's funds guard refuses it when the balance does not cover it
     updated = await applyTransition(ctx, tx, inv, 'IN_PROGRESS', actor, { force: actor.kind === 'operator' });
   }
   const txn = await createProviderTransaction(ctx, tx, updated, 'PAYOUT', attempt);
@@ -481,7 +484,6 @@ export function decideTicket(
         reason: `support ticket ${ticket.id} approved`,
         patch,
       });
-      await closePendingTransactions(tx, inv.id, 'CANCELED', now);
     }
     const [updated] = await tx
       .update(supportTickets)
@@ -541,8 +543,7 @@ export async function resolveProviderTransactionLocked(
     .where(eq(providerTransactions.id, txn.id))
     .returning();
   let invoice = inv;
-  const expected: readonly string[] = inv.flowType === 'DEPOSIT' ? ['IN_PROGRESS', 'PAYED'] : ['IN_PROGRESS'];
-  if (!expected.includes(inv.status)) {
+  if (!awaitsProvider(inv)) {
     await logEvent(
       tx,
       inv,

@@ -3,6 +3,8 @@ import { eq, sql } from 'drizzle-orm';
 import {
   DEFAULT_INVOICE_EXPIRY_SECONDS,
   feeFor,
+  isCancellable,
+  isFinal,
   type CreateInvoiceBody,
   type CreateInvoiceResult,
   type MerchantInvoice,
@@ -11,6 +13,7 @@ import type { Tx } from '../../db/create-db';
 import { currencies } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { AppError, badRequest, invalidState, notFound } from '../../lib/errors';
+import { createInvoiceSql } from '../engine/lifecycle';
 import { applyTransition, lockInvoice } from '../engine/service';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
@@ -152,27 +155,30 @@ export async function createInvoice(
   const verificationKey = randomBytes(5).toString('hex').toUpperCase();
   const nowIso = now.toISOString();
   const insert = (tx: Tx | AppContext['db']) =>
-    tx.execute(sql`
-      WITH c AS (
-        INSERT INTO customers (merchant_id, external_id, first_name, last_name)
-        VALUES (${merchantId}, ${body.customer.externalId}, ${body.customer.firstName}, ${body.customer.lastName})
-        ON CONFLICT (merchant_id, external_id) DO UPDATE SET first_name = EXCLUDED.first_name, last_name = EXCLUDED.last_name
-        RETURNING id
-      ), i AS (
-        INSERT INTO invoices (id, merchant_id, terminal_id, merchant_invoice_id, form_id, flow_type, status, amount, fee,
-          currency_id, customer_id, payment_method_id, can_change_amount, is_test, success_url, cancel_url, error_url,
-          callback_url, support_code, expires_at, status_date, created_at)
-        SELECT ${id}, ${merchantId}, ${terminal.id}, ${body.merchantInvoiceId}, ${formId}, ${body.flowType}, 'NEW', ${body.amount}, ${fee},
-          ${terminal.currency_id}, c.id, ${method?.id ?? null}, ${body.canChangeAmount ?? false}, ${terminal.is_test},
-          ${body.successUrl}, ${body.cancelUrl}, ${body.errorUrl}, ${body.callbackUrl ?? null}, ${verificationKey},
-          ${expiresAt.toISOString()}::timestamptz, ${nowIso}::timestamptz, ${nowIso}::timestamptz
-        FROM c
-        RETURNING id, merchant_id
-      ), ev AS (
-        INSERT INTO invoice_status_events (invoice_id, status, status_date) SELECT id, 'NEW', ${nowIso}::timestamptz FROM i
-      )
-      INSERT INTO event_log (merchant_id, invoice_id, code, description, data, event_time)
-      SELECT merchant_id, id, 'INVOICE_CREATED', 'Invoice created through the merchant API', ${JSON.stringify({ actor: 'merchant' })}::jsonb, ${nowIso}::timestamptz FROM i`);
+    tx.execute(
+      createInvoiceSql({
+        id,
+        merchantId,
+        terminalId: terminal.id,
+        merchantInvoiceId: body.merchantInvoiceId,
+        formId,
+        flowType: body.flowType,
+        amount: body.amount,
+        fee,
+        currencyId: terminal.currency_id,
+        customer: body.customer,
+        paymentMethodId: method?.id ?? null,
+        canChangeAmount: body.canChangeAmount ?? false,
+        isTest: terminal.is_test,
+        successUrl: body.successUrl,
+        cancelUrl: body.cancelUrl,
+        errorUrl: body.errorUrl,
+        callbackUrl: body.callbackUrl ?? null,
+        supportCode: verificationKey,
+        expiresAt,
+        at: now,
+      }),
+    );
   try {
     if (!args.idempotencyKey) {
       await insert(ctx.db);
@@ -283,12 +289,13 @@ export async function cancelMerchantInvoice(ctx: AppContext, merchantId: string,
   await ctx.db.transaction(async (tx) => {
     const inv = await lockInvoice(tx, { id: invoiceId, merchantId });
     if (!inv) throw notFound('Invoice');
-    if (inv.flowType === 'WITHDRAWAL' && inv.status !== 'NEW') {
-      throw invalidState(`The withdrawal is ${inv.status}; only a NEW withdrawal can be canceled`);
+    if (!isCancellable(inv)) {
+      throw invalidState(
+        inv.flowType === 'WITHDRAWAL' && !isFinal(inv.status)
+          ? `The withdrawal is ${inv.status}; only a NEW withdrawal can be canceled`
+          : `The invoice is ${inv.status}; it cannot be canceled`,
+      );
     }
     await applyTransition(ctx, tx, inv, 'CANCELED', { kind: 'merchant' }, { reason: 'canceled by the merchant' });
-    await tx.execute(
-      sql`UPDATE provider_transactions SET status = 'CANCELED', status_date = ${ctx.now().toISOString()}::timestamptz WHERE invoice_id = ${inv.id} AND status = 'PENDING'`,
-    );
   });
 }

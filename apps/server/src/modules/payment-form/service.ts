@@ -1,6 +1,7 @@
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import {
   feeFor,
+  holdsRequisites,
   isFinal,
   parsePayoutCredential,
   type BankOption,
@@ -14,7 +15,6 @@ import type { DbOrTx, Tx } from '../../db/create-db';
 import { invoiceErrors, invoices, references, supportTickets } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { AppError, badRequest, invalidState } from '../../lib/errors';
-import { bookOf, lockMerchantFunds, merchantAvailable } from '../ledger/service';
 import { accountRequisites, routeDeposit, routePayout, type RoutedAccount } from '../routing/service';
 import {
   applyTransition,
@@ -152,7 +152,7 @@ export async function requestCredential(ctx: AppContext, formId: string, body: F
     const inv = await lockInvoice(tx, { formId });
     if (!inv) throw formNotFound();
     assertOpen(ctx, inv);
-    if (inv.flowType === 'DEPOSIT' && (inv.status === 'IN_PROGRESS' || inv.status === 'PAYED') && inv.accountId) {
+    if (holdsRequisites(inv) && inv.accountId) {
       const same = body.amount === inv.amount && body.paymentMethodId === inv.paymentMethodId;
       if (!same && inv.status === 'IN_PROGRESS') return reissueRequisites(ctx, tx, inv, body);
       if (!same) {
@@ -308,16 +308,19 @@ export async function completePayment(ctx: AppContext, formId: string, body: For
       await tx.insert(invoiceErrors).values({ invoiceId: inv.id, description: message, eventTime: now });
       return { error: new AppError('NO_ACCOUNT_AVAILABLE', message) };
     }
-    await lockMerchantFunds(tx, inv.merchantId, inv.currencyId);
-    if ((await merchantAvailable(tx, inv.merchantId, inv.currencyId, bookOf(inv.isTest))) < inv.amount + inv.fee) {
+    let updated: InvoiceRow;
+    try {
+      updated = await applyTransition(ctx, tx, inv, 'IN_PROGRESS', CUSTOMER, {
+        patch: { paymentMethodId: method.id, credentialValue: cred.value, bankCode, accountId },
+        description: `Customer gave payout details (${method.code}); payout started`,
+      });
+    } catch (err) {
+      // the engine's funds guard refused before writing anything; the customer is not told the merchant's balance
+      if (!(err instanceof AppError) || err.code !== 'INSUFFICIENT_BALANCE') throw err;
       const message = 'The payout cannot be made right now: the merchant balance does not cover it';
       await tx.insert(invoiceErrors).values({ invoiceId: inv.id, description: message, eventTime: now });
       return { error: new AppError('INSUFFICIENT_BALANCE', message) };
     }
-    const updated = await applyTransition(ctx, tx, inv, 'IN_PROGRESS', CUSTOMER, {
-      patch: { paymentMethodId: method.id, credentialValue: cred.value, bankCode, accountId },
-      description: `Customer gave payout details (${method.code}); payout started`,
-    });
     await createProviderTransaction(ctx, tx, updated, 'PAYOUT', 1);
     return { successUrl: inv.successUrl };
   });

@@ -1,8 +1,9 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import type { IncomingBody, IncomingPayment } from '@paydesk/contracts';
+import { holdsRequisites, type IncomingBody, type IncomingPayment } from '@paydesk/contracts';
 import { incomingPayments, providerAccounts, providers, providerTransactions } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { notFound } from '../../lib/errors';
+import { holdsRequisitesSql } from '../engine/lifecycle';
 import { lockInvoice, logEvent, resolveProviderTransactionLocked, applyTransition } from '../engine/service';
 
 const PROVIDER = { kind: 'provider' } as const;
@@ -61,19 +62,13 @@ export async function reportIncoming(
       return toDto(existing!);
     }
     const cands = await tx.execute<{ id: string }>(sql`
-      SELECT id FROM invoices
-      WHERE account_id = ${body.accountId} AND amount = ${body.amount} AND flow_type = 'DEPOSIT'
-        AND status IN ('IN_PROGRESS', 'PAYED')
+      SELECT i.id FROM invoices i
+      WHERE i.account_id = ${body.accountId} AND i.amount = ${body.amount} AND ${holdsRequisitesSql('i')}
       LIMIT 2`);
     if (cands.rows.length !== 1) return toDto(row);
     const inv = await lockInvoice(tx, { id: cands.rows[0]!.id });
     // re-checked under the lock: a concurrent report may have finished it
-    if (
-      !inv ||
-      (inv.status !== 'IN_PROGRESS' && inv.status !== 'PAYED') ||
-      inv.accountId !== body.accountId ||
-      inv.amount !== body.amount
-    ) {
+    if (!inv || !holdsRequisites(inv) || inv.accountId !== body.accountId || inv.amount !== body.amount) {
       return toDto(row);
     }
     const [pending] = await tx

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/create-db';
+import { holdsRequisitesSql } from '../engine/lifecycle';
 import { bookOf, providerAccountBalanceSql } from '../ledger/service';
 
 export type RoutedAccount = {
@@ -66,11 +67,10 @@ export async function routeDeposit(
     SELECT l.account_id, l."limit", l.priority, l.check_unique_amount,
       ${providerAccountBalanceSql(sql`l.account_id`, bookOf(args.isTest))} AS balance,
       COALESCE((SELECT SUM(i.amount) FROM invoices i
-                WHERE i.account_id = l.account_id AND i.flow_type = 'DEPOSIT'
-                  AND i.status IN ('IN_PROGRESS', 'PAYED') AND i.id <> ${args.invoiceId}), 0) AS reserved,
+                WHERE i.account_id = l.account_id AND ${holdsRequisitesSql('i')} AND i.id <> ${args.invoiceId}), 0) AS reserved,
       EXISTS (SELECT 1 FROM invoices i
-              WHERE i.account_id = l.account_id AND i.flow_type = 'DEPOSIT' AND i.amount = ${args.amount}
-                AND i.status IN ('IN_PROGRESS', 'PAYED') AND i.id <> ${args.invoiceId}) AS amount_taken
+              WHERE i.account_id = l.account_id AND ${holdsRequisitesSql('i')} AND i.amount = ${args.amount}
+                AND i.id <> ${args.invoiceId}) AS amount_taken
     FROM account_limits l
     WHERE l.account_id IN (${sql.join(
       ids.map((id) => sql`${id}`),

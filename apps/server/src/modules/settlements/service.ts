@@ -12,7 +12,8 @@ import type { DbOrTx } from '../../db/create-db';
 import type { AppContext } from '../../lib/context';
 import { recordAudit, type AuditActor } from '../audit/service';
 import { AppError, badRequest, notFound } from '../../lib/errors';
-import { lockMerchantFunds, merchantAvailable, postSettlement } from '../ledger/service';
+import { assertFundsCover } from '../engine/guards';
+import { postSettlement } from '../ledger/service';
 
 async function merchantTerminal(db: DbOrTx, merchantId: string, terminalId: string) {
   const [t] = await db
@@ -61,15 +62,17 @@ export async function createSettlement(ctx: AppContext, merchantId: string, acto
   const at = ctx.now();
 
   return ctx.db.transaction(async (tx) => {
-    await lockMerchantFunds(tx, merchantId, t.currencyId);
-    const balance = await merchantAvailable(tx, merchantId, t.currencyId, 'live');
-    if (balance - baseAmount < 0) {
-      throw new AppError(
-        'INSUFFICIENT_BALANCE',
-        `${INSUFFICIENT_BALANCE_MESSAGE} (${formatMoney(Math.max(balance, 0), t.dimension, 'en', t.code)})`,
-        { baseAmount: `At most ${formatMoney(Math.max(balance, 0), t.dimension, 'en', t.code)}` },
-      );
-    }
+    // the engine's funds rule, the same one every payout and amount change passes
+    const balance = await assertFundsCover(tx, {
+      merchantId,
+      currencyId: t.currencyId,
+      book: 'live',
+      taken: baseAmount,
+      refusal: (available, money) =>
+        new AppError('INSUFFICIENT_BALANCE', `${INSUFFICIENT_BALANCE_MESSAGE} (${money(Math.max(available, 0))})`, {
+          baseAmount: `At most ${money(Math.max(available, 0))}`,
+        }),
+    });
     const [s] = await tx
       .insert(settlements)
       .values({

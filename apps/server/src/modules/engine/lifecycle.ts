@@ -1,0 +1,92 @@
+import { sql, type SQL } from 'drizzle-orm';
+import {
+  EXPIRY_GRACE_MS,
+  FLOW_TYPES,
+  INITIAL_STATUS,
+  REQUISITE_STATUSES,
+  type FlowType,
+  type InvoiceStatus,
+} from '@paydesk/contracts';
+
+/**
+ * The lifecycle's rules (contracts/statuses.ts) as SQL, for the queries that must select by them.
+ * Every status list a query needs is built here from the contracts' lists, never written out again.
+ */
+
+const list = (statuses: readonly InvoiceStatus[]) =>
+  sql.join(
+    statuses.map((s) => sql`${s}`),
+    sql`, `,
+  );
+
+/** `<alias>.status IN (…)` over a list of the contracts. */
+export const statusIn = (alias: string, statuses: readonly InvoiceStatus[]): SQL =>
+  sql`${sql.raw(`${alias}.status`)} IN (${list(statuses)})`;
+
+/** A deposit that holds its account's requisites (and reserves room under its limit). */
+export const holdsRequisitesSql = (alias: string): SQL =>
+  sql`${sql.raw(`${alias}.flow_type`)} = 'DEPOSIT' AND ${statusIn(alias, REQUISITE_STATUSES)}`;
+
+/** Invoices of `alias` that expiry cancels at `now` (contracts' EXPIRY_GRACE_MS, per flow and status). */
+export function expiredSql(alias: string, now: Date): SQL {
+  const col = (c: string) => sql.raw(`${alias}.${c}`);
+  const arms = FLOW_TYPES.flatMap((flow) =>
+    Object.entries(EXPIRY_GRACE_MS[flow]).map(
+      ([status, grace]) =>
+        sql`(${col('flow_type')} = ${flow} AND ${col('status')} = ${status}
+             AND ${col('expires_at')} < ${new Date(now.getTime() - grace!).toISOString()}::timestamptz)`,
+    ),
+  );
+  return sql`(${sql.join(arms, sql` OR `)})`;
+}
+
+/**
+ * Creation: one statement that upserts the customer and writes the invoice in its initial status,
+ * its first status event and the event-log entry (the merchant API's hot path: one round trip).
+ */
+export function createInvoiceSql(v: {
+  id: string;
+  merchantId: string;
+  terminalId: string;
+  merchantInvoiceId: string;
+  formId: string;
+  flowType: FlowType;
+  amount: number;
+  fee: number;
+  currencyId: number;
+  customer: { externalId: string; firstName: string; lastName: string };
+  paymentMethodId: number | null;
+  canChangeAmount: boolean;
+  isTest: boolean;
+  successUrl: string;
+  cancelUrl: string;
+  errorUrl: string;
+  callbackUrl: string | null;
+  supportCode: string;
+  expiresAt: Date;
+  at: Date;
+}): SQL {
+  const at = v.at.toISOString();
+  return sql`
+    WITH c AS (
+      INSERT INTO customers (merchant_id, external_id, first_name, last_name)
+      VALUES (${v.merchantId}, ${v.customer.externalId}, ${v.customer.firstName}, ${v.customer.lastName})
+      ON CONFLICT (merchant_id, external_id) DO UPDATE SET first_name = EXCLUDED.first_name, last_name = EXCLUDED.last_name
+      RETURNING id
+    ), i AS (
+      INSERT INTO invoices (id, merchant_id, terminal_id, merchant_invoice_id, form_id, flow_type, status, amount, fee,
+        currency_id, customer_id, payment_method_id, can_change_amount, is_test, success_url, cancel_url, error_url,
+        callback_url, support_code, expires_at, status_date, created_at)
+      SELECT ${v.id}, ${v.merchantId}, ${v.terminalId}, ${v.merchantInvoiceId}, ${v.formId}, ${v.flowType},
+        ${INITIAL_STATUS}, ${v.amount}, ${v.fee}, ${v.currencyId}, c.id, ${v.paymentMethodId}, ${v.canChangeAmount},
+        ${v.isTest}, ${v.successUrl}, ${v.cancelUrl}, ${v.errorUrl}, ${v.callbackUrl}, ${v.supportCode},
+        ${v.expiresAt.toISOString()}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
+      FROM c
+      RETURNING id, merchant_id
+    ), ev AS (
+      INSERT INTO invoice_status_events (invoice_id, status, status_date) SELECT id, ${INITIAL_STATUS}, ${at}::timestamptz FROM i
+    )
+    INSERT INTO event_log (merchant_id, invoice_id, code, description, data, event_time)
+    SELECT merchant_id, id, 'INVOICE_CREATED', 'Invoice created through the merchant API',
+      ${JSON.stringify({ actor: 'merchant' })}::jsonb, ${at}::timestamptz FROM i`;
+}
