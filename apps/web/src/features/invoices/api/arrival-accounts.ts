@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { AccountListItem } from '@paydesk/contracts/accounts';
+import type { Invoice } from '@paydesk/contracts/invoices';
 import { api } from '../../../lib/api';
 
 /**
@@ -14,4 +15,42 @@ export function useArrivalAccounts(enabled: boolean) {
     enabled,
     staleTime: 60_000,
   });
+}
+
+/**
+ * A deposit no provider account was routed to (the customer never got requisites): it becomes DONE only
+ * against the account the money arrived on. `account` is blanked without invoice.credentials.read, so
+ * the account's provider (`credentials`, shown to everyone) also counts as routed.
+ */
+export const isUnroutedDeposit = (invoice: Pick<Invoice, 'flowType' | 'account' | 'credentials'>) =>
+  invoice.flowType.code === 'DEPOSIT' && !invoice.account && !invoice.credentials;
+
+export type ArrivalAccountChoice = { value: string; label: string };
+/** The options of the account select, with the state of the list they come from. */
+export type ArrivalAccountChoices = { data: ArrivalAccountChoice[]; isPending: boolean; isError: boolean };
+
+/**
+ * The accounts that could have received the invoice's money, as select options: the invoice's currency,
+ * sandbox accounts for test invoices only (and only them), and its payment method when the customer chose
+ * one. Undefined when not `needed` (nothing is fetched then).
+ */
+export function useArrivalAccountChoices(
+  invoice: Pick<Invoice, 'currency' | 'isTestProcessing' | 'paymentMethod'>,
+  needed: boolean,
+): ArrivalAccountChoices | undefined {
+  const accounts = useArrivalAccounts(needed);
+  if (!needed) return undefined;
+  const method = invoice.paymentMethod?.paymentMethod.name;
+  const data = (accounts.data ?? [])
+    .filter(
+      (a) =>
+        a.isSandbox === invoice.isTestProcessing &&
+        a.currency === invoice.currency.code &&
+        (!method || a.paymentMethodName === method),
+    )
+    .map((a) => ({
+      value: String(a.id),
+      label: `#${a.id} ${a.providerName} · ${a.bankName ?? a.paymentMethodName}`,
+    }));
+  return { data, isPending: accounts.isPending, isError: accounts.isError };
 }

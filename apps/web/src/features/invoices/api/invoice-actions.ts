@@ -1,5 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ChangeInvoiceAmountBody, ChangeInvoiceStatusBody, Invoice } from '@paydesk/contracts/invoices';
+import type { z } from 'zod';
+import type {
+  ChangeInvoiceAmountBody,
+  ChangeInvoiceStatusBody,
+  Invoice,
+  SupportTicketItem,
+  ticketDecisionBody,
+} from '@paydesk/contracts/invoices';
 import { api } from '../../../lib/api';
 import { invoicesKey } from './invoice-list';
 import { invoiceKey } from './invoice';
@@ -32,7 +39,11 @@ export const useRetry = (invoiceId: string) =>
 export const useSendCallback = (invoiceId: string) =>
   useInvoiceMutation<void>(invoiceId, () => api.post('/api/v1/merchant/callback', { invoiceId }));
 
+/** The body of POST /api/v1/merchant/support/{approve,reject}: the ticket, and for an approval of a never-routed deposit the account the money arrived on. */
+export type TicketDecisionBody = z.infer<typeof ticketDecisionBody>;
+export type TicketDecision = 'approve' | 'reject';
+
 export const useDecideTicket = (invoiceId: string) =>
-  useInvoiceMutation(invoiceId, ({ ticketId, decision }: { ticketId: number; decision: 'approve' | 'reject' }) =>
-    api.post(`/api/v1/merchant/support/${decision}`, { ticketId }),
+  useInvoiceMutation(invoiceId, ({ decision, ...body }: TicketDecisionBody & { decision: TicketDecision }) =>
+    api.post<{ data: SupportTicketItem }>(`/api/v1/merchant/support/${decision}`, body satisfies TicketDecisionBody),
   );

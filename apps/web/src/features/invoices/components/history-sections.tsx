@@ -1,11 +1,10 @@
-import type { ReactNode } from 'react';
-import { Accordion, Badge, Button, Group, Stack, Table, Text, Timeline } from '@mantine/core';
+import { useState, type ReactNode } from 'react';
+import { Accordion, Badge, Group, Stack, Table, Text, Timeline } from '@mantine/core';
 import { formatDateLong } from '@paydesk/contracts/dates';
+import type { Invoice } from '@paydesk/contracts/invoices';
 import { hasPermission } from '@paydesk/contracts/permissions';
 import { canDecideTicket } from '@paydesk/contracts/statuses';
 import { SectionLoader } from '../../../components/full-page-loader';
-import { toast } from '../../../components/toast';
-import { actionErrorMessage } from '../../../lib/api';
 import { usePermissions } from '../../../lib/session';
 import { useDecideTicket } from '../api/invoice-actions';
 import {
@@ -17,6 +16,7 @@ import {
   useSupportTickets,
 } from '../api/invoice';
 import { BADGE_COLOR, StatusBadge } from './status-badge';
+import { ApproveWithAccountDialog, TicketDecisionButtons } from './ticket-decision';
 
 const CALLBACK_COLOR: Record<string, string> = {
   DELIVERED: BADGE_COLOR.success,
@@ -85,7 +85,8 @@ const Empty = ({ text }: { text: string }) => (
 );
 
 /** Collapsible sections with counts, each shown only with its permission (SPEC §2). */
-export function HistorySections({ invoiceId }: { invoiceId: string }) {
+export function HistorySections({ invoice }: { invoice: Invoice }) {
+  const { invoiceId } = invoice;
   const perms = usePermissions();
   const can = {
     errors: hasPermission(perms, 'invoice.error.read'),
@@ -99,6 +100,7 @@ export function HistorySections({ invoiceId }: { invoiceId: string }) {
   const tickets = useSupportTickets(invoiceId);
   const transactions = useInvoiceTransactions(invoiceId, can.transactions);
   const decide = useDecideTicket(invoiceId);
+  const [approving, setApproving] = useState<number | null>(null);
 
   return (
     <Accordion multiple variant="separated" radius="md" defaultValue={[]}>
@@ -220,35 +222,12 @@ export function HistorySections({ invoiceId }: { invoiceId: string }) {
                   <Text size="sm">{t.description}</Text>
                 </Stack>
                 {canDecideTicket({ status: t.status.code }, perms) && (
-                  <Group gap="xs" wrap="nowrap">
-                    {(['approve', 'reject'] as const).map((decision) => (
-                      <Button
-                        key={decision}
-                        size="xs"
-                        color={decision === 'approve' ? 'green' : 'red'}
-                        variant="light"
-                        loading={
-                          decide.isPending &&
-                          decide.variables?.ticketId === t.id &&
-                          decide.variables.decision === decision
-                        }
-                        onClick={() =>
-                          decide.mutate(
-                            { ticketId: t.id, decision },
-                            {
-                              onSuccess: () =>
-                                toast.success(
-                                  decision === 'approve' ? 'Successfully approved' : 'Successfully rejected',
-                                ),
-                              onError: (e) => toast.error(actionErrorMessage(e, 'Failed to change status')),
-                            },
-                          )
-                        }
-                      >
-                        {decision === 'approve' ? 'Approve' : 'Reject'}
-                      </Button>
-                    ))}
-                  </Group>
+                  <TicketDecisionButtons
+                    invoice={invoice}
+                    ticketId={t.id}
+                    decide={decide}
+                    onApproveWithAccount={() => setApproving(t.id)}
+                  />
                 )}
               </Group>
             ))}
@@ -256,6 +235,12 @@ export function HistorySections({ invoiceId }: { invoiceId: string }) {
         ) : (
           <Empty text="No support tickets" />
         )}
+        <ApproveWithAccountDialog
+          invoice={invoice}
+          ticketId={approving}
+          decide={decide}
+          onClose={() => setApproving(null)}
+        />
       </Section>
 
       {can.transactions && (

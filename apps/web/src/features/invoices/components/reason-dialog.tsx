@@ -1,9 +1,11 @@
 import type { ReactNode } from 'react';
 import { useState } from 'react';
-import { Button, Group, Modal, Select, Stack, Text, Textarea } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { INVOICE_REASON_MAX, changeInvoiceStatusBody } from '@paydesk/contracts/invoices';
+import type { ArrivalAccountChoices } from '../api/arrival-accounts';
+import { ArrivalAccountSelect } from './arrival-account-select';
 
 /** The reason part of a correction's payload: the same rule the server applies (3–500 characters). */
 const reasonForm = changeInvoiceStatusBody.pick({ reason: true });
@@ -15,7 +17,7 @@ type Props = {
   message: ReactNode;
   loading?: boolean;
   /** when given, the operator must also name the provider account the money arrived on */
-  accounts?: { value: string; label: string }[];
+  accounts?: ArrivalAccountChoices;
   onConfirm: (reason: string, accountId?: number) => void;
   onCancel: () => void;
 };
@@ -63,19 +65,14 @@ function ReasonFormBody({ message, loading, accounts, onConfirm, onCancel }: Omi
       <Stack>
         <Text>{message}</Text>
         {accounts && (
-          <Select
-            label="Account the money arrived on"
-            description="No account was routed for this deposit: a deposit is DONE only against the account that received it"
-            withAsterisk
-            searchable
-            data={accounts}
+          <ArrivalAccountSelect
+            choices={accounts}
             value={account}
             onChange={(v) => {
               setAccount(v);
               setAccountError(undefined);
             }}
             error={accountError}
-            comboboxProps={{ withinPortal: true }}
           />
         )}
         <Textarea

@@ -6,7 +6,7 @@ import { toast } from '../../../components/toast';
 import { actionErrorMessage } from '../../../lib/api';
 import { useChangeStatus } from '../api/invoice-actions';
 import { useInvoiceStatuses } from '../api/invoice-statuses';
-import { useArrivalAccounts } from '../api/arrival-accounts';
+import { isUnroutedDeposit, useArrivalAccountChoices } from '../api/arrival-accounts';
 import { ReasonDialog } from './reason-dialog';
 
 /** Editable status (SPEC §4): any other status, after a confirmation that takes the reason; cancel resets the selection. */
@@ -20,22 +20,8 @@ export function StatusControl({ invoice }: { invoice: Invoice }) {
     .map((s) => ({ value: String(s.id), label: s.value }));
   const target = statuses.find((s) => String(s.id) === picked);
   // DESIGN §3: a deposit with no routed account becomes DONE only against the account the money arrived on
-  const needsAccount = target?.code === 'DONE' && invoice.flowType.code === 'DEPOSIT' && !invoice.account;
-  const accounts = useArrivalAccounts(needsAccount);
-  const method = invoice.paymentMethod?.paymentMethod.name;
-  const accountChoices = needsAccount
-    ? (accounts.data ?? [])
-        .filter(
-          (a) =>
-            a.isSandbox === invoice.isTestProcessing &&
-            a.currency === invoice.currency.code &&
-            (!method || a.paymentMethodName === method),
-        )
-        .map((a) => ({
-          value: String(a.id),
-          label: `#${a.id} ${a.providerName} · ${a.bankName ?? a.paymentMethodName}`,
-        }))
-    : undefined;
+  const needsAccount = target?.code === 'DONE' && isUnroutedDeposit(invoice);
+  const accountChoices = useArrivalAccountChoices(invoice, needsAccount);
 
   return (
     <>

@@ -49,7 +49,7 @@ export default function InvoiceDetailsPage() {
               <Paper withBorder radius="md" p="lg">
                 <StatusHistory invoiceId={invoice.invoiceId} />
               </Paper>
-              <HistorySections invoiceId={invoice.invoiceId} />
+              <HistorySections invoice={invoice} />
             </Stack>
           </Grid.Col>
         </Grid>
