@@ -228,6 +228,17 @@ test.describe('accounts', () => {
     await expect(limits.getByRole('cell', { name: '50,000.00 UZS' })).toBeVisible();
     await expect(limits.getByRole('cell', { name: '7', exact: true })).toBeVisible();
     await expect(limits.getByRole('cell', { name: 'Yes' })).toBeVisible();
+
+    // exact integers: a limit past 2^53 is saved and shown digit for digit (JSON.parse would round it)
+    await limits.getByRole('button', { name: 'Edit limit' }).click();
+    await limit.getByLabel('Limit (minor units)').fill('9007199254740993');
+    await expect(limit.getByText('= 90,071,992,547,409.93 UZS')).toBeVisible();
+    await limit.getByRole('button', { name: 'Save' }).click();
+    await expect(toast(page, 'Successfully changed').last()).toBeVisible(SAVED);
+    await expect(limits.getByRole('cell', { name: '90,071,992,547,409.93 UZS' })).toBeVisible();
+    await limits.getByRole('button', { name: 'Edit limit' }).click();
+    await expect(limit.getByLabel('Limit (minor units)')).toHaveValue('9007199254740993');
+    await limit.getByRole('button', { name: 'Cancel' }).click();
   });
 });
 

@@ -6,14 +6,10 @@ import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './lib/context';
 import { registerErrorHandler } from './plugins/error-handler';
+import { exactSerializerCompiler, registerExactJson } from './lib/json';
 import { registerAuth } from './plugins/auth';
 import { registerModules } from './modules';
 import { demoReceiver } from './modules/callbacks/demo-receiver';
@@ -30,7 +26,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(exactSerializerCompiler);
+  registerExactJson(app);
   registerErrorHandler(app);
 
   await app.register(cookie);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dataOf } from './common';
+import { exactInt } from './exact-json';
 import { checkCardNumber } from './card';
 import { dbId, dbIdParam, PARAM_TYPES } from './references';
 
@@ -143,8 +144,9 @@ export const LIMIT_MESSAGES = {
 
 export const accountLimit = z.object({
   peopleAccountId: z.number().int(),
-  limit: z.number().int(),
-  balance: z.number().int(),
+  /** exact at any size (contracts/exact-json.ts) */
+  limit: exactInt(),
+  balance: exactInt(),
   priority: z.number().int(),
   checkUniqueAmount: z.boolean(),
 });
@@ -154,11 +156,11 @@ export const accountLimitResponse = dataOf(accountLimit);
 export const accountLimitBody = z
   .object({
     peopleAccountId: dbId('Account is required'),
-    limit: z
-      .number({ error: LIMIT_MESSAGES.limitRequired })
-      .int(LIMIT_MESSAGES.limitInteger)
-      .min(0, LIMIT_MESSAGES.limitMin)
-      .max(Number.MAX_SAFE_INTEGER, 'Limit is too large'),
+    // any size PostgreSQL's bigint holds, exactly: past 2^53 it travels as a JSON integer read into a bigint
+    limit: exactInt(LIMIT_MESSAGES.limitInteger, LIMIT_MESSAGES.limitRequired).refine(
+      (v) => BigInt(v) >= 0n,
+      LIMIT_MESSAGES.limitMin,
+    ),
     priority: z
       .number({ error: LIMIT_MESSAGES.priorityRequired })
       .int(LIMIT_MESSAGES.priorityInteger)

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dataOf, scopedQuery } from './common';
 import { INVOICE_STATUS_CODES } from './statuses';
+import { exactInt } from './exact-json';
 
 /** Balance, deposit and withdrawal sums (SPEC §3 "Balance item"): the first element is shown. */
 export const LEDGER_BOOKS = ['live', 'test'] as const;
@@ -10,7 +11,8 @@ export const balanceQuery = scopedQuery({
   terminalId: z.uuid().optional(),
   book: z.enum(LEDGER_BOOKS).default('live'),
 });
-export const balanceItem = z.object({ sum: z.int(), currency: z.string() });
+/** `sum` is exact at any size (contracts/exact-json.ts): a number, or a bigint past 2^53. */
+export const balanceItem = z.object({ sum: exactInt(), currency: z.string() });
 export type BalanceItem = z.infer<typeof balanceItem>;
 export const balanceResponse = dataOf(z.array(balanceItem));
 
@@ -69,9 +71,9 @@ export function callbackBackoffMs(attempts: number): number {
 export const reconciliationSchema = z.object({
   checkedAt: z.iso.datetime(),
   /** balance rows that differ from the sum of their entries */
-  drift: z.array(z.object({ key: z.string(), balance: z.int(), entries: z.int() })),
+  drift: z.array(z.object({ key: z.string(), balance: exactInt(), entries: exactInt() })),
   /** books whose entries do not sum to zero in a currency */
-  unbalanced: z.array(z.object({ book: z.enum(LEDGER_BOOKS), currencyId: z.int(), total: z.int() })),
+  unbalanced: z.array(z.object({ book: z.enum(LEDGER_BOOKS), currencyId: z.int(), total: exactInt() })),
 });
 export type Reconciliation = z.infer<typeof reconciliationSchema>;
 export const reconciliationResponse = dataOf(reconciliationSchema);

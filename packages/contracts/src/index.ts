@@ -23,3 +23,4 @@ export * from './card';
 export * from './team';
 export * from './audit';
 export * from './fees';
+export * from './exact-json';

@@ -26,7 +26,7 @@ export function majorStringToMinor(input: string, dimension: number): number | n
 }
 
 /** Locale formatting with the dimension as min and max fraction digits (SPEC §9). */
-export function formatMoney(minor: number, dimension: number, locale = 'en', currencyCode?: string): string {
+export function formatMoney(minor: number | bigint, dimension: number, locale = 'en', currencyCode?: string): string {
   const s = minorToMajorString(minor, dimension);
   const [int, frac] = s.replace('-', '').split('.');
   const grouped = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(BigInt(int ?? '0'));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dataOf, scopedQuery } from './common';
 import { majorStringToMinor } from './money';
+import { exactInt } from './exact-json';
 
 /** The settlement amount is denominated in USDT (SPEC §9), 6 decimals. */
 export const USDT_DIMENSION = 6;
@@ -82,7 +83,7 @@ export const settlementSchema = z.object({
   /** USDT micro-units (6 decimals). */
   settlementAmount: z.int(),
   /** The merchant's balance in that currency after the settlement, minor units. */
-  balanceAfter: z.int(),
+  balanceAfter: exactInt(),
   createdAt: z.iso.datetime(),
 });
 export type Settlement = z.infer<typeof settlementSchema>;

@@ -10,8 +10,8 @@ import type { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import * as schema from './schema';
 
-// int8 → number: amounts are minor units well inside 2^53; counts too.
-pg.types.setTypeParser(20, (v) => Number(v));
+// int8 stays text from the driver: schema.ts maps each int8 column exactly (money: a checked
+// number, figure: a bigint) and raw queries cast counts to int or parse figures with BigInt.
 
 export type Db = NodePgDatabase<typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];

@@ -1,8 +1,10 @@
 import { sql } from 'drizzle-orm';
+import { toSafeInt } from '@paydesk/contracts';
 import {
   bigint,
   bigserial,
   boolean,
+  customType,
   char,
   check,
   foreignKey,
@@ -16,10 +18,27 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
-const money = (name: string) => bigint(name, { mode: 'number' });
+/**
+ * Exact integers (DESIGN §2, no precision lost): PostgreSQL returns int8 as text and nothing parses
+ * it globally. Two kinds of money column:
+ * - `money`: a bounded amount (invoice amounts, fees, ledger legs, method limits, settlement amounts).
+ *   Every API refuses values past 2^53 − 1 and a CHECK (migration 0006) keeps the column inside that
+ *   range, so it maps to a JS number exactly; a value outside would throw here, never round.
+ * - `figure`: what grows without bound (account limits, balances): a JS bigint end to end.
+ */
+const money = customType<{ data: number; driverData: string | number }>({
+  dataType: () => 'bigint',
+  fromDriver: (v) => toSafeInt(v),
+  toDriver: (v) => v,
+});
+const figure = (name: string) => bigint(name, { mode: 'bigint' });
+/** The CHECK that keeps a money column where a JS number is exact (±(2^53 − 1)). */
+const exactRange = (name: string, col: AnyPgColumn) =>
+  check(name, sql`${col} BETWEEN -9007199254740991 AND 9007199254740991`);
 
 export const merchants = pgTable('merchants', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -143,21 +162,25 @@ export const providers = pgTable('providers', {
   isSandbox: boolean('is_sandbox').notNull().default(false),
 });
 
-export const paymentMethods = pgTable('payment_methods', {
-  id: serial('id').primaryKey(),
-  code: text('code').notNull().unique(),
-  name: text('name').notNull(),
-  /** 'card' or 'phone' requisites. */
-  requisiteType: text('requisite_type').notNull(),
-  /** SBP-like bank transfers by phone need a bank choice on withdrawal. */
-  isBankTransfer: boolean('is_bank_transfer').notNull().default(false),
-  currencyId: integer('currency_id')
-    .notNull()
-    .references(() => currencies.id),
-  countryCode: text('country_code').notNull(),
-  minAmount: money('min_amount').notNull(),
-  maxAmount: money('max_amount').notNull(),
-});
+export const paymentMethods = pgTable(
+  'payment_methods',
+  {
+    id: serial('id').primaryKey(),
+    code: text('code').notNull().unique(),
+    name: text('name').notNull(),
+    /** 'card' or 'phone' requisites. */
+    requisiteType: text('requisite_type').notNull(),
+    /** SBP-like bank transfers by phone need a bank choice on withdrawal. */
+    isBankTransfer: boolean('is_bank_transfer').notNull().default(false),
+    currencyId: integer('currency_id')
+      .notNull()
+      .references(() => currencies.id),
+    countryCode: text('country_code').notNull(),
+    minAmount: money('min_amount').notNull(),
+    maxAmount: money('max_amount').notNull(),
+  },
+  (t) => [exactRange('payment_methods_min_exact', t.minAmount), exactRange('payment_methods_max_exact', t.maxAmount)],
+);
 
 export const terminals = pgTable(
   'terminals',
@@ -272,7 +295,7 @@ export const accountLimits = pgTable('account_limits', {
   accountId: integer('account_id')
     .primaryKey()
     .references(() => providerAccounts.id, { onDelete: 'cascade' }),
-  limit: money('limit').notNull(),
+  limit: figure('limit').notNull(),
   priority: integer('priority').notNull().default(0),
   checkUniqueAmount: boolean('check_unique_amount').notNull().default(false),
   /** Money that arrived took the balance past the limit (never refused); cleared when the limit is raised. */
@@ -344,6 +367,8 @@ export const invoices = pgTable(
     index('invoices_status_expires_idx').on(t.status, t.expiresAt),
     index('invoices_provider_invoice_idx').on(t.providerInvoiceId),
     index('invoices_customer_idx').on(t.customerId),
+    exactRange('invoices_amount_exact', t.amount),
+    exactRange('invoices_fee_exact', t.fee),
   ],
 );
 
@@ -429,7 +454,10 @@ export const incomingPayments = pgTable(
     matchedInvoiceId: uuid('matched_invoice_id').references(() => invoices.id),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('incoming_payments_provider_ref_uq').on(t.providerId, t.reference)],
+  (t) => [
+    uniqueIndex('incoming_payments_provider_ref_uq').on(t.providerId, t.reference),
+    exactRange('incoming_payments_amount_exact', t.amount),
+  ],
 );
 
 /** Transactional outbox of merchant callbacks. id is the webhook-id. */
@@ -518,6 +546,7 @@ export const ledgerEntries = pgTable(
   },
   (t) => [
     check('ledger_entries_book_check', sql`${t.book} IN ('live', 'test')`),
+    exactRange('ledger_entries_amount_exact', t.amount),
     index('ledger_merchant_account_idx').on(t.merchantId, t.account, t.currencyId),
     index('ledger_provider_account_idx').on(t.providerAccountId, t.account),
     index('ledger_invoice_idx').on(t.invoiceId),
@@ -540,7 +569,7 @@ export const ledgerBalances = pgTable(
     merchantId: uuid('merchant_id'),
     providerAccountId: integer('provider_account_id'),
     currencyId: integer('currency_id').notNull(),
-    balance: money('balance').notNull(),
+    balance: figure('balance').notNull(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
@@ -549,23 +578,30 @@ export const ledgerBalances = pgTable(
   ],
 );
 
-export const settlements = pgTable('settlements', {
-  id: serial('id').primaryKey(),
-  merchantId: uuid('merchant_id')
-    .notNull()
-    .references(() => merchants.id),
-  terminalId: uuid('terminal_id')
-    .notNull()
-    .references(() => terminals.id),
-  currencyId: integer('currency_id')
-    .notNull()
-    .references(() => currencies.id),
-  baseAmount: money('base_amount').notNull(),
-  /** USDT in micro-units (6 decimals). */
-  settlementAmount: money('settlement_amount').notNull(),
-  createdBy: uuid('created_by'),
-  createdAt: ts('created_at').notNull().defaultNow(),
-});
+export const settlements = pgTable(
+  'settlements',
+  {
+    id: serial('id').primaryKey(),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    terminalId: uuid('terminal_id')
+      .notNull()
+      .references(() => terminals.id),
+    currencyId: integer('currency_id')
+      .notNull()
+      .references(() => currencies.id),
+    baseAmount: money('base_amount').notNull(),
+    /** USDT in micro-units (6 decimals). */
+    settlementAmount: money('settlement_amount').notNull(),
+    createdBy: uuid('created_by'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    exactRange('settlements_base_exact', t.baseAmount),
+    exactRange('settlements_amount_exact', t.settlementAmount),
+  ],
+);
 
 /** Platform-internal settings (the generated session secret). */
 export const settings = pgTable('settings', {

@@ -2,19 +2,21 @@ import { useState } from 'react';
 import { Badge, Button, Group, Paper, Skeleton, Text } from '@mantine/core';
 import { IconCash } from '@tabler/icons-react';
 import { formatMoney } from '@paydesk/contracts/money';
+import type { ExactInt } from '@paydesk/contracts/exact-json';
 import { useCan } from '../lib/session';
 import { SettlementDialog } from './settlement-dialog';
 
 export type BalanceCardProps = {
   title: string;
   /** Minor units; undefined while loading (a pulsing placeholder shows). */
-  amount: number | undefined;
+  /** exact at any size: a bigint past 2^53 (contracts/exact-json.ts) */
+  amount: ExactInt | undefined;
   currency: { code: string; dimension: number } | undefined;
   terminalId?: string;
   /** 'test': the figure is the test book of a test terminal (labelled, never settled) */
   book?: 'live' | 'test';
   /** with all terminals: the test book's figure, shown apart under the live one */
-  testFigure?: { amount: number; currency: { code: string; dimension: number } };
+  testFigure?: { amount: ExactInt; currency: { code: string; dimension: number } };
 };
 
 /**

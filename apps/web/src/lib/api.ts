@@ -1,4 +1,5 @@
 import type { ErrorCode } from '@paydesk/contracts/errors';
+import { parseJson, stringifyJson } from '@paydesk/contracts/exact-json';
 import { getScopedMerchantId } from './merchant-scope';
 
 /** Codes of the server's error catalogue plus the transport failures the HTTP layer raises itself. */
@@ -106,7 +107,8 @@ export async function apiFetch(path: string, opts: RequestOptions = {}): Promise
     res = await fetch(apiUrl(path, query, scoped), {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      // exact integers both ways: a limit past 2^53 is a bigint here and a plain JSON integer on the wire
+      body: body === undefined ? undefined : stringifyJson(body),
       credentials: 'same-origin',
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     });
@@ -135,7 +137,7 @@ export async function apiFetch(path: string, opts: RequestOptions = {}): Promise
 export async function apiRequest<T>(path: string, opts: RequestOptions = {}): Promise<T> {
   const res = await apiFetch(path, opts);
   const text = await res.text();
-  return (text ? JSON.parse(text) : undefined) as T;
+  return (text ? parseJson(text) : undefined) as T;
 }
 
 type BodylessOptions = Omit<RequestOptions, 'method' | 'body'>;

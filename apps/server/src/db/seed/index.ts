@@ -505,10 +505,11 @@ async function createAccounts(tx: Tx, ref: ReferenceData, rng: Rng, now: number)
   await tx.insert(accountLimits).values(
     plan.map((p, i) => ({
       accountId: rows[i]!.id,
-      limit:
+      limit: BigInt(
         p.provider === 'SANDBOX'
           ? 1_000_000_000_000
           : rng.pick([500_000_000_000, 1_000_000_000_000, 2_000_000_000_000]),
+      ),
       priority: p.priority,
       checkUniqueAmount: p.unique,
     })),

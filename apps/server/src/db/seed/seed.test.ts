@@ -182,7 +182,7 @@ describe('demo seed', () => {
       'SELECT currency_id, sum(amount)::bigint AS s FROM ledger_entries GROUP BY 1',
     );
     expect(sums.length).toBeGreaterThan(0);
-    for (const r of sums) expect(r.s).toBe(0);
+    for (const r of sums) expect(Number(r.s)).toBe(0);
     const perTx = await q('SELECT tx_id FROM ledger_entries GROUP BY tx_id HAVING sum(amount) <> 0');
     expect(perTx).toEqual([]);
 
@@ -196,8 +196,8 @@ describe('demo seed', () => {
         for (const leg of invoiceEffect({
           flowType: inv.flow_type,
           status: inv.status,
-          amount: inv.amount,
-          fee: inv.fee,
+          amount: Number(inv.amount),
+          fee: Number(inv.fee),
         }))
           if (leg.account === 'merchant') expected.set(inv.code, (expected.get(inv.code) ?? 0) - leg.amount);
       const balances = await q<{ code: string; balance: number }>(
@@ -205,8 +205,10 @@ describe('demo seed', () => {
           WHERE l.merchant_id = $1 AND l.account = 'merchant' GROUP BY c.code`,
         [merchantId],
       );
-      expect(Object.fromEntries(balances.map((b) => [b.code, b.balance]))).toEqual(Object.fromEntries(expected));
-      for (const b of balances) expect(b.balance, `${b.code} balance`).toBeGreaterThan(0);
+      expect(Object.fromEntries(balances.map((b) => [b.code, Number(b.balance)]))).toEqual(
+        Object.fromEntries(expected),
+      );
+      for (const b of balances) expect(Number(b.balance), `${b.code} balance`).toBeGreaterThan(0);
     }
     const orphanProviderLegs = await q(
       "SELECT id FROM ledger_entries WHERE account = 'provider_account' AND provider_account_id IS NULL",

@@ -1,5 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import {
+  toExactInt,
+  type ExactInt,
   credentialValueIssue,
   hasPermission,
   maskCredential,
@@ -167,7 +169,7 @@ export async function createAccount(
         createdAt: ctx.now(),
       })
       .returning({ id: providerAccounts.id });
-    await tx.insert(accountLimits).values({ accountId: a!.id, limit: 0, priority: 0, checkUniqueAmount: false });
+    await tx.insert(accountLimits).values({ accountId: a!.id, limit: 0n, priority: 0, checkUniqueAmount: false });
     await recordAudit(
       tx,
       audit,
@@ -302,13 +304,13 @@ export async function removeCredential(ctx: AppContext, audit: AuditActor, crede
 }
 
 /** Balance from the ledger's balance rows: the live book, or the test book for a sandbox provider's account. */
-async function balanceOf(db: DbOrTx, accountId: number): Promise<number> {
+async function balanceOf(db: DbOrTx, accountId: number): Promise<ExactInt> {
   const book = sql`(SELECT CASE WHEN p.is_sandbox THEN 'test' ELSE 'live' END FROM provider_accounts a
                     JOIN providers p ON p.id = a.provider_id WHERE a.id = ${accountId})`;
-  const res = await db.execute<{ balance: string | number }>(
-    sql`SELECT ${providerAccountBalanceSql(accountId, book)} AS balance`,
+  const res = await db.execute<{ balance: string }>(
+    sql`SELECT ${providerAccountBalanceSql(accountId, book)}::text AS balance`,
   );
-  return Number(res.rows[0]?.balance ?? 0);
+  return toExactInt(res.rows[0]?.balance ?? 0);
 }
 
 export async function getLimit(ctx: AppContext, accountId: number, db: DbOrTx = ctx.db): Promise<AccountLimit> {
@@ -316,7 +318,7 @@ export async function getLimit(ctx: AppContext, accountId: number, db: DbOrTx = 
   const [l] = await db.select().from(accountLimits).where(eq(accountLimits.accountId, accountId));
   return {
     peopleAccountId: accountId,
-    limit: l?.limit ?? 0,
+    limit: toExactInt(l?.limit ?? 0n),
     balance: await balanceOf(db, accountId),
     priority: l?.priority ?? 0,
     checkUniqueAmount: l?.checkUniqueAmount ?? false,
@@ -346,18 +348,24 @@ export async function setLimit(
         targetType: 'account',
         targetId: accountId,
         before: before
-          ? { limit: before.limit, priority: before.priority, checkUniqueAmount: before.checkUniqueAmount }
+          ? { limit: String(before.limit), priority: before.priority, checkUniqueAmount: before.checkUniqueAmount }
           : null,
-        after: { limit: body.limit, priority: body.priority, checkUniqueAmount: body.checkUniqueAmount },
+        // limits are exact integers of any size: the audit keeps their digits
+        after: { limit: String(body.limit), priority: body.priority, checkUniqueAmount: body.checkUniqueAmount },
       },
       ctx.now(),
     );
     await tx
       .insert(accountLimits)
-      .values({ accountId, limit: body.limit, priority: body.priority, checkUniqueAmount: body.checkUniqueAmount })
+      .values({
+        accountId,
+        limit: BigInt(body.limit),
+        priority: body.priority,
+        checkUniqueAmount: body.checkUniqueAmount,
+      })
       .onConflictDoUpdate({
         target: accountLimits.accountId,
-        set: { limit: body.limit, priority: body.priority, checkUniqueAmount: body.checkUniqueAmount },
+        set: { limit: BigInt(body.limit), priority: body.priority, checkUniqueAmount: body.checkUniqueAmount },
       });
     // a raised limit takes the account out of "over limit"; a lowered one may put it there
     const [acc] = await tx

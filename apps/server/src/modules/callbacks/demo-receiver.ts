@@ -14,6 +14,7 @@ export const DEMO_RECEIVER_PATH = '/api/demo/callbacks';
 export async function demoReceiver(app: FastifyInstance, ctx: AppContext) {
   await app.register(async (scope) => {
     // the signature covers the raw bytes: keep them
+    scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
     scope.post(DEMO_RECEIVER_PATH, { schema: { hide: true } }, async (req, reply) => {
       const raw = typeof req.body === 'string' ? req.body : '';

@@ -121,12 +121,12 @@ export async function assertFundsCover(
     book: Book;
     taken: number;
     /** the refusal a caller words its own way (e.g. naming its form field) */
-    refusal?: (available: number, money: (minor: number) => string) => AppError;
+    refusal?: (available: bigint, money: (minor: number | bigint) => string) => AppError;
   },
-): Promise<number> {
+): Promise<bigint> {
   await lockMerchantFunds(tx, args.merchantId, args.currencyId);
   const available = await merchantAvailable(tx, args.merchantId, args.currencyId, args.book);
-  if (available - args.taken < 0) {
+  if (available - BigInt(args.taken) < 0n) {
     const money = await moneyFormatter(tx, args.currencyId);
     throw (
       args.refusal?.(available, money) ??
@@ -167,16 +167,15 @@ async function assertRequisitesFree(tx: Tx, before: InvoiceState, after: Invoice
   const alreadyHeld = holdsAccount(before) && before.accountId === accountId ? before.amount : 0;
   if (after.amount <= alreadyHeld) return;
   const res = await tx.execute<{ balance: string; reserved: string }>(sql`
-    SELECT ${providerAccountBalanceSql(accountId, bookOf(after.isTest))} AS balance,
+    SELECT ${providerAccountBalanceSql(accountId, bookOf(after.isTest))}::text AS balance,
       COALESCE((SELECT SUM(i.amount) FROM invoices i WHERE i.account_id = ${accountId} AND ${holdsRequisitesSql('i')}
-                AND i.id <> ${after.id}), 0) AS reserved`);
-  const balance = Number(res.rows[0]!.balance);
-  const reserved = Number(res.rows[0]!.reserved);
-  const room = (limit?.limit ?? 0) - balance - reserved;
-  if (after.amount > room) {
+                AND i.id <> ${after.id}), 0)::text AS reserved`);
+  // exact: a limit and a balance grow without bound
+  const room = (limit?.limit ?? 0n) - BigInt(res.rows[0]!.balance) - BigInt(res.rows[0]!.reserved);
+  if (BigInt(after.amount) > room) {
     throw new AppError(
       'CONFLICT',
-      `Refused: account ${accountId} has room for ${money(Math.max(room, 0))} under its limit; ${money(after.amount)} would take it over`,
+      `Refused: account ${accountId} has room for ${money(room > 0n ? room : 0n)} under its limit; ${money(after.amount)} would take it over`,
     );
   }
 }
@@ -186,5 +185,5 @@ async function moneyFormatter(tx: Tx, currencyId: number) {
     .select({ code: currencies.code, dimension: currencies.dimension })
     .from(currencies)
     .where(eq(currencies.id, currencyId));
-  return (minor: number) => formatMoney(minor, c?.dimension ?? 2, 'en', c?.code ?? '');
+  return (minor: number | bigint) => formatMoney(minor, c?.dimension ?? 2, 'en', c?.code ?? '');
 }

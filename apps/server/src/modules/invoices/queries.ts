@@ -4,6 +4,7 @@ import {
   parseDdMmYyyy,
   statusByCode,
   statusById,
+  toSafeInt,
   utcDayRange,
   type FlowType,
   type Invoice,
@@ -131,8 +132,8 @@ export type ItemRow = {
   merchant_invoice_id: string;
   provider_invoice_id: string | null;
   created_at: Date;
-  amount: number;
-  fee: number;
+  amount: string;
+  fee: string | null;
   currency_id: number;
   currency_code: string;
   currency_name: string;
@@ -169,8 +170,9 @@ export function toInvoice(r: ItemRow, v: Visibility): Invoice {
     merchantInvoiceId: r.merchant_invoice_id,
     providerInvoiceId: v.canReadProvider ? r.provider_invoice_id : null,
     createdDate: r.created_at.toISOString(),
-    amount: r.amount,
-    fee: r.fee ?? 0,
+    // int8 arrives as text; money columns are CHECKed to the exact range of a number
+    amount: toSafeInt(r.amount),
+    fee: toSafeInt(r.fee ?? 0),
     currency: { id: r.currency_id, code: r.currency_code, name: r.currency_name, dimension: r.dimension },
     flowType: { code: r.flow_type as FlowType },
     invoiceStatus: statusRef(r.status),

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/create-db';
-import type { Reconciliation } from '@paydesk/contracts';
+import { toExactInt, type Reconciliation } from '@paydesk/contracts';
 import type { Book } from './service';
 
 /** The balance key of an entry in SQL: the same as ledger/service.ts balanceKey. */
@@ -30,19 +30,23 @@ export type LedgerFindings = Omit<Reconciliation, 'checkedAt'>;
 export async function reconcileLedger(db: DbOrTx): Promise<LedgerFindings> {
   const drift = await db.execute<{ key: string; balance: string | null; entries: string | null }>(sql`
     WITH sums AS (SELECT ${KEY} AS key, SUM(e.amount) AS entries FROM ledger_entries e GROUP BY 1)
-    SELECT coalesce(b.key, s.key) AS key, b.balance, s.entries
+    SELECT coalesce(b.key, s.key) AS key, b.balance::text AS balance, s.entries::text AS entries
     FROM ledger_balances b FULL OUTER JOIN sums s ON s.key = b.key
     WHERE coalesce(b.balance, 0) <> coalesce(s.entries, 0)
     ORDER BY 1 LIMIT 100`);
   const unbalanced = await db.execute<{ book: Book; currency_id: number; total: string }>(sql`
-    SELECT book, currency_id, SUM(amount) AS total FROM ledger_entries GROUP BY book, currency_id
+    SELECT book, currency_id, SUM(amount)::text AS total FROM ledger_entries GROUP BY book, currency_id
     HAVING SUM(amount) <> 0 ORDER BY 1, 2`);
   return {
-    drift: drift.rows.map((r) => ({ key: r.key, balance: Number(r.balance ?? 0), entries: Number(r.entries ?? 0) })),
+    drift: drift.rows.map((r) => ({
+      key: r.key,
+      balance: toExactInt(r.balance ?? 0),
+      entries: toExactInt(r.entries ?? 0),
+    })),
     unbalanced: unbalanced.rows.map((r) => ({
       book: r.book,
       currencyId: Number(r.currency_id),
-      total: Number(r.total),
+      total: toExactInt(r.total),
     })),
   };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql, type SQL } from 'drizzle-orm';
+import { toExactInt } from '@paydesk/contracts';
 import type { DbOrTx, Tx } from '../../db/create-db';
 import { ledgerBalances, ledgerEntries, type invoices } from '../../db/schema';
 import { effectDelta, invoiceEffect, settlementLegs, type LedgerAccount, type Leg } from './postings';
@@ -71,7 +72,7 @@ async function insertLegs(
         account: l.account,
         ...owner,
         currencyId: common.currencyId,
-        balance: l.amount,
+        balance: BigInt(l.amount),
         updatedAt: common.at,
       };
     })
@@ -142,20 +143,20 @@ export async function merchantSums(db: DbOrTx, merchantId: string, kind: SumKind
              FROM ledger_entries e JOIN invoices i ON i.id = e.invoice_id
              WHERE e.merchant_id = ${merchantId} AND e.account = 'merchant' AND e.book = ${book} AND e.currency_id = c.id
                AND i.flow_type = ${kind === 'deposit' ? 'DEPOSIT' : 'WITHDRAWAL'} AND i.status = 'DONE' ${terminalFilter})`;
-  const res = await db.execute<{ currency: string; sum: string | number }>(sql`
-    SELECT c.code AS currency, ${sumExpr} AS sum
+  const res = await db.execute<{ currency: string; sum: string }>(sql`
+    SELECT c.code AS currency, (${sumExpr})::text AS sum
     FROM currencies c
     WHERE c.id IN (SELECT t.currency_id FROM terminals t WHERE t.merchant_id = ${merchantId} ${tFilter})
     ORDER BY (SELECT MIN(t.created_at) FROM terminals t WHERE t.merchant_id = ${merchantId} AND t.currency_id = c.id ${tFilter}), c.code`);
-  return res.rows.map((r) => ({ currency: r.currency, sum: Number(r.sum) }));
+  return res.rows.map((r) => ({ currency: r.currency, sum: toExactInt(r.sum) }));
 }
 
 /** Σ of every book's and currency's ledger entries: all zero when the books balance. */
 export async function ledgerTotals(db: DbOrTx) {
-  const res = await db.execute<{ book: Book; currency_id: number; total: string | number }>(
-    sql`SELECT book, currency_id, SUM(amount) AS total FROM ledger_entries GROUP BY book, currency_id`,
+  const res = await db.execute<{ book: Book; currency_id: number; total: string }>(
+    sql`SELECT book, currency_id, SUM(amount)::text AS total FROM ledger_entries GROUP BY book, currency_id`,
   );
-  return res.rows.map((r) => ({ book: r.book, currencyId: Number(r.currency_id), total: Number(r.total) }));
+  return res.rows.map((r) => ({ book: r.book, currencyId: Number(r.currency_id), total: toExactInt(r.total) }));
 }
 
 /** Namespace of the per merchant+currency advisory lock (second key: hashtext of merchant:currency). */
@@ -177,12 +178,12 @@ export async function merchantAvailable(
   merchantId: string,
   currencyId: number,
   book: Book,
-): Promise<number> {
+): Promise<bigint> {
   const [row] = await db
     .select({ balance: ledgerBalances.balance })
     .from(ledgerBalances)
     .where(eq(ledgerBalances.key, balanceKey(book, 'merchant', { merchantId, providerAccountId: null }, currencyId)));
-  return -(row?.balance ?? 0);
+  return -(row?.balance ?? 0n);
 }
 
 /**

@@ -124,7 +124,7 @@ describe('the test book (DESIGN §1a: test is not live)', () => {
       headers: { cookie: admin },
     });
     expect(shown.json().data.drift).toEqual(r.drift);
-    expect(r.drift[0]!.balance - r.drift[0]!.entries).toBe(1);
+    expect(BigInt(r.drift[0]!.balance) - BigInt(r.drift[0]!.entries)).toBe(1n);
     expect(r.unbalanced).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import {
   merchantInvoiceResponse,
 } from '@paydesk/contracts';
 import type { AppContext } from '../../lib/context';
+import { parseRequestJson } from '../../lib/json';
 import { AppError } from '../../lib/errors';
 import { verifyMerchantRequest } from './signature';
 import { cancelMerchantInvoice, createInvoice, getMerchantInvoice, type TerminalInfo } from './service';
@@ -41,11 +42,10 @@ export const merchantApiRoutes =
     app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
       const raw = body as string;
       req.rawBody = raw;
-      if (raw === '') return done(null, undefined);
       try {
-        done(null, JSON.parse(raw));
-      } catch {
-        done(new AppError('VALIDATION_ERROR', 'The request body is not valid JSON'), undefined);
+        done(null, parseRequestJson(raw));
+      } catch (err) {
+        done(err as Error, undefined);
       }
     });
     app.addHook('preValidation', async (req) => {

@@ -3,11 +3,11 @@ import { pickAccount } from './service';
 
 const acc = (accountId: number, over: Partial<Parameters<typeof pickAccount>[0][number]> = {}) => ({
   accountId,
-  limit: 1000,
+  limit: 1000n,
   priority: 0,
   checkUniqueAmount: false,
-  balance: 0,
-  reserved: 0,
+  balance: 0n,
+  reserved: 0n,
   amountTaken: false,
   ...over,
 });
@@ -15,9 +15,9 @@ const acc = (accountId: number, over: Partial<Parameters<typeof pickAccount>[0][
 describe('routing rule', () => {
   it('takes the highest priority account with room', () => {
     expect(pickAccount([acc(1, { priority: 1 }), acc(2, { priority: 5 })], 100)?.accountId).toBe(2);
-    expect(pickAccount([acc(1, { priority: 1 }), acc(2, { priority: 5, balance: 950 })], 100)?.accountId).toBe(1);
-    expect(pickAccount([acc(1, { priority: 1, reserved: 901 })], 100)).toBeNull();
-    expect(pickAccount([acc(1, { reserved: 900 })], 100)?.accountId).toBe(1);
+    expect(pickAccount([acc(1, { priority: 1 }), acc(2, { priority: 5, balance: 950n })], 100)?.accountId).toBe(1);
+    expect(pickAccount([acc(1, { priority: 1, reserved: 901n })], 100)).toBeNull();
+    expect(pickAccount([acc(1, { reserved: 900n })], 100)?.accountId).toBe(1);
   });
   it('skips a unique-amount account whose amount is taken', () => {
     expect(

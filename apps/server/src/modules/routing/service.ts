@@ -14,11 +14,11 @@ export type RoutedAccount = {
 
 type Candidate = {
   account_id: number;
-  limit: number | string;
+  limit: string;
   priority: number;
   check_unique_amount: boolean;
-  balance: number | string;
-  reserved: number | string;
+  balance: string;
+  reserved: string;
   amount_taken: boolean;
 };
 
@@ -26,18 +26,21 @@ type Candidate = {
 export function pickAccount(
   candidates: {
     accountId: number;
-    limit: number;
+    /** limit, balance and reservations are exact (bigint): they grow without bound */
+    limit: bigint;
     priority: number;
     checkUniqueAmount: boolean;
-    balance: number;
-    reserved: number;
+    balance: bigint;
+    reserved: bigint;
     amountTaken: boolean;
   }[],
   amount: number,
 ) {
   const sorted = [...candidates].sort((a, b) => b.priority - a.priority || a.accountId - b.accountId);
   return (
-    sorted.find((c) => c.limit - (c.balance + c.reserved) >= amount && !(c.checkUniqueAmount && c.amountTaken)) ?? null
+    sorted.find(
+      (c) => c.limit - (c.balance + c.reserved) >= BigInt(amount) && !(c.checkUniqueAmount && c.amountTaken),
+    ) ?? null
   );
 }
 
@@ -64,10 +67,10 @@ export async function routeDeposit(
   if (!locked.rows.length) return null;
   const ids = locked.rows.map((r) => Number(r.account_id));
   const res = await tx.execute<Candidate>(sql`
-    SELECT l.account_id, l."limit", l.priority, l.check_unique_amount,
-      ${providerAccountBalanceSql(sql`l.account_id`, bookOf(args.isTest))} AS balance,
+    SELECT l.account_id, l."limit"::text AS "limit", l.priority, l.check_unique_amount,
+      ${providerAccountBalanceSql(sql`l.account_id`, bookOf(args.isTest))}::text AS balance,
       COALESCE((SELECT SUM(i.amount) FROM invoices i
-                WHERE i.account_id = l.account_id AND ${holdsRequisitesSql('i')} AND i.id <> ${args.invoiceId}), 0) AS reserved,
+                WHERE i.account_id = l.account_id AND ${holdsRequisitesSql('i')} AND i.id <> ${args.invoiceId}), 0)::text AS reserved,
       EXISTS (SELECT 1 FROM invoices i
               WHERE i.account_id = l.account_id AND ${holdsRequisitesSql('i')} AND i.amount = ${args.amount}
                 AND i.id <> ${args.invoiceId}) AS amount_taken
@@ -79,11 +82,11 @@ export async function routeDeposit(
   const chosen = pickAccount(
     res.rows.map((r) => ({
       accountId: Number(r.account_id),
-      limit: Number(r.limit),
+      limit: BigInt(r.limit),
       priority: Number(r.priority),
       checkUniqueAmount: Boolean(r.check_unique_amount),
-      balance: Number(r.balance),
-      reserved: Number(r.reserved),
+      balance: BigInt(r.balance),
+      reserved: BigInt(r.reserved),
       amountTaken: Boolean(r.amount_taken),
     })),
     args.amount,

@@ -4,6 +4,7 @@ import {
   formatMoney,
   INSUFFICIENT_BALANCE_MESSAGE,
   numberToMinor,
+  toExactInt,
   USDT_DIMENSION,
   type SettlementBody,
 } from '@paydesk/contracts';
@@ -69,10 +70,15 @@ export async function createSettlement(ctx: AppContext, merchantId: string, acto
       book: 'live',
       taken: baseAmount,
       refusal: (available, money) =>
-        new AppError('INSUFFICIENT_BALANCE', `${INSUFFICIENT_BALANCE_MESSAGE} (${money(Math.max(available, 0))})`, {
-          baseAmount: `At most ${money(Math.max(available, 0))}`,
-        }),
+        new AppError(
+          'INSUFFICIENT_BALANCE',
+          `${INSUFFICIENT_BALANCE_MESSAGE} (${money(available > 0n ? available : 0n)})`,
+          {
+            baseAmount: `At most ${money(available > 0n ? available : 0n)}`,
+          },
+        ),
     });
+    const balanceAfter = balance - BigInt(baseAmount);
     const [s] = await tx
       .insert(settlements)
       .values({
@@ -109,8 +115,8 @@ export async function createSettlement(ctx: AppContext, merchantId: string, acto
         merchantId,
         targetType: 'settlement',
         targetId: s!.id,
-        before: { balance, currency: t.code },
-        after: { balance: balance - baseAmount, baseAmount, settlementAmount, terminalId: t.id },
+        before: { balance: String(balance), currency: t.code },
+        after: { balance: String(balanceAfter), baseAmount, settlementAmount, terminalId: t.id },
       },
       at,
     );
@@ -120,7 +126,7 @@ export async function createSettlement(ctx: AppContext, merchantId: string, acto
       currency: t.code,
       baseAmount,
       settlementAmount,
-      balanceAfter: balance - baseAmount,
+      balanceAfter: toExactInt(balanceAfter),
       createdAt: s!.createdAt.toISOString(),
     };
   });

@@ -92,7 +92,7 @@ describe('POST /api/v1/settlement', () => {
       ['settlement', -150_050],
     ]);
     const row = await t.ctx.db.execute(
-      sql`SELECT base_amount, settlement_amount, merchant_id FROM settlements WHERE id = ${s.id}`,
+      sql`SELECT base_amount::int AS base_amount, settlement_amount::int AS settlement_amount, merchant_id FROM settlements WHERE id = ${s.id}`,
     );
     expect(row.rows[0]).toMatchObject({
       base_amount: 150_050,

@@ -5,6 +5,7 @@ import {
   accountLimitBody,
   digitsOnly,
   formatMoney,
+  toExactInt,
   type AccountLimit,
   type AccountLimitBody,
 } from '@paydesk/contracts';
@@ -58,15 +59,15 @@ export function LimitDialog({ limit, currency, opened, onClose }: Props) {
                 inputMode="numeric"
                 autoComplete="off"
                 description={
-                  Number.isSafeInteger(current)
-                    ? `= ${formatMoney(current, currency.dimension, 'en', currency.code)}`
-                    : undefined
+                  current === undefined
+                    ? undefined
+                    : `= ${formatMoney(current, currency.dimension, 'en', currency.code)}`
                 }
-                value={field.value === undefined || Number.isNaN(field.value) ? '' : String(field.value)}
+                value={field.value === undefined ? '' : String(field.value)}
                 onChange={(e) => {
-                  // the limit input keeps only digits (SPEC §5)
+                  // the limit input keeps only digits (SPEC §5); exact at any length (a bigint past 2^53)
                   const digits = digitsOnly(e.currentTarget.value);
-                  field.onChange(digits === '' ? undefined : Number(digits));
+                  field.onChange(digits === '' ? undefined : toExactInt(digits));
                 }}
                 onBlur={field.onBlur}
                 ref={field.ref}

@@ -1,3 +1,4 @@
+import { stringifyJson } from '@paydesk/contracts/exact-json';
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A flat record as "key: value" lines; anything else (arrays, scalars) as pretty JSON. */
@@ -5,8 +6,8 @@ export function formatChange(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   if (isRecord(value)) {
     return Object.entries(value)
-      .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v, null, 2)}`)
+      .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : stringifyJson(v, 2)}`)
       .join('\n');
   }
-  return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+  return typeof value === 'string' ? value : stringifyJson(value, 2);
 }
