@@ -20,6 +20,13 @@ type InvoiceState = typeof invoices.$inferSelect;
 const holdsAccount = (inv: Pick<InvoiceState, 'flowType' | 'status' | 'accountId'>) =>
   holdsRequisites(inv) && inv.accountId !== null;
 
+/** An account's requisites cannot be given for this amount (its limit, or unique amounts): routing tries the next. */
+export class RequisitesRefusal extends AppError {
+  constructor(message: string) {
+    super('CONFLICT', message);
+  }
+}
+
 /**
  * The invariants of DESIGN §3, checked for EVERY change of an invoice's status, amount or account,
  * whoever makes it (customer, provider, sandbox, worker, operator, ticket approval, retry), inside
@@ -157,8 +164,7 @@ async function assertRequisitesFree(tx: Tx, before: InvoiceState, after: Invoice
       .where(and(others, eq(invoices.amount, after.amount)))
       .limit(1);
     if (clash) {
-      throw new AppError(
-        'CONFLICT',
+      throw new RequisitesRefusal(
         `Refused: another active deposit on account ${accountId} has the amount ${money(after.amount)}; incoming money could no longer be matched to one invoice`,
       );
     }
@@ -173,8 +179,7 @@ async function assertRequisitesFree(tx: Tx, before: InvoiceState, after: Invoice
   // exact: a limit and a balance grow without bound
   const room = (limit?.limit ?? 0n) - BigInt(res.rows[0]!.balance) - BigInt(res.rows[0]!.reserved);
   if (BigInt(after.amount) > room) {
-    throw new AppError(
-      'CONFLICT',
+    throw new RequisitesRefusal(
       `Refused: account ${accountId} has room for ${money(room > 0n ? room : 0n)} under its limit; ${money(after.amount)} would take it over`,
     );
   }

@@ -15,7 +15,8 @@ import type { DbOrTx, Tx } from '../../db/create-db';
 import { invoiceErrors, invoices, references, supportTickets } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { AppError, badRequest, invalidState } from '../../lib/errors';
-import { accountRequisites, routeDeposit, routePayout, type RoutedAccount } from '../routing/service';
+import { RequisitesRefusal } from '../engine/guards';
+import { accountRequisites, depositCandidates, routePayout, type RoutedAccount } from '../routing/service';
 import {
   applyTransition,
   createProviderTransaction,
@@ -191,13 +192,18 @@ export async function requestCredential(ctx: AppContext, formId: string, body: F
       );
       return { amount: body.amount, credentials: null };
     }
-    const acc = await routeDeposit(tx, {
-      invoiceId: inv.id,
-      paymentMethodId: method.id,
-      currencyId: inv.currencyId,
-      amount: body.amount,
-      isTest: inv.isTest,
-    });
+    const acc = await assignRequisites(tx, inv, method.id, (sp, acc) =>
+      applyTransition(ctx, sp, inv, 'IN_PROGRESS', CUSTOMER, {
+        patch: {
+          paymentMethodId: method.id,
+          amount: body.amount,
+          fee,
+          accountId: acc.accountId,
+          credentialValue: acc.value,
+        },
+        description: `Requisites of account ${acc.accountId} given to the customer (${method.code}, ${body.amount})`,
+      }),
+    );
     if (!acc) {
       const message = 'No payment requisites are available for this amount right now';
       await tx
@@ -213,20 +219,41 @@ export async function requestCredential(ctx: AppContext, formId: string, body: F
       );
       return { error: new AppError('NO_ACCOUNT_AVAILABLE', message) };
     }
-    await applyTransition(ctx, tx, inv, 'IN_PROGRESS', CUSTOMER, {
-      patch: {
-        paymentMethodId: method.id,
-        amount: body.amount,
-        fee,
-        accountId: acc.accountId,
-        credentialValue: acc.value,
-      },
-      description: `Requisites of account ${acc.accountId} given to the customer (${method.code}, ${body.amount})`,
-    });
     return { amount: body.amount, credentials: toCredentials(acc) };
   });
   if ('error' in out) throw out.error;
   return out;
+}
+
+/**
+ * Routing (DESIGN §3): the candidate accounts, best first, each tried by the engine itself — `assign`
+ * moves the invoice onto it, and the guard refuses an account without room or with the amount taken.
+ * Each try runs in a savepoint, so a refused account's limit-row lock is released before the next
+ * is tried: a customer holds the lock of the one account it gets, never of all candidates.
+ */
+async function assignRequisites(
+  tx: Tx,
+  inv: InvoiceRow,
+  paymentMethodId: number,
+  assign: (sp: Tx, acc: RoutedAccount) => Promise<unknown>,
+): Promise<RoutedAccount | null> {
+  const candidates = await depositCandidates(tx, {
+    paymentMethodId,
+    currencyId: inv.currencyId,
+    isTest: inv.isTest,
+  });
+  for (const accountId of candidates) {
+    const acc = await accountRequisites(tx, accountId);
+    if (!acc) continue;
+    try {
+      await tx.transaction((sp) => assign(sp, acc).then(() => undefined));
+      return acc;
+    } catch (err) {
+      if (err instanceof RequisitesRefusal) continue;
+      throw err;
+    }
+  }
+  return null;
 }
 
 /**
@@ -249,24 +276,19 @@ async function reissueRequisites(
     throw badRequest('This payment method is not available for this payment', { paymentMethodId: 'Not available' });
   checkAmount(inv, method, methods, body.amount);
   const fee = feeFor(body.amount, await terminalFeeBps(tx, inv.terminalId));
-  const acc = await routeDeposit(tx, {
-    invoiceId: inv.id,
-    paymentMethodId: method.id,
-    currencyId: inv.currencyId,
-    amount: body.amount,
-    isTest: inv.isTest,
-  });
+  const acc = await assignRequisites(tx, inv, method.id, (sp, acc) =>
+    reissue(ctx, sp, inv, CUSTOMER, {
+      paymentMethodId: method.id,
+      amount: body.amount,
+      fee,
+      accountId: acc.accountId,
+      credentialValue: acc.value,
+    }),
+  );
   if (!acc)
     return {
       error: new AppError('NO_ACCOUNT_AVAILABLE', 'No payment requisites are available for this amount right now'),
     };
-  await reissue(ctx, tx, inv, CUSTOMER, {
-    paymentMethodId: method.id,
-    amount: body.amount,
-    fee,
-    accountId: acc.accountId,
-    credentialValue: acc.value,
-  });
   return { amount: body.amount, credentials: toCredentials(acc) };
 }
 

@@ -1,33 +1,99 @@
-import { describe, expect, it } from 'vitest';
-import { pickAccount } from './service';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { createTestApp, type TestApp } from '../../../test/harness';
+import { injectSigned, invoiceBody, merchantSigner, type Signer } from '../../../test/merchant-client';
+import { depositCandidates } from './service';
 
-const acc = (accountId: number, over: Partial<Parameters<typeof pickAccount>[0][number]> = {}) => ({
-  accountId,
-  limit: 1000n,
-  priority: 0,
-  checkUniqueAmount: false,
-  balance: 0n,
-  reserved: 0n,
-  amountTaken: false,
-  ...over,
+/**
+ * Routing of requisites (DESIGN §3) as the customer meets it: candidates best first, and the engine's
+ * guard deciding which has room — the account with the highest priority that has room under its limit
+ * and, on a unique-amount account, no active deposit of the same amount.
+ */
+let t: TestApp;
+let sign: Signer;
+let methodId = 0;
+let top = 0;
+let second = 0;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  sign = merchantSigner(t.demo.merchantId, t.demo.privateKeyPem, t.clock.now);
+  const terminal = t.demo.terminals.find((x) => x.flowType === 'DEPOSIT' && x.currency === 'UZS' && !x.isTest)!;
+  const { formId } = await create(1_000_00);
+  const init = (await t.app.inject({ method: 'POST', url: `/api/payments/form/${formId}/init` })).json().data;
+  methodId = init.methods[0].id;
+  const [cur] = (
+    await t.ctx.db.execute<{ id: number }>(sql`SELECT currency_id AS id FROM terminals WHERE id = ${terminal.id}`)
+  ).rows;
+  const ids = await depositCandidates(t.ctx.db as never, {
+    paymentMethodId: methodId,
+    currencyId: Number(cur!.id),
+    isTest: false,
+  });
+  expect(ids.length).toBeGreaterThanOrEqual(2);
+  [top, second] = ids as [number, number];
+  // only these two take part; the others are switched off for this test
+  await t.ctx.db.execute(sql`UPDATE provider_accounts SET enabled = (id IN (${top}, ${second}))
+    WHERE payment_method_id = ${methodId}`);
+  await t.ctx.db.execute(sql`UPDATE account_limits SET priority = CASE account_id WHEN ${top} THEN 100 ELSE 50 END,
+    check_unique_amount = (account_id = ${top}) WHERE account_id IN (${top}, ${second})`);
 });
+afterAll(async () => t?.close());
 
-describe('routing rule', () => {
-  it('takes the highest priority account with room', () => {
-    expect(pickAccount([acc(1, { priority: 1 }), acc(2, { priority: 5 })], 100)?.accountId).toBe(2);
-    expect(pickAccount([acc(1, { priority: 1 }), acc(2, { priority: 5, balance: 950n })], 100)?.accountId).toBe(1);
-    expect(pickAccount([acc(1, { priority: 1, reserved: 901n })], 100)).toBeNull();
-    expect(pickAccount([acc(1, { reserved: 900n })], 100)?.accountId).toBe(1);
+async function create(amount: number) {
+  const terminal = t.demo.terminals.find((x) => x.flowType === 'DEPOSIT' && x.currency === 'UZS' && !x.isTest)!;
+  const res = await injectSigned(t.app, sign, 'POST', '/api/merchant/v1/invoices', invoiceBody(terminal, { amount }));
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().data as { invoiceId: string; formId: string };
+}
+async function ask(amount: number) {
+  const { invoiceId, formId } = await create(amount);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/payments/form/${formId}/credential`,
+    payload: { amount, paymentMethodId: methodId },
   });
-  it('skips a unique-amount account whose amount is taken', () => {
-    expect(
-      pickAccount([acc(1, { priority: 9, checkUniqueAmount: true, amountTaken: true }), acc(2)], 100)?.accountId,
-    ).toBe(2);
-    expect(
-      pickAccount([acc(1, { priority: 9, checkUniqueAmount: false, amountTaken: true }), acc(2)], 100)?.accountId,
-    ).toBe(1);
+  const [row] = (
+    await t.ctx.db.execute<{ account_id: number | null }>(sql`SELECT account_id FROM invoices WHERE id = ${invoiceId}`)
+  ).rows;
+  return { status: res.statusCode, code: res.json().error?.code as string | undefined, account: row!.account_id };
+}
+/** Sets an account's limit to leave exactly `room` under it (balance and reservations included). */
+async function leaveRoom(accountId: number, room: number) {
+  await t.ctx.db.execute(sql`UPDATE account_limits SET "limit" =
+    COALESCE((SELECT SUM(b.balance) FROM ledger_balances b WHERE b.provider_account_id = ${accountId}
+              AND b.account = 'provider_account' AND b.book = 'live'), 0)
+    + COALESCE((SELECT SUM(i.amount) FROM invoices i WHERE i.account_id = ${accountId} AND i.flow_type = 'DEPOSIT'
+              AND i.status IN ('IN_PROGRESS', 'PAYED')), 0) + ${room}
+    WHERE account_id = ${accountId}`);
+}
+
+describe('routing through the engine guard', () => {
+  it('gives the highest-priority account with room; the next one when it is full', async () => {
+    await leaveRoom(top, 1_500_000_00);
+    await leaveRoom(second, 10_000_000_00);
+    expect(await ask(1_000_000_00)).toMatchObject({ status: 200, account: top });
+    expect(await ask(1_000_000_00)).toMatchObject({ status: 200, account: second }); // top has 500,000.00 left
+    expect(await ask(500_000_00)).toMatchObject({ status: 200, account: top }); // exactly fits
   });
-  it('ties go to the lower id (stable)', () => {
-    expect(pickAccount([acc(7), acc(3)], 100)?.accountId).toBe(3);
+
+  it('skips a unique-amount account where the same amount is already active', async () => {
+    await leaveRoom(top, 10_000_000_00);
+    expect(await ask(1_234_56)).toMatchObject({ status: 200, account: top });
+    expect(await ask(1_234_56)).toMatchObject({ status: 200, account: second });
+  });
+
+  it('no account with room: a clear error, the invoice keeps no account, nothing is reserved', async () => {
+    await leaveRoom(top, 0);
+    await leaveRoom(second, 0);
+    expect(await ask(1_000_00)).toEqual({ status: 409, code: 'NO_ACCOUNT_AVAILABLE', account: null });
+  });
+
+  it('an account flagged over limit is out of routing until an operator raises its limit', async () => {
+    await leaveRoom(second, 10_000_000_00);
+    await t.ctx.db.execute(sql`UPDATE account_limits SET over_limit_since = now() WHERE account_id = ${second}`);
+    expect(await ask(1_000_00)).toMatchObject({ status: 409, code: 'NO_ACCOUNT_AVAILABLE' });
+    await t.ctx.db.execute(sql`UPDATE account_limits SET over_limit_since = NULL WHERE account_id = ${second}`);
+    expect(await ask(1_000_00)).toMatchObject({ status: 200, account: second });
   });
 });

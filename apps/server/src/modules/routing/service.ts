@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/create-db';
-import { holdsRequisitesSql } from '../engine/lifecycle';
 import { bookOf, providerAccountBalanceSql } from '../ledger/service';
 
 export type RoutedAccount = {
@@ -12,87 +11,26 @@ export type RoutedAccount = {
   countryCode: string;
 };
 
-type Candidate = {
-  account_id: number;
-  limit: string;
-  priority: number;
-  check_unique_amount: boolean;
-  balance: string;
-  reserved: string;
-  amount_taken: boolean;
-};
-
-/** Pure rule: the first (highest priority, then lowest id) candidate with room that is not amount-blocked. */
-export function pickAccount(
-  candidates: {
-    accountId: number;
-    /** limit, balance and reservations are exact (bigint): they grow without bound */
-    limit: bigint;
-    priority: number;
-    checkUniqueAmount: boolean;
-    balance: bigint;
-    reserved: bigint;
-    amountTaken: boolean;
-  }[],
-  amount: number,
-) {
-  const sorted = [...candidates].sort((a, b) => b.priority - a.priority || a.accountId - b.accountId);
-  return (
-    sorted.find(
-      (c) => c.limit - (c.balance + c.reserved) >= BigInt(amount) && !(c.checkUniqueAmount && c.amountTaken),
-    ) ?? null
-  );
-}
-
 /**
- * Chooses the provider account whose requisites a deposit customer gets. Runs inside the
- * transaction that assigns the account: the candidates' account_limits rows are locked
- * (FOR UPDATE, stable order) first, so the balance, reservations and amount uniqueness read
- * afterwards cannot change until this transaction commits. Test invoices route only to sandbox
- * providers, production ones only to real providers.
+ * The accounts that may give a deposit's requisites, best first (priority, then lowest id): enabled,
+ * of the payment method and currency, sandbox for test invoices and real providers for live ones,
+ * not flagged over limit. No figures and no locks here: which of them has room (limit, reservations,
+ * unique amount) is decided by the engine's guard, the one rule for every path (engine/guards.ts),
+ * under the one account's limit-row lock, when the requisites are assigned.
  */
-export async function routeDeposit(
+export async function depositCandidates(
   tx: Tx,
-  args: { invoiceId: string; paymentMethodId: number; currencyId: number; amount: number; isTest: boolean },
-): Promise<RoutedAccount | null> {
-  const locked = await tx.execute<{ account_id: number }>(sql`
-    SELECT l.account_id FROM account_limits l
-    JOIN provider_accounts a ON a.id = l.account_id
+  args: { paymentMethodId: number; currencyId: number; isTest: boolean },
+): Promise<number[]> {
+  const res = await tx.execute<{ id: number }>(sql`
+    SELECT a.id FROM provider_accounts a
     JOIN providers p ON p.id = a.provider_id
     JOIN payment_methods m ON m.id = a.payment_method_id
+    JOIN account_limits l ON l.account_id = a.id
     WHERE a.enabled AND a.payment_method_id = ${args.paymentMethodId} AND m.currency_id = ${args.currencyId}
-      AND p.is_sandbox = ${args.isTest}
-    ORDER BY l.account_id
-    FOR UPDATE OF l`);
-  if (!locked.rows.length) return null;
-  const ids = locked.rows.map((r) => Number(r.account_id));
-  const res = await tx.execute<Candidate>(sql`
-    SELECT l.account_id, l."limit"::text AS "limit", l.priority, l.check_unique_amount,
-      ${providerAccountBalanceSql(sql`l.account_id`, bookOf(args.isTest))}::text AS balance,
-      COALESCE((SELECT SUM(i.amount) FROM invoices i
-                WHERE i.account_id = l.account_id AND ${holdsRequisitesSql('i')} AND i.id <> ${args.invoiceId}), 0)::text AS reserved,
-      EXISTS (SELECT 1 FROM invoices i
-              WHERE i.account_id = l.account_id AND ${holdsRequisitesSql('i')} AND i.amount = ${args.amount}
-                AND i.id <> ${args.invoiceId}) AS amount_taken
-    FROM account_limits l
-    WHERE l.account_id IN (${sql.join(
-      ids.map((id) => sql`${id}`),
-      sql`, `,
-    )})`);
-  const chosen = pickAccount(
-    res.rows.map((r) => ({
-      accountId: Number(r.account_id),
-      limit: BigInt(r.limit),
-      priority: Number(r.priority),
-      checkUniqueAmount: Boolean(r.check_unique_amount),
-      balance: BigInt(r.balance),
-      reserved: BigInt(r.reserved),
-      amountTaken: Boolean(r.amount_taken),
-    })),
-    args.amount,
-  );
-  if (!chosen) return null;
-  return accountRequisites(tx, chosen.accountId);
+      AND p.is_sandbox = ${args.isTest} AND l.over_limit_since IS NULL
+    ORDER BY l.priority DESC, a.id`);
+  return res.rows.map((r) => Number(r.id));
 }
 
 export async function accountRequisites(tx: Tx, accountId: number): Promise<RoutedAccount | null> {
