@@ -49,6 +49,18 @@ export function registerErrorHandler(app: FastifyInstance) {
         error: { code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) },
       });
     }
+    // two transactions met on the same rows (deadlock) or a serialization failure: nothing was written
+    // (PostgreSQL rolled the loser back); the client may simply try again
+    const pgCode = err instanceof DrizzleQueryError ? (err.cause as { code?: string } | undefined)?.code : undefined;
+    if (pgCode === '40P01' || pgCode === '40001') {
+      req.log.warn({ err: redacted(err) }, 'transaction conflict');
+      return reply.status(409).send({
+        error: {
+          code: 'CONFLICT',
+          message: 'Another change to the same records was in progress; nothing was saved. Try again.',
+        },
+      });
+    }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const fields = fieldsOf(err.validation as Issue[]);
       const where = err.validationContext ?? 'request';

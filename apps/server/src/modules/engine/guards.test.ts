@@ -120,7 +120,10 @@ describe('operator changes go through the same guards', () => {
       SELECT a.id, l."limit"::text AS limit FROM provider_accounts a JOIN account_limits l ON l.account_id = a.id
       JOIN payment_methods m ON m.id = a.payment_method_id JOIN currencies c ON c.id = m.currency_id
       JOIN providers p ON p.id = a.provider_id WHERE c.code = 'UZS' AND NOT p.is_sandbox ORDER BY a.id LIMIT 1`);
-    await t.ctx.db.execute(sql`UPDATE account_limits SET "limit" = 1 WHERE account_id = ${acc!.id}`);
+    // one minor unit of room left: the deposit's money takes the account past its limit
+    await t.ctx.db.execute(sql`UPDATE account_limits SET "limit" = 1 + COALESCE((SELECT SUM(b.balance)
+      FROM ledger_balances b WHERE b.provider_account_id = ${acc!.id} AND b.account = 'provider_account'
+        AND b.book = 'live'), 0) WHERE account_id = ${acc!.id}`);
     const res = await setStatus(invoiceId, 'DONE', { peopleAccountId: acc!.id });
     expect(res.statusCode, res.body).toBe(200);
     const [flag] = await q<{ over: boolean }>(
@@ -287,7 +290,8 @@ describe('operator changes go through the same guards', () => {
       );
     expect(await pending()).toEqual([{ status: 'PENDING', attempt: 1 }]);
     const before = await ledgerSnapshot();
-    for (const status of ['DECLINED', 'CANCELED']) {
+    // found by the two-process run: moved back to NEW, the customer's payout details sent a second payout
+    for (const status of ['DECLINED', 'CANCELED', 'NEW']) {
       const res = await setStatus(invoiceId, status);
       expect(res.statusCode, res.body).toBe(409);
       expect(res.json().error.message).toMatch(/payout attempt 1 is still with the provider/);
@@ -304,6 +308,40 @@ describe('operator changes go through the same guards', () => {
     // staff who know it was paid may still close it as DONE: the pending attempt is closed with it
     expect((await setStatus(invoiceId, 'DONE')).statusCode).toBe(200);
     expect(await pending()).toEqual([{ status: 'CANCELED', attempt: 1 }]);
+  });
+
+  it('a deposit being confirmed by the provider is not moved back; "Have paid" twice asks the provider once', async () => {
+    const terminal = t.demo.terminals.find((x) => x.flowType === 'DEPOSIT' && x.currency === 'UZS' && !x.isTest)!;
+    const res = await injectSigned(
+      t.app,
+      sign,
+      'POST',
+      '/api/merchant/v1/invoices',
+      invoiceBody(terminal, { amount: 2_468_00 }),
+    );
+    const { invoiceId, formId } = res.json().data;
+    const form = `/api/payments/form/${formId}`;
+    const init = (await t.app.inject({ method: 'POST', url: `${form}/init` })).json().data;
+    const cred = await t.app.inject({
+      method: 'POST',
+      url: `${form}/credential`,
+      payload: { amount: 2_468_00, paymentMethodId: init.methods[0].id },
+    });
+    expect(cred.statusCode, cred.body).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url: `${form}/complete`, payload: {} })).statusCode).toBe(200);
+    const txns = () =>
+      q<{ status: string }>(sql`SELECT status FROM provider_transactions WHERE invoice_id = ${invoiceId}`);
+    expect(await txns()).toEqual([{ status: 'PENDING' }]);
+    const back = await setStatus(invoiceId, 'NEW');
+    expect(back.statusCode, back.body).toBe(409);
+    expect(back.json().error.message).toMatch(/still confirming this deposit/);
+    // back to IN_PROGRESS still waits for the same answer; "Have paid" again does not ask a second time
+    expect((await setStatus(invoiceId, 'IN_PROGRESS')).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url: `${form}/complete`, payload: {} })).statusCode).toBe(200);
+    expect(await txns()).toEqual([{ status: 'PENDING' }]);
+    // staff may end it: the pending request is closed with it
+    expect((await setStatus(invoiceId, 'CANCELED')).statusCode).toBe(200);
+    expect(await txns()).toEqual([{ status: 'CANCELED' }]);
   });
 
   it('approving a ticket on a never-routed deposit names the account the money arrived on', async () => {

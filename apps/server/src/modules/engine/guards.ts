@@ -2,6 +2,7 @@ import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import {
   REQUISITE_STATUSES,
   formatMoney,
+  awaitsProvider,
   holdsRequisites,
   isFinal,
   statusExistsInFlow,
@@ -38,7 +39,7 @@ export class RequisitesRefusal extends AppError {
  * - a merchant's available balance (in the invoice's book) never goes below zero;
  * - two active deposits never share (account, amount) on a unique-amount account;
  * - requisites are never assigned beyond an account's limit;
- * - a withdrawal whose payout is with the provider is not declined or canceled beside it.
+ * - nothing is issued twice to a provider: an invoice with a pending provider transaction is not moved back.
  * Money that really arrives may take an account past its limit: that is flagged, never refused.
  */
 export async function enforceInvariants(tx: Tx, before: InvoiceState, after: InvoiceState) {
@@ -48,6 +49,7 @@ export async function enforceInvariants(tx: Tx, before: InvoiceState, after: Inv
       statusId: `Choose a ${flow.toLowerCase()} status`,
     });
   }
+  const limits = await lockAccounts(tx, before, after);
   await assertFunds(tx, before, after);
   // a deposit waits for money (IN_PROGRESS, PAYED) only on requisites the customer was given
   if (holdsRequisites(after) && after.accountId === null) {
@@ -70,35 +72,54 @@ export async function enforceInvariants(tx: Tx, before: InvoiceState, after: Inv
           'A withdrawal becomes DONE only once its payout was sent from a provider account; this one never was',
         );
   }
-  if (holdsAccount(after)) await assertRequisitesFree(tx, before, after);
-  if (after.status !== before.status) await assertPayoutNotPending(tx, after);
+  if (holdsAccount(after)) await assertRequisitesFree(tx, before, after, limits.get(after.accountId!));
+  await assertProviderNotPending(tx, before, after);
 }
 
 /**
- * Retry never doubles a payout (DESIGN §3): a withdrawal whose payout is still with the provider ends
- * only by the provider's answer (or DONE when staff know it was paid). Declining or canceling it here
- * would let a retry send a second payout beside the first.
+ * Nothing is issued twice to a provider (DESIGN §3, the retry rule): while a provider transaction of the
+ * invoice is pending, the invoice leaves the statuses that wait for the provider only by its answer,
+ * or — staff correcting — to a final status: DONE for a withdrawal (it was paid), any final one for a
+ * deposit (its confirmation, if the money comes, is kept as unmatched money for staff). Moving it back
+ * (to NEW, or a withdrawal to DECLINED/CANCELED) would let the customer, a retry or an operator send a
+ * second payout or confirmation beside the first.
  */
-async function assertPayoutNotPending(tx: Tx, after: InvoiceState) {
-  // ending it other than DONE (declined, canceled) is what a retry would send a second payout beside
-  if (after.flowType !== 'WITHDRAWAL' || !isFinal(after.status) || after.status === 'DONE') return;
+async function assertProviderNotPending(tx: Tx, before: InvoiceState, after: InvoiceState) {
+  if (after.status === before.status || awaitsProvider(after)) return;
+  const allowed = after.flowType === 'WITHDRAWAL' ? after.status === 'DONE' : isFinal(after.status);
+  if (allowed) return;
   const [pending] = await tx
-    .select({ attempt: providerTransactions.attempt })
+    .select({ attempt: providerTransactions.attempt, type: providerTransactions.type })
     .from(providerTransactions)
-    .where(
-      and(
-        eq(providerTransactions.invoiceId, after.id),
-        eq(providerTransactions.type, 'PAYOUT'),
-        eq(providerTransactions.status, 'PENDING'),
-      ),
-    )
+    .where(and(eq(providerTransactions.invoiceId, after.id), eq(providerTransactions.status, 'PENDING')))
     .limit(1);
   if (pending) {
     throw new AppError(
       'INVALID_STATE',
-      `Refused: payout attempt ${pending.attempt} is still with the provider; a withdrawal is ${after.status} only after the provider declined it (set DONE if it was paid)`,
+      pending.type === 'PAYOUT'
+        ? `Refused: payout attempt ${pending.attempt} is still with the provider; the withdrawal becomes ${after.status} only after the provider declined it (set DONE if it was paid)`
+        : `Refused: the provider is still confirming this deposit; it becomes ${after.status} only after the provider answered (or set it final)`,
     );
   }
+}
+
+/**
+ * Lock order, the same in every transaction so that none waits on another in a cycle: the invoice
+ * row (the caller), then the limit rows of the accounts the change touches (ascending id), then the
+ * merchant's funds lock, then the balance rows (ascending key, ledger/service.ts).
+ */
+async function lockAccounts(tx: Tx, before: InvoiceState, after: InvoiceState) {
+  const ids = [...new Set([before.accountId, after.accountId].filter((id): id is number => id !== null))].sort(
+    (a, b) => a - b,
+  );
+  if (!ids.length) return new Map<number, typeof accountLimits.$inferSelect>();
+  const rows = await tx
+    .select()
+    .from(accountLimits)
+    .where(inArray(accountLimits.accountId, ids))
+    .orderBy(accountLimits.accountId)
+    .for('update');
+  return new Map(rows.map((r) => [r.accountId, r]));
 }
 
 /** The merchant's balance in the invoice's book must cover whatever this change takes from it. */
@@ -146,10 +167,14 @@ export async function assertFundsCover(
   return available;
 }
 
-/** Unique amounts and limits, under the account's limit row lock (the lock routing takes too). */
-async function assertRequisitesFree(tx: Tx, before: InvoiceState, after: InvoiceState) {
+/** Unique amounts and limits, under the account's limit row lock (taken by lockAccounts). */
+async function assertRequisitesFree(
+  tx: Tx,
+  before: InvoiceState,
+  after: InvoiceState,
+  limit: typeof accountLimits.$inferSelect | undefined,
+) {
   const accountId = after.accountId!;
-  const [limit] = await tx.select().from(accountLimits).where(eq(accountLimits.accountId, accountId)).for('update');
   const money = await moneyFormatter(tx, after.currencyId);
   const others = and(
     eq(invoices.accountId, accountId),

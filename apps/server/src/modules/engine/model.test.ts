@@ -7,6 +7,7 @@ import { injectSigned, invoiceBody, merchantSigner, type Signer } from '../../..
 import { reconcileLedger } from '../ledger/reconcile';
 import { tickSandbox } from '../sandbox/service';
 import { tickExpiry } from './expiry';
+import { checkMoneyInvariants } from './invariants.testkit';
 
 /**
  * Model-based test of the money invariants (DESIGN §3 and §6; the idea of Jepsen's bank test):
@@ -45,37 +46,7 @@ function expectNoServerError(what: string, res: { statusCode: number; body: stri
 }
 
 async function checkInvariants(real: Real) {
-  const fail = (msg: string, rows: unknown) => {
-    throw new Error(`${msg}: ${JSON.stringify(rows)}\nafter:\n${real.log.join('\n')}`);
-  };
-  const r = await reconcileLedger(t.ctx.db);
-  if (r.unbalanced.length) fail('a book does not sum to zero', r.unbalanced);
-  if (r.drift.length) fail('a balance row differs from its entries', r.drift);
-  const negative = await q(sql`SELECT key, balance FROM ledger_balances
-    WHERE account = 'merchant' AND book = 'live' AND balance > 0`);
-  if (negative.length) fail('a live available balance is below zero', negative);
-  const duplicates = await q(sql`SELECT i.account_id, i.amount, count(*) FROM invoices i
-    JOIN account_limits l ON l.account_id = i.account_id AND l.check_unique_amount
-    WHERE i.flow_type = 'DEPOSIT' AND i.status IN ('IN_PROGRESS', 'PAYED')
-    GROUP BY i.account_id, i.amount HAVING count(*) > 1`);
-  if (duplicates.length) fail('two active deposits share (account, amount) on a unique-amount account', duplicates);
-  const overAssigned = await q(sql`SELECT l.account_id FROM account_limits l
-    JOIN provider_accounts a ON a.id = l.account_id JOIN providers p ON p.id = a.provider_id
-    WHERE l.over_limit_since IS NULL AND
-      coalesce((SELECT sum(b.balance) FROM ledger_balances b WHERE b.provider_account_id = l.account_id
-                AND b.account = 'provider_account' AND b.book = CASE WHEN p.is_sandbox THEN 'test' ELSE 'live' END), 0)
-      + coalesce((SELECT sum(i.amount) FROM invoices i WHERE i.account_id = l.account_id AND i.flow_type = 'DEPOSIT'
-                  AND i.status IN ('IN_PROGRESS', 'PAYED')), 0) > l."limit"
-      AND EXISTS (SELECT 1 FROM invoices i WHERE i.account_id = l.account_id AND i.flow_type = 'DEPOSIT'
-                  AND i.status IN ('IN_PROGRESS', 'PAYED'))`);
-  if (overAssigned.length) fail('requisites were assigned beyond a limit', overAssigned);
-  const orphanLegs =
-    await q(sql`SELECT id FROM ledger_entries WHERE account = 'provider_account' AND provider_account_id IS NULL
-    AND created_at > now() - interval '1 day' LIMIT 5`);
-  if (orphanLegs.length) fail('a provider leg posted to no account', orphanLegs);
-  const testInLive = await q(sql`SELECT e.id FROM ledger_entries e JOIN invoices i ON i.id = e.invoice_id
-    WHERE i.is_test AND e.book = 'live' LIMIT 5`);
-  if (testInLive.length) fail('test activity changed a live figure', testInLive);
+  await checkMoneyInvariants(t.ctx.db, real.log);
 }
 
 const pick = <T>(xs: T[], i: number) => (xs.length ? xs[i % xs.length] : undefined);
@@ -96,7 +67,8 @@ class Create implements fc.AsyncCommand<Model, Real> {
       sign,
       'POST',
       '/api/merchant/v1/invoices',
-      invoiceBody(terminal, { amount: this.amount }),
+      // the customer may change the amount on the form: re-issued requisites are part of the run
+      invoiceBody(terminal, { amount: this.amount, canChangeAmount: true }),
     );
     expectNoServerError(`create ${this.flow} ${this.test ? 'test' : 'live'} ${this.amount}`, res, real);
     if (res.statusCode === 201) {
@@ -133,6 +105,40 @@ class Customer implements fc.AsyncCommand<Model, Real> {
     await checkInvariants(real);
   }
   toString = () => `Customer(${this.i})`;
+}
+
+/** The customer went Back and asks again with another amount: requisites re-issued (or refused). */
+class NewAmount implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly i: number,
+    readonly amount: number,
+  ) {}
+  check = (m: Readonly<Model>) => m.invoices.length > 0;
+  async run(m: Model, real: Real) {
+    const inv = pick(m.invoices, this.i)!;
+    const form = `/api/payments/form/${inv.formId}`;
+    const init = await t.app.inject({ method: 'POST', url: `${form}/init` });
+    expectNoServerError(`init ${inv.id}`, init, real);
+    if (init.statusCode !== 200) return checkInvariants(real);
+    const { methods } = init.json().data;
+    const cred = await t.app.inject({
+      method: 'POST',
+      url: `${form}/credential`,
+      payload: { amount: this.amount, paymentMethodId: methods[0].id },
+    });
+    expectNoServerError(`new amount ${inv.id} ${this.amount}`, cred, real);
+    if (cred.statusCode === 200) {
+      // the amount the customer sees is the amount the server holds
+      const [row] = await q<{ amount: string }>(sql`SELECT amount::text FROM invoices WHERE id = ${inv.id}`);
+      if (cred.json().data.amount !== Number(row!.amount)) {
+        throw new Error(
+          `customer shown ${cred.json().data.amount}, server holds ${row!.amount}\n${real.log.join('\n')}`,
+        );
+      }
+    }
+    await checkInvariants(real);
+  }
+  toString = () => `NewAmount(${this.i},${this.amount})`;
 }
 
 class ProviderReport implements fc.AsyncCommand<Model, Real> {
@@ -295,6 +301,7 @@ function commandArbitraries() {
       .tuple(fc.constantFrom('DEPOSIT' as const, 'WITHDRAWAL' as const), fc.boolean(), amount)
       .map(([f, test, a]) => new Create(f, test, a)),
     i.map((x) => new Customer(x)),
+    fc.tuple(i, amount).map(([x, a]) => new NewAmount(x, a)),
     fc.tuple(i, fc.boolean()).map(([x, paid]) => new ProviderReport(x, paid)),
     fc.tuple(i, fc.integer({ min: 1, max: 6 }), fc.boolean()).map(([x, s, acc]) => new Operator(x, s, acc)),
     fc.tuple(i, amount).map(([x, a]) => new Amount(x, a)),

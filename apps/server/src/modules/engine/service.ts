@@ -210,13 +210,28 @@ export async function reissue(
   return updated!;
 }
 
-export async function createProviderTransaction(
-  ctx: AppContext,
-  tx: Tx,
-  inv: InvoiceRow,
-  type: 'DEPOSIT' | 'PAYOUT',
-  attempt = 1,
-) {
+/**
+ * The one place a provider transaction is issued, under the invoice lock. Never twice: while one of
+ * the invoice is pending, a deposit confirmation request is that one (the customer pressed "Have paid"
+ * again) and a payout is refused; a withdrawal already paid out gets no new payout. Attempts count up.
+ */
+export async function createProviderTransaction(ctx: AppContext, tx: Tx, inv: InvoiceRow, type: 'DEPOSIT' | 'PAYOUT') {
+  const issued = await tx
+    .select()
+    .from(providerTransactions)
+    .where(and(eq(providerTransactions.invoiceId, inv.id), eq(providerTransactions.type, type)))
+    .orderBy(desc(providerTransactions.attempt));
+  const pending = issued.find((t) => t.status === 'PENDING');
+  if (pending && type === 'DEPOSIT') return pending;
+  if (pending) {
+    throw invalidState(
+      `Payout attempt ${pending.attempt} is still with the provider; a second one is never sent beside it`,
+    );
+  }
+  if (type === 'PAYOUT' && issued.some((t) => t.status === 'DONE')) {
+    throw invalidState('This withdrawal was already paid out by the provider; no second payout is sent');
+  }
+  const attempt = (issued[0]?.attempt ?? 0) + 1;
   const now = ctx.now();
   const [row] = await tx
     .insert(providerTransactions)
@@ -366,16 +381,6 @@ async function closePendingTransactions(tx: Tx, invoiceId: string, status: strin
     .where(and(eq(providerTransactions.invoiceId, invoiceId), eq(providerTransactions.status, 'PENDING')));
 }
 
-async function lastAttempt(tx: Tx, invoiceId: string) {
-  const [row] = await tx
-    .select({ attempt: providerTransactions.attempt })
-    .from(providerTransactions)
-    .where(and(eq(providerTransactions.invoiceId, invoiceId), eq(providerTransactions.type, 'PAYOUT')))
-    .orderBy(desc(providerTransactions.attempt))
-    .limit(1);
-  return row?.attempt ?? 0;
-}
-
 /** Starts a new payout attempt for a LOCKED withdrawal (DECLINED → IN_PROGRESS with the hold re-applied). */
 async function retryLocked(ctx: AppContext, tx: Tx, inv: InvoiceRow, actor: Actor, auto: boolean) {
   if (!canRetry(inv)) throw invalidState(`A ${inv.flowType.toLowerCase()} in status ${inv.status} cannot be retried`);
@@ -387,13 +392,13 @@ async function retryLocked(ctx: AppContext, tx: Tx, inv: InvoiceRow, actor: Acto
     throw invalidState(`Payout attempt ${pending.attempt} is still with the provider; retry only after it is declined`);
   }
   const now = ctx.now();
-  const attempt = (await lastAttempt(tx, inv.id)) + 1;
   let updated = inv;
   if (!awaitsProvider(inv)) {
     // the hold is taken again: the engine's funds guard refuses it when the balance does not cover it
     updated = await applyTransition(ctx, tx, inv, 'IN_PROGRESS', actor, { force: actor.kind === 'operator' });
   }
-  const txn = await createProviderTransaction(ctx, tx, updated, 'PAYOUT', attempt);
+  const txn = await createProviderTransaction(ctx, tx, updated, 'PAYOUT');
+  const attempt = txn.attempt;
   await logEvent(
     tx,
     inv,

@@ -343,7 +343,7 @@ export async function completePayment(ctx: AppContext, formId: string, body: For
       await tx.insert(invoiceErrors).values({ invoiceId: inv.id, description: message, eventTime: now });
       return { error: new AppError('INSUFFICIENT_BALANCE', message) };
     }
-    await createProviderTransaction(ctx, tx, updated, 'PAYOUT', 1);
+    await createProviderTransaction(ctx, tx, updated, 'PAYOUT');
     return { successUrl: inv.successUrl };
   });
   if ('error' in out) throw out.error;

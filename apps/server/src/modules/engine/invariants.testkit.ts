@@ -1,0 +1,54 @@
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/create-db';
+import { reconcileLedger } from '../ledger/reconcile';
+
+/**
+ * The money invariants (DESIGN §3 and §6) read from the database, shared by the model test and the
+ * scale-out test: throws with the offending rows (and the log of actions that led there) on the
+ * first one broken.
+ */
+export async function checkMoneyInvariants(db: DbOrTx, log: readonly string[] = []) {
+  const q = async <T extends Record<string, unknown>>(s: ReturnType<typeof sql>) => (await db.execute<T>(s)).rows;
+  const fail = (msg: string, rows: unknown) => {
+    throw new Error(`${msg}: ${JSON.stringify(rows)}\nafter:\n${log.join('\n')}`);
+  };
+  const r = await reconcileLedger(db);
+  if (r.unbalanced.length) fail('a book does not sum to zero', r.unbalanced);
+  if (r.drift.length) fail('a balance row differs from its entries', r.drift);
+  const negative = await q(sql`SELECT key, balance FROM ledger_balances
+    WHERE account = 'merchant' AND book = 'live' AND balance > 0`);
+  if (negative.length) fail('a live available balance is below zero', negative);
+  const duplicates = await q(sql`SELECT i.account_id, i.amount, count(*) FROM invoices i
+    JOIN account_limits l ON l.account_id = i.account_id AND l.check_unique_amount
+    WHERE i.flow_type = 'DEPOSIT' AND i.status IN ('IN_PROGRESS', 'PAYED')
+    GROUP BY i.account_id, i.amount HAVING count(*) > 1`);
+  if (duplicates.length) fail('two active deposits share (account, amount) on a unique-amount account', duplicates);
+  const overAssigned = await q(sql`SELECT l.account_id FROM account_limits l
+    JOIN provider_accounts a ON a.id = l.account_id JOIN providers p ON p.id = a.provider_id
+    WHERE l.over_limit_since IS NULL AND
+      coalesce((SELECT sum(b.balance) FROM ledger_balances b WHERE b.provider_account_id = l.account_id
+                AND b.account = 'provider_account' AND b.book = CASE WHEN p.is_sandbox THEN 'test' ELSE 'live' END), 0)
+      + coalesce((SELECT sum(i.amount) FROM invoices i WHERE i.account_id = l.account_id AND i.flow_type = 'DEPOSIT'
+                  AND i.status IN ('IN_PROGRESS', 'PAYED')), 0) > l."limit"
+      AND EXISTS (SELECT 1 FROM invoices i WHERE i.account_id = l.account_id AND i.flow_type = 'DEPOSIT'
+                  AND i.status IN ('IN_PROGRESS', 'PAYED'))`);
+  if (overAssigned.length) fail('requisites were assigned beyond a limit', overAssigned);
+  const orphanLegs =
+    await q(sql`SELECT id FROM ledger_entries WHERE account = 'provider_account' AND provider_account_id IS NULL
+    AND created_at > now() - interval '1 day' LIMIT 5`);
+  if (orphanLegs.length) fail('a provider leg posted to no account', orphanLegs);
+  // nothing issued twice to a provider: one pending transaction per invoice at most, attempts unique,
+  // at most one paid payout
+  const twicePending = await q(sql`SELECT invoice_id, count(*) FROM provider_transactions WHERE status = 'PENDING'
+    GROUP BY invoice_id HAVING count(*) > 1`);
+  if (twicePending.length) fail('two provider transactions pending at once for one invoice', twicePending);
+  const sameAttempt = await q(sql`SELECT invoice_id, type, attempt, count(*) FROM provider_transactions
+    GROUP BY invoice_id, type, attempt HAVING count(*) > 1`);
+  if (sameAttempt.length) fail('one attempt issued twice', sameAttempt);
+  const paidTwice = await q(sql`SELECT invoice_id, count(*) FROM provider_transactions
+    WHERE type = 'PAYOUT' AND status = 'DONE' GROUP BY invoice_id HAVING count(*) > 1`);
+  if (paidTwice.length) fail('a withdrawal paid out twice', paidTwice);
+  const testInLive = await q(sql`SELECT e.id FROM ledger_entries e JOIN invoices i ON i.id = e.invoice_id
+    WHERE i.is_test AND e.book = 'live' LIMIT 5`);
+  if (testInLive.length) fail('test activity changed a live figure', testInLive);
+}
