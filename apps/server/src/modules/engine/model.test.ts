@@ -141,6 +141,59 @@ class NewAmount implements fc.AsyncCommand<Model, Real> {
   toString = () => `NewAmount(${this.i},${this.amount})`;
 }
 
+/** The merchant cancels through its API (deposits until DONE, withdrawals while NEW). */
+class MerchantCancel implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly i: number) {}
+  check = (m: Readonly<Model>) => m.invoices.length > 0;
+  async run(m: Model, real: Real) {
+    const inv = pick(m.invoices, this.i)!;
+    const res = await injectSigned(t.app, sign, 'POST', `/api/merchant/v1/invoices/${inv.id}/cancel`, {});
+    expectNoServerError(`merchant cancel ${inv.id}`, res, real);
+    await checkInvariants(real);
+  }
+  toString = () => `MerchantCancel(${this.i})`;
+}
+
+/** The customer opens a support ticket; staff approve it (invoice → DONE, naming the account if never routed) or reject it. */
+class Ticket implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly i: number,
+    readonly approve: boolean,
+    readonly withAccount: boolean,
+  ) {}
+  check = (m: Readonly<Model>) => m.invoices.length > 0;
+  async run(m: Model, real: Real) {
+    const inv = pick(m.invoices, this.i)!;
+    const opened = await t.app.inject({
+      method: 'POST',
+      url: `/api/payments/form/${inv.formId}/support`,
+      payload: { description: 'model run' },
+    });
+    expectNoServerError(`ticket ${inv.id}`, opened, real);
+    const [ticket] = await q<{ id: number }>(sql`SELECT id FROM support_tickets
+      WHERE invoice_id = ${inv.id} AND status NOT IN ('SOLVED', 'REJECTED') ORDER BY id DESC LIMIT 1`);
+    if (!ticket) return checkInvariants(real);
+    let peopleAccountId: number | undefined;
+    if (this.withAccount) {
+      const [acc] = await q<{ id: number }>(sql`SELECT a.id FROM provider_accounts a
+        JOIN payment_methods pm ON pm.id = a.payment_method_id JOIN providers p ON p.id = a.provider_id
+        JOIN invoices i ON i.id = ${inv.id} AND pm.currency_id = i.currency_id AND p.is_sandbox = i.is_test
+        ORDER BY a.id LIMIT 1`);
+      peopleAccountId = acc?.id;
+    }
+    const decision = this.approve ? 'approve' : 'reject';
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/merchant/support/${decision}?merchantId=${t.demo.merchantId}`,
+      headers: { cookie: ops },
+      payload: { ticketId: Number(ticket.id), ...(this.approve && peopleAccountId ? { peopleAccountId } : {}) },
+    });
+    expectNoServerError(`ticket ${decision} ${inv.id}`, res, real);
+    await checkInvariants(real);
+  }
+  toString = () => `Ticket(${this.i},${this.approve},${this.withAccount})`;
+}
+
 class ProviderReport implements fc.AsyncCommand<Model, Real> {
   constructor(
     readonly i: number,
@@ -302,6 +355,8 @@ function commandArbitraries() {
       .map(([f, test, a]) => new Create(f, test, a)),
     i.map((x) => new Customer(x)),
     fc.tuple(i, amount).map(([x, a]) => new NewAmount(x, a)),
+    i.map((x) => new MerchantCancel(x)),
+    fc.tuple(i, fc.boolean(), fc.boolean()).map(([x, ok, acc]) => new Ticket(x, ok, acc)),
     fc.tuple(i, fc.boolean()).map(([x, paid]) => new ProviderReport(x, paid)),
     fc.tuple(i, fc.integer({ min: 1, max: 6 }), fc.boolean()).map(([x, s, acc]) => new Operator(x, s, acc)),
     fc.tuple(i, amount).map(([x, a]) => new Amount(x, a)),
