@@ -27,6 +27,16 @@ export default defineConfig({
       },
       {
         test: {
+          // the repository's own rules: import boundaries as lint errors
+          name: 'lint',
+          include: ['scripts/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
           name: 'web',
           sequence: { groupOrder: 1 },
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
