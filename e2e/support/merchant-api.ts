@@ -10,7 +10,7 @@ export type DemoMerchant = {
   terminals: { id: string; name: string; flowType: 'DEPOSIT' | 'WITHDRAWAL'; currency: string; isTest: boolean }[];
 };
 
-export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? path.resolve(import.meta.dirname, '../../.tmp/e2e-data');
+const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? path.resolve(import.meta.dirname, '../../.tmp/e2e-data');
 
 export function demoMerchant(dataDir = E2E_DATA_DIR): DemoMerchant {
   return JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-merchant.json'), 'utf8')) as DemoMerchant;

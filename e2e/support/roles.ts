@@ -2,7 +2,7 @@ import { PRESET_ROLES, canSeeMonitoring, type PresetRoleCode } from '../../packa
 import type { DemoRole } from './auth';
 
 /** The preset role each demo user holds (the server's seed). */
-export const ROLE_OF: Record<DemoRole, PresetRoleCode> = {
+const ROLE_OF: Record<DemoRole, PresetRoleCode> = {
   admin: 'platform_admin',
   ops: 'platform_operator',
   owner: 'merchant_owner',
@@ -13,7 +13,6 @@ export const ROLE_OF: Record<DemoRole, PresetRoleCode> = {
 };
 
 export const permissionsOf = (user: DemoRole): readonly string[] => PRESET_ROLES[ROLE_OF[user]].permissions;
-export const isPlatformUser = (user: DemoRole) => PRESET_ROLES[ROLE_OF[user]].scope === 'platform';
 
 export const ALL_NAV_ENTRIES = [
   'Dashboard',

@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import closeWithGrace from 'close-with-grace';
 import { loadConfig, type Config } from './config';
 import { createDb, DataDirLockedError, runMigrations, type DbHandle } from './db/create-db';
 import { buildApp } from './app';
@@ -63,23 +64,15 @@ async function serve(dbh: DbHandle, opts: { prepared: boolean; demo: boolean }) 
   if (cluster.isPrimary) announce(typeof address === 'object' && address ? address.port : config.port, dbh.kind, demo);
   else process.send?.('listening');
 
-  let closing = false;
-  async function shutdown(signal: string) {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    try {
-      await app.close();
-      await workers?.stop();
-      await dbh.close();
-    } finally {
-      process.exit(0);
-    }
-  }
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // SIGINT/SIGTERM (or an uncaught error): stop taking requests, let the workers finish their tick, close the
+  // database; a second signal or 10 s later the process exits anyway
+  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+    if (err) app.log.error({ err }, 'fatal error, shutting down');
+    else app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await workers?.stop();
+    await dbh.close();
+  });
 }
 
 if (config.webConcurrency > 1 && !config.databaseUrl) {

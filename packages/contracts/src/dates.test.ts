@@ -56,3 +56,15 @@ describe('display formats (UTC)', () => {
     expect(formatDateShort(Number.NaN)).toBe('');
   });
 });
+
+describe('UTC times and days for the back-office', () => {
+  it('formats HH:mm and HH:mm:ss in UTC, whatever the time zone', async () => {
+    const { formatUtcTime, utcIsoDay } = await import('./dates');
+    expect(formatUtcTime('2026-11-23T04:05:06.789Z')).toBe('04:05');
+    expect(formatUtcTime(Date.parse('2026-11-23T23:59:59Z'), true)).toBe('23:59:59');
+    expect(formatUtcTime('not a date')).toBe('');
+    const now = new Date('2026-03-01T00:30:00Z');
+    expect(utcIsoDay(0, now)).toBe('2026-03-01');
+    expect(utcIsoDay(-6, now)).toBe('2026-02-23');
+  });
+});

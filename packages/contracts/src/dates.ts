@@ -70,6 +70,19 @@ export function formatDateShort(value: Date | string | number): string {
   return `${pad(d.getUTCDate())}/${pad(d.getUTCMonth() + 1)}/${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
 }
 
+/** 'HH:mm' (or 'HH:mm:ss') in UTC; '' for an invalid value. */
+export function formatUtcTime(value: Date | string | number, seconds = false): string {
+  const d = toDate(value);
+  if (!d) return '';
+  return `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}${seconds ? `:${pad(d.getUTCSeconds())}` : ''}`;
+}
+
+/** The UTC calendar day `offsetDays` from `now`, as YYYY-MM-DD (report periods). */
+export function utcIsoDay(offsetDays = 0, now: Date = new Date()): string {
+  const d = new Date(now.getTime() + offsetDays * 86_400_000);
+  return formatIsoDay({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() });
+}
+
 /** A dd/MM/yyyy query value; anything else (including 31/02/2026) is refused. */
 export const ddMmYyyySchema = z
   .string()

@@ -23,7 +23,11 @@ export async function copyOut(
     client.release(err ?? undefined);
   };
   try {
-    if (opts.transaction) await client.query('BEGIN READ ONLY');
+    if (opts.transaction) {
+      await client.query('BEGIN READ ONLY');
+      // statements with inlined literals (queries.ts copyCsvSql): a backslash is only ever a character
+      await client.query('SET LOCAL standard_conforming_strings = on');
+    }
     const stream = client.query(copyTo(await build(client)));
     stream.once('end', () => {
       if (!opts.transaction) return release();

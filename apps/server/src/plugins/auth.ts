@@ -48,7 +48,7 @@ declare module 'fastify' {
   }
 }
 
-export const STAFF_PREFIXES = ['/api/v1/', '/api/data/', '/api/router/'];
+const STAFF_PREFIXES = ['/api/v1/', '/api/data/', '/api/router/'];
 export const COOKIE_NAME = 'jwt';
 const SECRET_KEY = 'internal.jwt_secret';
 
@@ -68,7 +68,7 @@ export function guardRefusal(user: SessionUser, auth: Exclude<RouteAuth, 'public
   return missing.length ? refusalMessage(missing) : null;
 }
 
-export async function loadJwtSecret(ctx: AppContext): Promise<Uint8Array> {
+async function loadJwtSecret(ctx: AppContext): Promise<Uint8Array> {
   if (ctx.config.jwtSecret) return new TextEncoder().encode(ctx.config.jwtSecret);
   // One secret for every process on this database, made once.
   await ctx.db

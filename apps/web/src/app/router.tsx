@@ -37,7 +37,7 @@ const guarded = (title: string, all: Permission[], Page: LazyExoticComponent<Com
 );
 
 /** Route names and paths of SPEC §2; `handle.name` carries the route name. */
-export const routes: RouteObject[] = [
+const routes: RouteObject[] = [
   {
     path: ROUTES.Login,
     handle: { name: 'Login' },

@@ -10,7 +10,7 @@ import { FINANCE_KEY } from '../lib/finance';
 import { toast } from './toast';
 
 /** SPEC §9: the settlement dialog is 768px wide. */
-export const SETTLEMENT_DIALOG_WIDTH = 768;
+const SETTLEMENT_DIALOG_WIDTH = 768;
 
 type Props = {
   opened: boolean;

@@ -59,7 +59,7 @@ export function setPasswordChangeRequiredHandler(handler: () => void) {
 /**
  * Builds a same-origin URL. Empty values are dropped and arrays become repeated keys without index (SPEC §5).
  */
-export function apiUrl(path: string, query: QueryParams = {}, scoped = true): string {
+function apiUrl(path: string, query: QueryParams = {}, scoped = true): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     const values = Array.isArray(value) ? value : [value];
@@ -134,7 +134,7 @@ export async function apiFetch(path: string, opts: RequestOptions = {}): Promise
 }
 
 /** A JSON call; an empty body resolves to undefined. */
-export async function apiRequest<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+async function apiRequest<T>(path: string, opts: RequestOptions = {}): Promise<T> {
   const res = await apiFetch(path, opts);
   const text = await res.text();
   return (text ? parseJson(text) : undefined) as T;

@@ -5,7 +5,7 @@ import { scopedMerchantStore } from './merchant-scope';
 import { useStore } from './persisted-store';
 import { useCurrentUser } from './session';
 
-export const MERCHANT_LIST_SIZE = 50;
+const MERCHANT_LIST_SIZE = 50;
 
 /** All merchants (first 50), for merchant.rw.all users (SPEC §6). Not itself merchant-scoped. */
 export const merchantsQuery = queryOptions({

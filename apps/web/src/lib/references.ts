@@ -15,7 +15,7 @@ import { useCurrentMerchantId } from './merchant';
 const REFERENCE_STALE_MS = 60 * 60_000;
 
 /** A reference list by header id (SPEC §3); terminal attribute types (105) are cached for good (SPEC §7). */
-export const referenceQuery = (refHeaderId: ReferenceHeaderId) =>
+const referenceQuery = (refHeaderId: ReferenceHeaderId) =>
   queryOptions({
     queryKey: ['reference', refHeaderId] as const,
     queryFn: ({ signal }) =>
@@ -29,7 +29,7 @@ export const referenceQuery = (refHeaderId: ReferenceHeaderId) =>
 
 export const useReference = (refHeaderId: ReferenceHeaderId) => useQuery(referenceQuery(refHeaderId));
 
-export const currenciesQuery = queryOptions({
+const currenciesQuery = queryOptions({
   queryKey: ['reference', 'currency'] as const,
   queryFn: ({ signal }) =>
     api.get<{ data: CurrencyItem[] }>('/api/v1/reference/currency', { signal, scoped: false }).then((r) => r.data),
@@ -38,7 +38,7 @@ export const currenciesQuery = queryOptions({
 });
 export const useCurrencies = () => useQuery(currenciesQuery);
 
-export const providersQuery = queryOptions({
+const providersQuery = queryOptions({
   queryKey: ['reference', 'provider'] as const,
   queryFn: ({ signal }) =>
     api.get<{ data: ProviderItem[] }>('/api/v1/provider', { signal, scoped: false }).then((r) => r.data),
@@ -48,7 +48,7 @@ export const providersQuery = queryOptions({
 export const useProviders = () => useQuery(providersQuery);
 
 /** The current merchant's terminal pools (merchant-scoped, so keyed by merchant). */
-export const terminalPoolsQuery = (merchantId: string | null) =>
+const terminalPoolsQuery = (merchantId: string | null) =>
   queryOptions({
     queryKey: ['terminal-pools', merchantId ?? 'own'] as const,
     queryFn: ({ signal }) =>
@@ -58,7 +58,7 @@ export const terminalPoolsQuery = (merchantId: string | null) =>
   });
 export const useTerminalPools = () => useQuery(terminalPoolsQuery(useCurrentMerchantId()));
 
-export const paymentMethodsQuery = queryOptions({
+const paymentMethodsQuery = queryOptions({
   queryKey: ['reference', 'payment-method'] as const,
   queryFn: ({ signal }) =>
     api.get<{ data: PaymentMethodItem[] }>('/api/v1/payment-method', { signal, scoped: false }).then((r) => r.data),

@@ -8,7 +8,7 @@ import { createStore, useStore } from './persisted-store';
 export const terminalsQueryKey = ['terminals'] as const;
 
 /** The merchant's terminals: fetched once and cached for good (SPEC §7), one entry per merchant. */
-export const terminalsQuery = (merchantId: string | null) =>
+const terminalsQuery = (merchantId: string | null) =>
   queryOptions({
     queryKey: [...terminalsQueryKey, 'list', merchantId ?? 'own'] as const,
     queryFn: ({ signal }) => api.get<{ data: TerminalListItem[] }>('/api/v1/terminal', { signal }).then((r) => r.data),

@@ -2,7 +2,7 @@ import i18next, { type TOptions } from 'i18next';
 import { formatMoney } from '@paydesk/contracts/money';
 import en, { type Messages } from './locales/en';
 
-export const LANGUAGES = ['en', 'ru', 'uz'] as const;
+const LANGUAGES = ['en', 'ru', 'uz'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 /** `?lang=` chooses the language; anything else (or nothing) is English (SPEC §1). */

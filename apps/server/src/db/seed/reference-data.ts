@@ -2,7 +2,7 @@ import { INVOICE_STATUSES, TICKET_STATUSES } from '@paydesk/contracts';
 import type { DbOrTx } from '../create-db';
 import { currencies, paymentMethods, providers, references } from '../schema';
 
-export const CURRENCIES = [
+const CURRENCIES = [
   { code: 'UZS', name: 'Uzbekistani sum', dimension: 2 },
   { code: 'RUB', name: 'Russian ruble', dimension: 2 },
   { code: 'KGS', name: 'Kyrgyzstani som', dimension: 2 },
@@ -41,7 +41,7 @@ export const BANKS = [
 ] as const;
 
 /** Every reference header of SPEC §3. */
-export const REFERENCES: Record<number, readonly Ref[]> = {
+const REFERENCES: Record<number, readonly Ref[]> = {
   99: [
     { code: 'M', value: 'Male' },
     { code: 'F', value: 'Female' },

@@ -66,7 +66,7 @@ function scopeCondition(viewer: SessionUser, merchant: AuditFilter['merchant']):
 }
 
 /** What merchant staff see instead of a platform employee's name (and all they can filter by). */
-export const PLATFORM_STAFF_NAME = 'platform staff';
+const PLATFORM_STAFF_NAME = 'platform staff';
 
 /** Merchant staff filter platform actors only as "platform staff": a guessed employee name matches nothing. */
 function actorCondition(viewer: SessionUser, actor: string | undefined): SQL | undefined {

@@ -7,10 +7,10 @@ import { burnPasswordTime, hashPassword, verifyPassword } from '../../lib/passwo
 import { issueSessionToken, type SessionUser } from '../../plugins/auth';
 import { recordAudit, staffActor } from '../audit/service';
 
-export const LOCKOUT_FAILURES = 10; // PCI DSS 8.3.4: at most 10 attempts
-export const LOCKOUT_MINUTES = 30;
-export const IP_FAILURES = 30;
-export const IP_WINDOW_MINUTES = 15;
+const LOCKOUT_FAILURES = 10; // PCI DSS 8.3.4: at most 10 attempts
+const LOCKOUT_MINUTES = 30;
+const IP_FAILURES = 30;
+const IP_WINDOW_MINUTES = 15;
 
 export async function login(ctx: AppContext, secret: Uint8Array, username: string, password: string, ip: string) {
   const now = ctx.now();

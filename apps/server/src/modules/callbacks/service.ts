@@ -78,7 +78,7 @@ export function signWebhook(secret: string, id: string, timestamp: number, body:
  * The webhook-signature header: the current secret's signature, and during a rotation's overlap the
  * previous secret's too, space-separated as Standard Webhooks allows, so either verifier accepts it.
  */
-export function webhookSignatureHeader(secrets: readonly string[], id: string, timestamp: number, body: string) {
+function webhookSignatureHeader(secrets: readonly string[], id: string, timestamp: number, body: string) {
   return secrets.map((s) => signWebhook(s, id, timestamp, body)).join(' ');
 }
 

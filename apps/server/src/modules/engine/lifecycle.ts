@@ -20,7 +20,7 @@ const list = (statuses: readonly InvoiceStatus[]) =>
   );
 
 /** `<alias>.status IN (…)` over a list of the contracts. */
-export const statusIn = (alias: string, statuses: readonly InvoiceStatus[]): SQL =>
+const statusIn = (alias: string, statuses: readonly InvoiceStatus[]): SQL =>
   sql`${sql.raw(`${alias}.status`)} IN (${list(statuses)})`;
 
 /** A deposit that holds its account's requisites (and reserves room under its limit). */

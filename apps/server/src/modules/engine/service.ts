@@ -54,7 +54,7 @@ export type InvoiceRow = typeof invoices.$inferSelect;
 export type TicketRow = typeof supportTickets.$inferSelect;
 
 /** Payouts are attempted at most this many times per invoice when retried automatically. */
-export const AUTO_RETRY_MAX_ATTEMPTS = 3;
+const AUTO_RETRY_MAX_ATTEMPTS = 3;
 
 const ACTOR_NAME: Record<Actor['kind'], string> = {
   system: 'system',
@@ -621,7 +621,7 @@ export function resolveProviderTransaction(
   });
 }
 
-export async function pendingTransactions(tx: Tx, invoiceId: string) {
+async function pendingTransactions(tx: Tx, invoiceId: string) {
   return tx
     .select()
     .from(providerTransactions)

@@ -12,70 +12,67 @@ import {
   type InvoiceStatus,
   isUuid,
 } from '@paydesk/contracts';
+import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 
 /**
- * SQL of the invoice list, details and CSV export. One filter builder serves two renderings:
- * bind parameters ($n) for ordinary queries, and escaped literals for COPY, which takes no
- * parameters. Every value reaches SQL through `lit`, never by concatenation.
+ * SQL of the invoice list, details and CSV export, in Drizzle's `sql` template (the data-access style of
+ * the README): one filter serves the list (bind parameters) and COPY, which takes no parameters —
+ * Drizzle inlines them as quoted literals there (`inlineParams`). Values never reach SQL by concatenation.
  */
-export type Lit = (value: string | number | boolean, cast?: string) => string;
-
-export function paramLit(params: unknown[]): Lit {
-  return (value, cast) => {
-    params.push(value);
-    return `$${params.length}${cast ? `::${cast}` : ''}`;
-  };
-}
-
-/** Inline literals for COPY; `escapeLiteral` is node-postgres' (pg.escapeLiteral / client.escapeLiteral). */
-export function inlineLit(escapeLiteral: (s: string) => string): Lit {
-  return (value, cast) => `${escapeLiteral(String(value))}${cast ? `::${cast}` : ''}`;
-}
+const dialect = new PgDialect();
+/** The text and bind parameters of a statement, for a pool client of its own (COPY's transaction). */
+export const toQuery = (q: SQL) => dialect.sqlToQuery(q);
 
 export type FilterOptions = { merchantId: string; canReadProvider: boolean };
 
 /** The WHERE clause (over alias `i`) of a filter; each condition is index-friendly (DESIGN §5). */
-export function whereSql(f: InvoiceFilter, opts: FilterOptions, lit: Lit): string {
-  const c: string[] = [`i.merchant_id = ${lit(opts.merchantId, 'uuid')}`];
-  if (f.terminalId) c.push(`i.terminal_id = ${lit(f.terminalId, 'uuid')}`);
+function whereSql(f: InvoiceFilter, opts: FilterOptions): SQL {
+  const c: SQL[] = [sql`i.merchant_id = ${opts.merchantId}::uuid`];
+  if (f.terminalId) c.push(sql`i.terminal_id = ${f.terminalId}::uuid`);
   if (f.statusIds?.length) {
     const codes = [...new Set(f.statusIds.map((id) => statusById(id)!.code))];
-    c.push(`i.status IN (${codes.map((code) => lit(code)).join(', ')})`);
+    c.push(
+      sql`i.status IN (${sql.join(
+        codes.map((code) => sql`${code}`),
+        sql`, `,
+      )})`,
+    );
   }
   if (f.dateFrom)
-    c.push(`i.created_at >= ${lit(utcDayRange(parseDdMmYyyy(f.dateFrom)!).start.toISOString(), 'timestamptz')}`);
-  if (f.dateTo) c.push(`i.created_at < ${lit(utcDayRange(parseDdMmYyyy(f.dateTo)!).end.toISOString(), 'timestamptz')}`);
+    c.push(sql`i.created_at >= ${utcDayRange(parseDdMmYyyy(f.dateFrom)!).start.toISOString()}::timestamptz`);
+  if (f.dateTo) c.push(sql`i.created_at < ${utcDayRange(parseDdMmYyyy(f.dateTo)!).end.toISOString()}::timestamptz`);
   if (f.lastStatusDate) {
     const { start, end } = utcDayRange(parseDdMmYyyy(f.lastStatusDate)!);
     c.push(
-      `i.status_date >= ${lit(start.toISOString(), 'timestamptz')}`,
-      `i.status_date < ${lit(end.toISOString(), 'timestamptz')}`,
+      sql`i.status_date >= ${start.toISOString()}::timestamptz`,
+      sql`i.status_date < ${end.toISOString()}::timestamptz`,
+      // a status is never older than its invoice: this bound lets the newest-first scan start at that day
+      sql`i.created_at < ${end.toISOString()}::timestamptz`,
     );
-    // a status is never older than its invoice: this bound lets the newest-first scan start at that day
-    c.push(`i.created_at < ${lit(end.toISOString(), 'timestamptz')}`);
   }
-  if (f.flowType) c.push(`i.flow_type = ${lit(f.flowType)}`);
-  if (f.sumFrom !== undefined) c.push(`i.amount >= ${lit(f.sumFrom, 'bigint')}`);
-  if (f.sumTo !== undefined) c.push(`i.amount <= ${lit(f.sumTo, 'bigint')}`);
+  if (f.flowType) c.push(sql`i.flow_type = ${f.flowType}`);
+  if (f.sumFrom !== undefined) c.push(sql`i.amount >= ${f.sumFrom}::bigint`);
+  if (f.sumTo !== undefined) c.push(sql`i.amount <= ${f.sumTo}::bigint`);
   if (f.search) {
     // Equality on indexed columns only (a BitmapOr of index scans), never a pattern scan.
     const term = f.search;
-    const any: string[] = [];
-    if (isUuid(term)) any.push(`i.id = ${lit(term.toLowerCase(), 'uuid')}`);
-    any.push(`i.merchant_invoice_id = ${lit(term)}`);
-    if (opts.canReadProvider) any.push(`i.provider_invoice_id = ${lit(term)}`);
+    const any: SQL[] = [];
+    if (isUuid(term)) any.push(sql`i.id = ${term.toLowerCase()}::uuid`);
+    any.push(sql`i.merchant_invoice_id = ${term}`);
+    if (opts.canReadProvider) any.push(sql`i.provider_invoice_id = ${term}`);
     any.push(
-      `i.customer_id = ANY (ARRAY(SELECT cu.id FROM customers cu WHERE cu.merchant_id = ${lit(opts.merchantId, 'uuid')} AND cu.external_id = ${lit(term)}))`,
+      sql`i.customer_id = ANY (ARRAY(SELECT cu.id FROM customers cu WHERE cu.merchant_id = ${opts.merchantId}::uuid AND cu.external_id = ${term}))`,
     );
-    c.push(`(${any.join(' OR ')})`);
+    c.push(sql`(${sql.join(any, sql` OR `)})`);
   }
-  return c.join(' AND ');
+  return sql.join(c, sql` AND `);
 }
 
 /** Newest first, in the order of invoices_merchant_created_idx (merchant_id, created_at DESC NULLS LAST, id). */
-export const ORDER = 'i.created_at DESC NULLS LAST, i.id';
+const ORDER = sql.raw('i.created_at DESC NULLS LAST, i.id');
 
-const ITEM_COLUMNS = `
+const ITEM_COLUMNS = sql.raw(`
   i.id, i.merchant_invoice_id, i.provider_invoice_id, i.created_at, i.amount, i.fee,
   c.id AS currency_id, c.code AS currency_code, c.name AS currency_name, c.dimension,
   i.flow_type, i.status, i.status_date, i.is_test,
@@ -85,53 +82,46 @@ const ITEM_COLUMNS = `
   i.credential_value,
   CASE WHEN i.flow_type = 'WITHDRAWAL' THEN COALESCE(bank.value, pa.bank_name) ELSE pa.bank_name END AS bank_name,
   CASE WHEN i.flow_type = 'DEPOSIT' THEN pa.owner_name END AS owner_name,
-  pr.name AS provider_name`;
+  pr.name AS provider_name`);
 
-const ITEM_JOINS = `
+const ITEM_JOINS = sql.raw(`
   JOIN terminals t ON t.id = i.terminal_id
   JOIN currencies c ON c.id = i.currency_id
   LEFT JOIN customers cu ON cu.id = i.customer_id
   LEFT JOIN payment_methods pm ON pm.id = i.payment_method_id
   LEFT JOIN provider_accounts pa ON pa.id = i.account_id
   LEFT JOIN providers pr ON pr.id = pa.provider_id
-  LEFT JOIN "references" bank ON bank.id = i.bank_code AND bank.header_id = 205`;
+  LEFT JOIN "references" bank ON bank.id = i.bank_code AND bank.header_id = 205`);
 
 /** One page: the LIMIT/OFFSET applies to invoices alone, the joins only to the rows shown. */
-export function listSql(f: InvoiceFilter, opts: FilterOptions, page: number, size: number) {
-  const params: unknown[] = [];
-  const lit = paramLit(params);
-  const where = whereSql(f, opts, lit);
-  const text = `
+export function listSql(f: InvoiceFilter, opts: FilterOptions, page: number, size: number): SQL {
+  return sql`
     SELECT ${ITEM_COLUMNS}
-    FROM (SELECT * FROM invoices i WHERE ${where} ORDER BY ${ORDER} LIMIT ${lit(size, 'int')} OFFSET ${lit(page * size, 'bigint')}) i
+    FROM (SELECT * FROM invoices i WHERE ${whereSql(f, opts)} ORDER BY ${ORDER}
+          LIMIT ${size}::int OFFSET ${page * size}::bigint) i
     ${ITEM_JOINS}
     ORDER BY ${ORDER}`;
-  return { text, params };
 }
 
 /** Exact count up to the cap: reads at most INVOICE_TOTAL_CAP + 1 index entries. */
-export function countSql(f: InvoiceFilter, opts: FilterOptions) {
-  const params: unknown[] = [];
-  const lit = paramLit(params);
-  const text = `SELECT count(*)::int AS n FROM (SELECT 1 FROM invoices i WHERE ${whereSql(f, opts, lit)} LIMIT ${INVOICE_TOTAL_CAP + 1}) s`;
-  return { text, params };
+export function countSql(f: InvoiceFilter, opts: FilterOptions): SQL {
+  return sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM invoices i WHERE ${whereSql(f, opts)}
+    LIMIT ${sql.raw(String(INVOICE_TOTAL_CAP + 1))}) s`;
 }
 
-export function detailSql(invoiceId: string, merchantId: string) {
-  const params: unknown[] = [];
-  const lit = paramLit(params);
-  const text = `
+export function detailSql(invoiceId: string, merchantId: string): SQL {
+  return sql`
     SELECT ${ITEM_COLUMNS}
     FROM invoices i ${ITEM_JOINS}
-    WHERE i.id = ${lit(invoiceId, 'uuid')} AND i.merchant_id = ${lit(merchantId, 'uuid')}`;
-  return { text, params };
+    WHERE i.id = ${invoiceId}::uuid AND i.merchant_id = ${merchantId}::uuid`;
 }
 
 export type ItemRow = {
   id: string;
   merchant_invoice_id: string;
   provider_invoice_id: string | null;
-  created_at: Date;
+  /** timestamptz arrives as text through Drizzle's execute */
+  created_at: string | Date;
   amount: string;
   fee: string | null;
   currency_id: number;
@@ -140,7 +130,7 @@ export type ItemRow = {
   dimension: number;
   flow_type: string;
   status: string;
-  status_date: Date;
+  status_date: string | Date;
   is_test: boolean;
   external_id: string | null;
   first_name: string | null;
@@ -169,14 +159,14 @@ export function toInvoice(r: ItemRow, v: Visibility): Invoice {
     invoiceId: r.id,
     merchantInvoiceId: r.merchant_invoice_id,
     providerInvoiceId: v.canReadProvider ? r.provider_invoice_id : null,
-    createdDate: r.created_at.toISOString(),
+    createdDate: new Date(r.created_at).toISOString(),
     // int8 arrives as text; money columns are CHECKed to the exact range of a number
     amount: toSafeInt(r.amount),
     fee: toSafeInt(r.fee ?? 0),
     currency: { id: r.currency_id, code: r.currency_code, name: r.currency_name, dimension: r.dimension },
     flowType: { code: r.flow_type as FlowType },
     invoiceStatus: statusRef(r.status),
-    statusDate: r.status_date.toISOString(),
+    statusDate: new Date(r.status_date).toISOString(),
     isTestProcessing: r.is_test,
     customer:
       r.external_id === null
@@ -199,32 +189,40 @@ export function toInvoice(r: ItemRow, v: Visibility): Invoice {
 
 /** Text a spreadsheet would run as a formula gets a leading quote (OWASP CSV injection). */
 const safeText = (expr: string) =>
-  `CASE WHEN left(${expr}, 1) IN ('=', '+', '-', '@', E'\\t', E'\\r') THEN '''' || ${expr} ELSE ${expr} END`;
+  sql.raw(`CASE WHEN left(${expr}, 1) IN ('=', '+', '-', '@', E'\\t', E'\\r') THEN '''' || ${expr} ELSE ${expr} END`);
 /** ISO-8601 in UTC with its offset, whatever the session's TimeZone; much cheaper than to_char. */
-const isoTime = (expr: string) => `replace((${expr} AT TIME ZONE 'UTC')::text, ' ', 'T') || '+00:00'`;
+const isoTime = (expr: string) => sql.raw(`replace((${expr} AT TIME ZONE 'UTC')::text, ' ', 'T') || '+00:00'`);
 /** Minor units as a major-unit decimal with `dimension` digits, in integer arithmetic (c.scale = 10^dimension). */
 const major = (expr: string) =>
-  `CASE WHEN c.dimension = 0 THEN ${expr}::text ELSE CASE WHEN ${expr} < 0 THEN '-' ELSE '' END || ` +
-  `(abs(${expr}) / c.scale)::text || '.' || lpad((abs(${expr}) % c.scale)::text, c.dimension, '0') END`;
+  sql.raw(
+    `CASE WHEN c.dimension = 0 THEN ${expr}::text ELSE CASE WHEN ${expr} < 0 THEN '-' ELSE '' END || ` +
+      `(abs(${expr}) / c.scale)::text || '.' || lpad((abs(${expr}) % c.scale)::text, c.dimension, '0') END`,
+  );
+/** Currencies with c.scale = 10^dimension, for `major`. */
+const CURRENCY_SCALE = sql.raw(
+  '(SELECT id, code, dimension, (10::numeric ^ dimension)::bigint AS scale FROM currencies)',
+);
 
 /**
- * The COPY statement of Invoices.csv: RFC 4180 quoting by PostgreSQL's CSV format, a header row,
- * ISO-8601 UTC times with offset, amounts in major units by the currency's dimension. `ordered`
- * sorts newest first like the list; unordered, rows stream in storage order from the first byte
- * (sorting a million rows first would hold the download back for seconds).
+ * A COPY statement for `select` (RFC 4180 quoting by PostgreSQL's CSV format, a header row). COPY
+ * takes no bind parameters: Drizzle renders them inline as quoted literals, which copyOut runs with
+ * standard_conforming_strings on, so a backslash in a value is just a character.
  */
-export function csvCopySql(
-  f: InvoiceFilter,
-  opts: FilterOptions,
-  escapeLiteral: (s: string) => string,
-  ordered: boolean,
-) {
-  const lit = inlineLit(escapeLiteral);
-  const select = `
+function copyCsvSql(select: SQL): string {
+  return dialect.sqlToQuery(sql`COPY (${select}) TO STDOUT WITH (FORMAT csv, HEADER true)`.inlineParams()).sql;
+}
+
+/**
+ * The COPY statement of Invoices.csv: ISO-8601 UTC times with offset, amounts in major units by the
+ * currency's dimension. `ordered` sorts newest first like the list; unordered, rows stream in storage
+ * order from the first byte (sorting a million rows first would hold the download back for seconds).
+ */
+export function csvCopySql(f: InvoiceFilter, opts: FilterOptions, ordered: boolean): string {
+  return copyCsvSql(sql`
     SELECT
       i.id AS "Invoice ID",
       ${safeText('i.merchant_invoice_id')} AS "Merchant Invoice ID",
-      ${opts.canReadProvider ? safeText('i.provider_invoice_id') : 'NULL::text'} AS "Provider Invoice ID",
+      ${opts.canReadProvider ? safeText('i.provider_invoice_id') : sql.raw('NULL::text')} AS "Provider Invoice ID",
       ${isoTime('i.created_at')} AS "Created",
       ${isoTime('i.status_date')} AS "Status Date",
       i.flow_type AS "Flow Type",
@@ -241,10 +239,9 @@ export function csvCopySql(
       pm.name AS "Payment Method"
     FROM invoices i
     JOIN terminals t ON t.id = i.terminal_id
-    JOIN (SELECT id, code, dimension, (10::numeric ^ dimension)::bigint AS scale FROM currencies) c ON c.id = i.currency_id
+    JOIN ${CURRENCY_SCALE} c ON c.id = i.currency_id
     LEFT JOIN customers cu ON cu.id = i.customer_id
     LEFT JOIN payment_methods pm ON pm.id = i.payment_method_id
-    WHERE ${whereSql(f, opts, lit)}
-    ${ordered ? `ORDER BY ${ORDER}` : ''}`;
-  return `COPY (${select}) TO STDOUT WITH (FORMAT csv, HEADER true)`;
+    WHERE ${whereSql(f, opts)}
+    ${ordered ? sql`ORDER BY ${ORDER}` : sql``}`);
 }

@@ -23,6 +23,7 @@ import type { SessionUser } from '../../plugins/auth';
 import {
   countSql,
   csvCopySql,
+  toQuery,
   detailSql,
   listSql,
   statusRef,
@@ -46,12 +47,10 @@ export async function listInvoices(
 ): Promise<InvoiceListResponse> {
   const v = visibility(perms);
   const opts = { merchantId, canReadProvider: v.canReadProvider };
-  const list = listSql(q, opts, q.page, q.size);
-  const count = countSql(q, opts);
   // the page and the capped count side by side (two connections on PostgreSQL; queued on PGlite's one)
   const [rows, counted] = await Promise.all([
-    ctx.dbh.pool.query<ItemRow>(list.text, list.params),
-    ctx.dbh.pool.query<{ n: number }>(count.text, count.params),
+    ctx.db.execute<ItemRow>(listSql(q, opts, q.page, q.size)),
+    ctx.db.execute<{ n: number }>(countSql(q, opts)),
   ]);
   const n = counted.rows[0]!.n;
   const isCapped = n > INVOICE_TOTAL_CAP;
@@ -68,8 +67,7 @@ export async function getInvoice(
   invoiceId: string,
   perms: readonly string[],
 ): Promise<Invoice> {
-  const q = detailSql(invoiceId, merchantId);
-  const row = (await ctx.dbh.pool.query<ItemRow>(q.text, q.params)).rows[0];
+  const row = (await ctx.db.execute<ItemRow>(detailSql(invoiceId, merchantId))).rows[0];
   if (!row) throw notFound('Invoice');
   return toInvoice(row, visibility(perms));
 }
@@ -81,13 +79,17 @@ export function exportInvoicesCsv(
   f: InvoiceFilter,
   perms: readonly string[],
 ): Promise<Readable> {
-  return copyOut(ctx, async (client) => {
-    const opts = { merchantId, canReadProvider: visibility(perms).canReadProvider };
-    // Up to the list's cap the file is sorted like the list; bigger exports stream unsorted.
-    const count = countSql(f, opts);
-    const n = (await client.query<{ n: number }>(count.text, count.params)).rows[0]!.n;
-    return csvCopySql(f, opts, (s) => client.escapeLiteral(s), n <= INVOICE_TOTAL_CAP);
-  });
+  return copyOut(
+    ctx,
+    async (client) => {
+      const opts = { merchantId, canReadProvider: visibility(perms).canReadProvider };
+      // Up to the list's cap the file is sorted like the list; bigger exports stream unsorted.
+      const count = toQuery(countSql(f, opts));
+      const n = (await client.query<{ n: number }>(count.sql, count.params)).rows[0]!.n;
+      return csvCopySql(f, opts, n <= INVOICE_TOTAL_CAP);
+    },
+    { transaction: true },
+  );
 }
 
 async function ownedInvoice(ctx: AppContext, merchantId: string, invoiceId: string) {

@@ -15,7 +15,7 @@ export const bookOf = (isTest: boolean): Book => (isTest ? 'test' : 'live');
  * The balance row a leg belongs to: provider accounts by account id (they serve every merchant),
  * every other ledger account by merchant. The migration and rebuildLedgerBalances build the same key in SQL.
  */
-export function balanceKey(
+function balanceKey(
   book: Book,
   account: LedgerAccount,
   owner: { merchantId: string | null; providerAccountId: number | null },

@@ -22,7 +22,7 @@ declare module 'fastify' {
   }
 }
 
-export function publicBaseUrl(ctx: AppContext, req: FastifyRequest) {
+function publicBaseUrl(ctx: AppContext, req: FastifyRequest) {
   return (ctx.config.publicUrl ?? `${req.protocol}://${req.host}`).replace(/\/+$/, '');
 }
 

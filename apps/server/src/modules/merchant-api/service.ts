@@ -16,7 +16,7 @@ import { AppError, badRequest, invalidState, notFound } from '../../lib/errors';
 import { createInvoiceSql } from '../engine/lifecycle';
 import { applyTransition, lockInvoice } from '../engine/service';
 
-export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
+const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 
 export type TerminalInfo = {
   id: string;

@@ -55,7 +55,7 @@ export async function listMerchants(ctx: AppContext, page: number, size: number)
  * The merchant API verifies request signatures with this key (DESIGN §3), so only a parseable
  * Ed25519 SPKI key is accepted; it is stored in canonical PEM form.
  */
-export function canonicalEd25519Pem(pem: string): string {
+function canonicalEd25519Pem(pem: string): string {
   let key;
   try {
     key = createPublicKey({ key: pem, format: 'pem' });

@@ -28,7 +28,7 @@ import {
 } from '../engine/service';
 
 const CUSTOMER = { kind: 'customer' } as const;
-export const BANK_HEADER_ID = 205;
+const BANK_HEADER_ID = 205;
 
 const formNotFound = () => new AppError('NOT_FOUND', 'Payment form not found');
 const formGone = () => new AppError('GONE', 'This payment form has expired');

@@ -22,9 +22,9 @@ declare module 'fastify' {
 }
 
 /** Outside production `Bearer dev:<PROVIDER_CODE>` acts as that provider (documented in the README). */
-export const DEV_TOKEN_PREFIX = 'dev:';
+const DEV_TOKEN_PREFIX = 'dev:';
 
-export function providerCodeForToken(ctx: AppContext, token: string): string | null {
+function providerCodeForToken(ctx: AppContext, token: string): string | null {
   const configured = ctx.config.providerTokens.get(token);
   if (configured) return configured;
   if (ctx.config.env !== 'production' && token.startsWith(DEV_TOKEN_PREFIX) && token.length > DEV_TOKEN_PREFIX.length) {

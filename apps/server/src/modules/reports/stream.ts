@@ -1,4 +1,5 @@
-import { Readable } from 'node:stream';
+import { Readable, pipeline } from 'node:stream';
+import { stringify } from 'csv-stringify';
 import QueryStream from 'pg-query-stream';
 import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
@@ -27,12 +28,11 @@ async function* queryRows(ctx: AppContext, query: SQL): AsyncGenerator<Row> {
   }
 }
 
-/** Neutralises spreadsheet formulas (CSV injection) and quotes where needed (RFC 4180). */
-export function csvCell(v: unknown, text = true): string {
+/** Neutralises spreadsheet formulas (CSV injection); quoting is csv-stringify's (RFC 4180). */
+function csvCell(v: unknown, text = true): string {
   if (v === null || v === undefined) return '';
-  let s = v instanceof Date ? v.toISOString() : String(v);
-  if (text && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  const s = v instanceof Date ? v.toISOString() : String(v);
+  return text && /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
 }
 
 export type Cell = { v: unknown; text?: boolean };
@@ -44,19 +44,13 @@ export function csvStream(
   query: SQL,
   toCells: (row: Row) => Cell[],
 ): Readable {
-  async function* lines() {
-    yield `${header.join(',')}\r\n`;
-    let buf = '';
-    for await (const row of queryRows(ctx, query)) {
-      buf += `${toCells(row)
-        .map((c) => csvCell(c.v, c.text ?? true))
-        .join(',')}\r\n`;
-      if (buf.length >= 64 * 1024) {
-        yield buf;
-        buf = '';
-      }
-    }
-    if (buf) yield buf;
-  }
-  return Readable.from(lines(), { objectMode: false });
+  const rows = Readable.from(
+    (async function* () {
+      for await (const row of queryRows(ctx, query)) yield toCells(row).map((c) => csvCell(c.v, c.text ?? true));
+    })(),
+  );
+  const csv = stringify({ header: true, columns: [...header], record_delimiter: 'windows' });
+  return pipeline(rows, csv, (err) => {
+    if (err) csv.destroy(err);
+  });
 }

@@ -7,7 +7,7 @@ import { lockInvoice, resolveProviderTransactionLocked } from '../engine/service
 const SANDBOX = { kind: 'provider' } as const;
 
 /** The sandbox provider's rule: amounts whose minor units end in 13 are declined. */
-export const sandboxDeclines = (amount: number) => amount % 100 === 13;
+const sandboxDeclines = (amount: number) => amount % 100 === 13;
 
 /**
  * One pass of the sandbox provider: answers due provider transactions of test invoices. Deposits

@@ -6,7 +6,7 @@ import { MerchantScopeGate } from './merchant-scope-gate';
 import { NavBar } from './nav-bar';
 import { TopBar } from './top-bar';
 
-export const NAVBAR_WIDTH = 283; // SPEC §9
+const NAVBAR_WIDTH = 283; // SPEC §9
 
 /** The signed-in layout of SPEC §2: left navigation, top bar, content. */
 export function AppLayout() {

@@ -17,7 +17,7 @@ const listKey = [...root, 'list'] as const;
 const detailsKey = (id: number) => [...root, 'details', id] as const;
 const limitKey = (id: number) => [...root, 'limit', id] as const;
 
-export const accountsQuery = queryOptions({
+const accountsQuery = queryOptions({
   queryKey: listKey,
   queryFn: ({ signal }) =>
     api.get<{ data: AccountListItem[] }>('/api/v1/people/account', { signal, ...unscoped }).then((r) => r.data),

@@ -8,7 +8,7 @@ export type { AuditListResponse };
  * One page of the audit trail. Not scoped by the top-bar picker: platform staff filter by merchant
  * explicitly; merchant staff always get their own merchant's records.
  */
-export const auditListQuery = (params: QueryParams) =>
+const auditListQuery = (params: QueryParams) =>
   queryOptions({
     queryKey: ['audit', 'list', params] as const,
     queryFn: ({ signal }): Promise<AuditListResponse> =>

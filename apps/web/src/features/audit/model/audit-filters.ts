@@ -22,7 +22,7 @@ export type AuditFilters = {
 };
 export type AuditState = AuditFilters & { page: number; size: number };
 
-export const DEFAULT_AUDIT_SIZE = AUDIT_PAGE_SIZES[0];
+const DEFAULT_AUDIT_SIZE = AUDIT_PAGE_SIZES[0];
 export const EMPTY_AUDIT_FILTERS: AuditFilters = {
   actor: '',
   action: null,

@@ -7,7 +7,7 @@ import { api } from '../../../lib/api';
  * Provider accounts an operator may name as the one a deposit's money arrived on (DESIGN §3: a deposit
  * is DONE only against an account). Platform staff only (people.account); the server checks the currency.
  */
-export function useArrivalAccounts(enabled: boolean) {
+function useArrivalAccounts(enabled: boolean) {
   return useQuery({
     queryKey: ['invoices', 'arrival-accounts'] as const,
     queryFn: ({ signal }) =>

@@ -5,7 +5,7 @@ import { useCurrentMerchantId } from '../../../lib/merchant';
 
 export const invoicesKey = ['invoices'] as const;
 
-export const invoiceListQuery = (merchantId: string | null, params: QueryParams) =>
+const invoiceListQuery = (merchantId: string | null, params: QueryParams) =>
   queryOptions({
     queryKey: [...invoicesKey, 'list', merchantId ?? 'own', params] as const,
     queryFn: ({ signal }) => api.get<InvoiceListResponse>('/api/v1/invoice', { signal, query: params }),

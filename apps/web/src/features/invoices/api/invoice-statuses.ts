@@ -3,7 +3,7 @@ import type { InvoiceStatusRef } from '@paydesk/contracts/invoices';
 import { api } from '../../../lib/api';
 
 /** The invoice-status reference, fetched by dictionary name and cached forever (SPEC §7). */
-export const invoiceStatusesQuery = queryOptions({
+const invoiceStatusesQuery = queryOptions({
   queryKey: ['dictionary', 'InvoiceStatus'] as const,
   queryFn: ({ signal }) =>
     api

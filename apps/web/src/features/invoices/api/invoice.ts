@@ -14,7 +14,7 @@ import { invoicesKey } from './invoice-list';
 /** Keys of one invoice: ['invoices', 'detail', id, <part>]; invalidating ['invoices', 'detail', id] refreshes them all. */
 export const invoiceKey = (id: string) => [...invoicesKey, 'detail', id] as const;
 
-export const invoiceQuery = (id: string) =>
+const invoiceQuery = (id: string) =>
   queryOptions({
     queryKey: [...invoiceKey(id), 'invoice'] as const,
     queryFn: ({ signal }) =>

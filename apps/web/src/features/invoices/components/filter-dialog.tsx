@@ -41,7 +41,7 @@ const toDraft = (f: InvoiceFilters): Draft => ({
 const sum = (v: string | number) => (v === '' ? null : majorStringToMinor(String(v), SUM_DIMENSION));
 const day = (v: string | null) => (v ? isoDayToDdMmYyyy(v) : null);
 
-export function fromDraft(d: Draft): InvoiceFilters {
+function fromDraft(d: Draft): InvoiceFilters {
   return {
     statusIds: d.statusIds,
     dateFrom: day(d.dateFrom),

@@ -19,8 +19,7 @@ const SUCCESS: Record<TicketDecision, string> = {
  * Approving sets the invoice DONE: a deposit that no account was routed to first names the account the
  * money arrived on (DESIGN §3). An invoice already DONE stays as it is, so approving only closes the ticket.
  */
-export const approvalNeedsAccount = (invoice: Invoice) =>
-  isUnroutedDeposit(invoice) && invoice.invoiceStatus.code !== 'DONE';
+const approvalNeedsAccount = (invoice: Invoice) => isUnroutedDeposit(invoice) && invoice.invoiceStatus.code !== 'DONE';
 
 type ButtonsProps = {
   invoice: Invoice;

@@ -9,7 +9,7 @@ import type { Reconciliation } from '@paydesk/contracts/engine';
 import { api } from '../../../lib/api';
 
 /** Merchants the user may monitor, with their terminals (terminal.statistic.settings). */
-export const statisticMerchantsQuery = queryOptions({
+const statisticMerchantsQuery = queryOptions({
   queryKey: ['monitoring', 'merchants'] as const,
   queryFn: ({ signal }) =>
     api.get<{ data: StatisticMerchant[] }>('/api/v1/terminal/statistic', { signal, scoped: false }).then((r) => r.data),

@@ -1,22 +1,19 @@
 import { AreaChart } from '@mantine/charts';
-import dayjs from 'dayjs';
-import utc from 'dayjs/plugin/utc';
 import type { SuccessPoint } from '@paydesk/contracts/monitoring';
-
-dayjs.extend(utc);
+import { formatUtcTime } from '@paydesk/contracts/dates';
 
 type Props = { series: SuccessPoint[]; color: string; name: string };
 
 /** Success rate over the period in equal buckets, on a fixed 0–100 % scale; empty buckets leave a gap. */
 export function SuccessChart({ series, color, name }: Props) {
   const data = series.map((p) => ({
-    time: dayjs.utc(p.t).format('HH:mm'),
+    time: formatUtcTime(p.t),
     success: p.successPercent,
     invoices: p.total,
   }));
   const summary = series
     .filter((p) => p.successPercent !== null)
-    .map((p) => `${dayjs.utc(p.t).format('HH:mm')} ${p.successPercent}%`)
+    .map((p) => `${formatUtcTime(p.t)} ${p.successPercent}%`)
     .join(', ');
   return (
     <div role="img" aria-label={`Success rate of ${name} over the period${summary ? `: ${summary}` : ': no data'}`}>

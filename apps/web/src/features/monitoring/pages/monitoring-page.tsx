@@ -1,9 +1,8 @@
 import '@mantine/charts/styles.css';
 import { useState } from 'react';
 import { Alert, Group, Paper, SegmentedControl, Tabs, Text } from '@mantine/core';
-import dayjs from 'dayjs';
-import utc from 'dayjs/plugin/utc';
 import { MONITORING_DEFAULT_PERIOD, MONITORING_PERIODS } from '@paydesk/contracts/monitoring';
+import { formatUtcTime } from '@paydesk/contracts/dates';
 import { PageTitle } from '../../../components/page-title';
 import { SectionLoader } from '../../../components/full-page-loader';
 import { useCurrentMerchantId } from '../../../lib/merchant';
@@ -12,7 +11,6 @@ import { useCurrentUser } from '../../../lib/session';
 import { TerminalStatsTable } from '../components/terminal-stats-table';
 
 // the back-office shows UTC everywhere, like the top-bar clock
-dayjs.extend(utc);
 
 function MerchantPanel({ merchantId, period, active }: { merchantId: string; period: number; active: boolean }) {
   const stats = useTerminalStatistics(merchantId, period, active);
@@ -27,7 +25,7 @@ function MerchantPanel({ merchantId, period, active }: { merchantId: string; per
   return (
     <>
       <Text size="xs" c="dimmed" mb="xs" aria-live="polite">
-        Updated {dayjs.utc(stats.dataUpdatedAt).format('HH:mm:ss')} UTC · refreshes every minute
+        Updated {formatUtcTime(stats.dataUpdatedAt, true)} UTC · refreshes every minute
       </Text>
       <TerminalStatsTable rows={stats.data} />
     </>
@@ -39,7 +37,7 @@ function LedgerHealth() {
   const r = useLedgerReconciliation(true);
   if (!r.data) return null;
   const { drift, unbalanced, checkedAt } = r.data;
-  const at = dayjs.utc(checkedAt).format('HH:mm:ss');
+  const at = formatUtcTime(checkedAt, true);
   if (!drift.length && !unbalanced.length) {
     return (
       <Text size="sm" c="dimmed" mb="md" data-testid="ledger-health">

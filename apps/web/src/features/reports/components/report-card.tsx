@@ -4,7 +4,7 @@ import { DateInput } from '@mantine/dates';
 import { IconDownload } from '@tabler/icons-react';
 import { Controller, type Control, type FieldErrors, type FieldValues, type Path } from 'react-hook-form';
 
-export const DATE_FORMAT = 'YYYY-MM-DD';
+const DATE_FORMAT = 'YYYY-MM-DD';
 
 type DatesProps<T extends FieldValues> = {
   control: Control<T>;

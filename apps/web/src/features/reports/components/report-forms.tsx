@@ -1,8 +1,6 @@
 import { Select } from '@mantine/core';
 import { Controller, useForm, useWatch, type Control } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import dayjs from 'dayjs';
-import utc from 'dayjs/plugin/utc';
 import {
   balanceReportForm,
   poolBalanceReportForm,
@@ -10,17 +8,16 @@ import {
   reportDatesForm,
   type ReportDatesForm,
 } from '@paydesk/contracts/reports';
+import { utcIsoDay } from '@paydesk/contracts/dates';
 import type { z } from 'zod';
 import { useCurrencies, useProviders, useTerminalPools } from '../../../lib/references';
 import { useDownloadReport } from '../api/download-report';
 import { ReportCard, ReportDates } from './report-card';
 
-dayjs.extend(utc);
-
 /** The last seven UTC days up to today. */
 const defaultDates = (): ReportDatesForm => ({
-  periodStart: dayjs.utc().subtract(6, 'day').format('YYYY-MM-DD'),
-  periodEnd: dayjs.utc().format('YYYY-MM-DD'),
+  periodStart: utcIsoDay(-6),
+  periodEnd: utcIsoDay(),
 });
 
 type Values = Record<string, string>;

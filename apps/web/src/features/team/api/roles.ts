@@ -5,7 +5,7 @@ import { api } from '../../../lib/api';
 export const rolesKey = ['roles'] as const;
 
 /** The roles the caller may see (merchant staff: merchant roles only), each saying whether the caller may give it. */
-export const rolesQuery = queryOptions({
+const rolesQuery = queryOptions({
   queryKey: rolesKey,
   queryFn: ({ signal }) => api.get<{ data: Role[] }>('/api/v1/roles', { signal, scoped: false }).then((r) => r.data),
 });

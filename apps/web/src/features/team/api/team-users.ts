@@ -3,14 +3,14 @@ import type { TeamUser, UserCreateBody, UserListQuery, UserWithPassword } from '
 import { api } from '../../../lib/api';
 import { rolesKey } from './roles';
 
-export const teamKey = ['team'] as const;
+const teamKey = ['team'] as const;
 export type { UserWithPassword };
 
 /**
  * The team list. Not scoped by the top-bar picker: platform staff filter explicitly (`merchant`),
  * merchant staff always get their own team.
  */
-export const teamUsersQuery = (filter: UserListQuery) =>
+const teamUsersQuery = (filter: UserListQuery) =>
   queryOptions({
     queryKey: [...teamKey, 'users', filter] as const,
     queryFn: ({ signal }): Promise<TeamUser[]> =>

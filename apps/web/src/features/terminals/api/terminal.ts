@@ -12,7 +12,7 @@ import { terminalsQueryKey } from '../../../lib/terminals';
 
 const detailsKey = (merchantId: string | null, id: string) => ['terminal', merchantId ?? 'own', id] as const;
 
-export const terminalQuery = (merchantId: string | null, id: string) =>
+const terminalQuery = (merchantId: string | null, id: string) =>
   queryOptions({
     queryKey: detailsKey(merchantId, id),
     queryFn: ({ signal }) =>
