@@ -103,6 +103,29 @@ const boundaries = [
     },
   },
   {
+    // routes are thin: validate, resolve the caller and its merchant, call a service; the database is the services'
+    files: ['apps/server/src/modules/*/routes.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['drizzle-orm', 'drizzle-orm/*', '**/db/schema'], message: 'Routes never query the database.' },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          // ctx.db.select(…), ctx.db.execute(…), ctx.dbh.pool…: handing ctx.db to a service is fine
+          selector:
+            "MemberExpression[object.type='MemberExpression'][object.object.name='ctx'][object.property.name=/^(db|dbh)$/]",
+          message: 'Routes never query the database: call a service.',
+        },
+      ],
+    },
+  },
+  {
     files: ['packages/contracts/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [

@@ -11,6 +11,7 @@ import type { AppContext } from './lib/context';
 import { registerErrorHandler } from './plugins/error-handler';
 import { exactSerializerCompiler, registerExactJson } from './lib/json';
 import { registerAuth } from './plugins/auth';
+import { registerMerchantScope } from './lib/scope';
 import { registerModules } from './modules';
 import { demoReceiver } from './modules/callbacks/demo-receiver';
 
@@ -72,6 +73,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
   await registerAuth(app, ctx);
+  registerMerchantScope(app, ctx);
   await registerModules(app, ctx);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ ok: true }));

@@ -1,6 +1,6 @@
 import { isUuid } from '@paydesk/contracts';
 import { asc, eq } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { merchants } from '../db/schema';
 import type { AppContext } from './context';
 import { currentUser, type SessionUser } from '../plugins/auth';
@@ -30,12 +30,40 @@ export async function merchantScope(ctx: AppContext, user: SessionUser, requeste
   return user.merchantId;
 }
 
-/** merchantScope for a request, reading ?merchantId= from its query string. */
-export function requestMerchant(ctx: AppContext, req: FastifyRequest): Promise<string> {
-  const q = (req.query ?? {}) as Record<string, unknown>;
-  const requested = typeof q.merchantId === 'string' && q.merchantId !== '' ? q.merchantId : undefined;
-  if (requested && !isUuid(requested)) {
-    throw new AppError('VALIDATION_ERROR', 'merchantId must be a UUID', { merchantId: 'Invalid UUID' });
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The merchant this request works on, resolved at most once (see registerMerchantScope). */
+    resolveMerchant?: () => Promise<string>;
   }
-  return merchantScope(ctx, currentUser(req), requested);
+}
+
+/**
+ * Tenant scope by construction: on every signed-in staff request, the merchant it works on is
+ * resolved once, on first use, by merchantScope (a platform user may name one with ?merchantId=,
+ * everyone else gets their own). Handlers read it with merchantOf(req) and hand it to repository
+ * functions that put it inside the WHERE (lib/tenant.ts and the services).
+ */
+export function registerMerchantScope(app: FastifyInstance, ctx: AppContext) {
+  app.addHook('preHandler', async (req) => {
+    const auth = req.routeOptions.config?.auth;
+    if (!auth || auth === 'public' || !req.user) return;
+    let resolved: Promise<string> | undefined;
+    req.resolveMerchant = () => {
+      const q = (req.query ?? {}) as { merchantId?: unknown };
+      const requested = typeof q.merchantId === 'string' && q.merchantId !== '' ? q.merchantId : undefined;
+      if (requested && !isUuid(requested)) {
+        return Promise.reject(
+          new AppError('VALIDATION_ERROR', 'merchantId must be a UUID', { merchantId: 'Invalid UUID' }),
+        );
+      }
+      resolved ??= merchantScope(ctx, currentUser(req), requested);
+      return resolved;
+    };
+  });
+}
+
+/** The request's merchant (see registerMerchantScope). */
+export function merchantOf(req: FastifyRequest): Promise<string> {
+  if (!req.resolveMerchant) throw new AppError('UNAUTHORIZED', 'Sign in to continue');
+  return req.resolveMerchant();
 }

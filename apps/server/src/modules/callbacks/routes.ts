@@ -6,14 +6,11 @@ import {
   invoiceIdQuery,
   merchantScopeQuery,
 } from '@paydesk/contracts';
-import { eq, and } from 'drizzle-orm';
-import { invoices } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
-import { notFound } from '../../lib/errors';
-import { requestMerchant } from '../../lib/scope';
+import { merchantOf } from '../../lib/scope';
 import { currentUser, perm } from '../../plugins/auth';
 import { enqueueManualCallback, operatorActor } from '../engine/service';
-import { listCallbacks } from './service';
+import { listCallbacksOf } from './service';
 
 const tags = ['callbacks'];
 
@@ -32,13 +29,7 @@ export const callbacksRoutes =
         },
       },
       async (req) => {
-        const merchantId = await requestMerchant(ctx, req);
-        const [inv] = await ctx.db
-          .select({ id: invoices.id })
-          .from(invoices)
-          .where(and(eq(invoices.id, req.query.invoiceId), eq(invoices.merchantId, merchantId)));
-        if (!inv) throw notFound('Invoice');
-        return { data: await listCallbacks(ctx.db, inv.id) };
+        return { data: await listCallbacksOf(ctx.db, await merchantOf(req), req.query.invoiceId) };
       },
     );
     app.post(
@@ -54,7 +45,7 @@ export const callbacksRoutes =
         },
       },
       async (req) => {
-        const merchantId = await requestMerchant(ctx, req);
+        const merchantId = await merchantOf(req);
         const r = await enqueueManualCallback(ctx, {
           invoiceId: req.body.invoiceId,
           merchantId,

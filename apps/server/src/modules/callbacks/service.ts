@@ -4,6 +4,7 @@ import { CALLBACK_GIVE_UP_MS, callbackBackoffMs, type CallbackItem, type Webhook
 import type { DbOrTx, Tx } from '../../db/create-db';
 import { callbackAttempts, callbacks, type invoices } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
+import { ownedInvoice } from '../../lib/tenant';
 import { privateTargetReason } from '../../lib/egress';
 
 type InvoiceRow = typeof invoices.$inferSelect;
@@ -33,7 +34,13 @@ export async function enqueueCallback(tx: Tx, inv: InvoiceRow, at: Date, type: W
   return res.rows[0]!;
 }
 
-export async function listCallbacks(db: DbOrTx, invoiceId: string): Promise<CallbackItem[]> {
+/** An invoice's callbacks, for the merchant it belongs to (another merchant's invoice: 404). */
+export async function listCallbacksOf(db: DbOrTx, merchantId: string, invoiceId: string): Promise<CallbackItem[]> {
+  await ownedInvoice(db, merchantId, invoiceId);
+  return listCallbacks(db, invoiceId);
+}
+
+async function listCallbacks(db: DbOrTx, invoiceId: string): Promise<CallbackItem[]> {
   const rows = await db
     .select()
     .from(callbacks)

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { invoiceIdBody, merchantScopeQuery, retryResponse } from '@paydesk/contracts';
 import type { AppContext } from '../../lib/context';
-import { requestMerchant } from '../../lib/scope';
+import { merchantOf } from '../../lib/scope';
 import { currentUser, perm } from '../../plugins/auth';
 import { operatorActor, retryWithdrawal } from './service';
 
@@ -22,7 +22,7 @@ export const engineRoutes =
         },
       },
       async (req) => {
-        const merchantId = await requestMerchant(ctx, req);
+        const merchantId = await merchantOf(req);
         const r = await retryWithdrawal(ctx, {
           invoiceId: req.body.invoiceId,
           merchantId,

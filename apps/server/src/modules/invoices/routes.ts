@@ -20,7 +20,7 @@ import {
 } from '@paydesk/contracts';
 import type { AppContext } from '../../lib/context';
 import { notFound } from '../../lib/errors';
-import { requestMerchant } from '../../lib/scope';
+import { merchantOf } from '../../lib/scope';
 import { currentUser, perm } from '../../plugins/auth';
 import {
   changeInvoiceAmount,
@@ -45,7 +45,7 @@ export const invoicesRoutes =
     app.get(
       '/api/v1/invoice',
       { config: session, schema: { tags, querystring: invoiceListQuery, response: { 200: invoiceListResponse } } },
-      async (req) => listInvoices(ctx, await requestMerchant(ctx, req), req.query, currentUser(req).permissions),
+      async (req) => listInvoices(ctx, await merchantOf(req), req.query, currentUser(req).permissions),
     );
 
     app.get(
@@ -60,7 +60,7 @@ export const invoicesRoutes =
         },
       },
       async (req, reply) => {
-        const merchantId = await requestMerchant(ctx, req);
+        const merchantId = await merchantOf(req);
         const stream = await exportInvoicesCsv(ctx, merchantId, req.query, currentUser(req).permissions);
         return reply
           .header('content-type', 'text/csv; charset=utf-8')
@@ -82,7 +82,7 @@ export const invoicesRoutes =
         },
       },
       async (req) => ({
-        data: await getInvoice(ctx, await requestMerchant(ctx, req), req.params.id, currentUser(req).permissions),
+        data: await getInvoice(ctx, await merchantOf(req), req.params.id, currentUser(req).permissions),
       }),
     );
 
@@ -98,7 +98,7 @@ export const invoicesRoutes =
           response: { 200: invoiceResponse },
         },
       },
-      async (req) => ({ data: await changeInvoiceStatus(ctx, await requestMerchant(ctx, req), req.body, caller(req)) }),
+      async (req) => ({ data: await changeInvoiceStatus(ctx, await merchantOf(req), req.body, caller(req)) }),
     );
 
     app.patch(
@@ -112,7 +112,7 @@ export const invoicesRoutes =
           response: { 200: invoiceResponse },
         },
       },
-      async (req) => ({ data: await changeInvoiceAmount(ctx, await requestMerchant(ctx, req), req.body, caller(req)) }),
+      async (req) => ({ data: await changeInvoiceAmount(ctx, await merchantOf(req), req.body, caller(req)) }),
     );
 
     app.get(
@@ -121,7 +121,7 @@ export const invoicesRoutes =
         config: session,
         schema: { tags, querystring: invoiceIdQuery, response: { 200: invoiceStatusEventsResponse } },
       },
-      async (req) => ({ data: await statusHistory(ctx, await requestMerchant(ctx, req), req.query.invoiceId) }),
+      async (req) => ({ data: await statusHistory(ctx, await merchantOf(req), req.query.invoiceId) }),
     );
 
     app.get(
@@ -130,7 +130,7 @@ export const invoicesRoutes =
         config: perm('invoice.error.read'),
         schema: { tags, querystring: invoiceIdQuery, response: { 200: invoiceErrorsResponse } },
       },
-      async (req) => ({ data: await invoiceErrorList(ctx, await requestMerchant(ctx, req), req.query.invoiceId) }),
+      async (req) => ({ data: await invoiceErrorList(ctx, await merchantOf(req), req.query.invoiceId) }),
     );
 
     app.get(
@@ -139,7 +139,7 @@ export const invoicesRoutes =
         config: perm('invoice.event.read'),
         schema: { tags, querystring: invoiceIdQuery, response: { 200: invoiceEventsResponse } },
       },
-      async (req) => ({ data: await invoiceEventList(ctx, await requestMerchant(ctx, req), req.query.invoiceId) }),
+      async (req) => ({ data: await invoiceEventList(ctx, await merchantOf(req), req.query.invoiceId) }),
     );
 
     app.get(
@@ -149,7 +149,7 @@ export const invoicesRoutes =
         schema: { tags, querystring: invoiceIdQuery, response: { 200: invoiceTransactionsResponse } },
       },
       async (req) => ({
-        data: await invoiceTransactionList(ctx, await requestMerchant(ctx, req), req.query.invoiceId),
+        data: await invoiceTransactionList(ctx, await merchantOf(req), req.query.invoiceId),
       }),
     );
 

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { asc, and, eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import {
   INVOICE_TOTAL_CAP,
   canChangeAmount,
@@ -14,9 +14,10 @@ import {
   type InvoiceListQuery,
   type InvoiceListResponse,
 } from '@paydesk/contracts';
-import { eventLog, invoiceErrors, invoices, invoiceStatusEvents, providerTransactions } from '../../db/schema';
+import { eventLog, invoiceErrors, invoiceStatusEvents, providerTransactions } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { copyOut } from '../../lib/copy-out';
+import { ownedInvoice } from '../../lib/tenant';
 import { forbidden, notFound } from '../../lib/errors';
 import { changeAmount, changeStatus, operatorActor } from '../engine/service';
 import type { SessionUser } from '../../plugins/auth';
@@ -92,15 +93,6 @@ export function exportInvoicesCsv(
   );
 }
 
-async function ownedInvoice(ctx: AppContext, merchantId: string, invoiceId: string) {
-  const [row] = await ctx.db
-    .select({ id: invoices.id, flowType: invoices.flowType, status: invoices.status, isTest: invoices.isTest })
-    .from(invoices)
-    .where(and(eq(invoices.id, invoiceId), eq(invoices.merchantId, merchantId)));
-  if (!row) throw notFound('Invoice');
-  return row;
-}
-
 /** Operator status change: allowed by canChangeStatus (test invoice or invoice.status.change); the engine writes it. */
 export async function changeInvoiceStatus(
   ctx: AppContext,
@@ -108,7 +100,7 @@ export async function changeInvoiceStatus(
   body: ChangeInvoiceStatusBody,
   caller: Caller,
 ) {
-  const inv = await ownedInvoice(ctx, merchantId, body.invoiceId);
+  const inv = await ownedInvoice(ctx.db, merchantId, body.invoiceId);
   if (!canChangeStatus(inv, caller.user.permissions)) throw forbidden(refusalMessage(['invoice.status.change']));
   const to = statusById(body.statusId)!.code;
   await changeStatus(ctx, {
@@ -128,7 +120,7 @@ export async function changeInvoiceAmount(
   body: ChangeInvoiceAmountBody,
   caller: Caller,
 ) {
-  const inv = await ownedInvoice(ctx, merchantId, body.invoiceId);
+  const inv = await ownedInvoice(ctx.db, merchantId, body.invoiceId);
   if (!canChangeAmount(inv, caller.user.permissions)) throw forbidden(refusalMessage(['invoice.amount.change']));
   await changeAmount(ctx, {
     invoiceId: inv.id,
@@ -141,7 +133,7 @@ export async function changeInvoiceAmount(
 }
 
 export async function statusHistory(ctx: AppContext, merchantId: string, invoiceId: string) {
-  await ownedInvoice(ctx, merchantId, invoiceId);
+  await ownedInvoice(ctx.db, merchantId, invoiceId);
   const rows = await ctx.db
     .select()
     .from(invoiceStatusEvents)
@@ -151,7 +143,7 @@ export async function statusHistory(ctx: AppContext, merchantId: string, invoice
 }
 
 export async function invoiceErrorList(ctx: AppContext, merchantId: string, invoiceId: string) {
-  await ownedInvoice(ctx, merchantId, invoiceId);
+  await ownedInvoice(ctx.db, merchantId, invoiceId);
   const rows = await ctx.db
     .select()
     .from(invoiceErrors)
@@ -161,7 +153,7 @@ export async function invoiceErrorList(ctx: AppContext, merchantId: string, invo
 }
 
 export async function invoiceEventList(ctx: AppContext, merchantId: string, invoiceId: string) {
-  await ownedInvoice(ctx, merchantId, invoiceId);
+  await ownedInvoice(ctx.db, merchantId, invoiceId);
   const rows = await ctx.db
     .select()
     .from(eventLog)
@@ -177,7 +169,7 @@ export async function invoiceEventList(ctx: AppContext, merchantId: string, invo
 }
 
 export async function invoiceTransactionList(ctx: AppContext, merchantId: string, invoiceId: string) {
-  await ownedInvoice(ctx, merchantId, invoiceId);
+  await ownedInvoice(ctx.db, merchantId, invoiceId);
   const rows = await ctx.db
     .select()
     .from(providerTransactions)

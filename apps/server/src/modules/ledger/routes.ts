@@ -1,10 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { and, eq } from 'drizzle-orm';
 import { balanceQuery, balanceResponse, reconciliationResponse } from '@paydesk/contracts';
-import { terminals } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
-import { notFound } from '../../lib/errors';
-import { requestMerchant } from '../../lib/scope';
+import { merchantOf } from '../../lib/scope';
 import { perm, platformPerm } from '../../plugins/auth';
 import { reconcileLedger } from './reconcile';
 import { merchantSums, type SumKind } from './service';
@@ -45,15 +42,9 @@ export const ledgerRoutes =
           },
         },
         async (req) => {
-          const merchantId = await requestMerchant(ctx, req);
-          if (req.query.terminalId) {
-            const [t] = await ctx.db
-              .select({ id: terminals.id })
-              .from(terminals)
-              .where(and(eq(terminals.id, req.query.terminalId), eq(terminals.merchantId, merchantId)));
-            if (!t) throw notFound('Terminal');
-          }
-          return { data: await merchantSums(ctx.db, merchantId, kind, req.query.book, req.query.terminalId) };
+          return {
+            data: await merchantSums(ctx.db, await merchantOf(req), kind, req.query.book, req.query.terminalId),
+          };
         },
       );
     }

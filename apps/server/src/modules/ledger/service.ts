@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { toExactInt } from '@paydesk/contracts';
+import { ownedTerminal } from '../../lib/tenant';
 import type { DbOrTx, Tx } from '../../db/create-db';
 import { ledgerBalances, ledgerEntries, type invoices } from '../../db/schema';
 import { effectDelta, invoiceEffect, settlementLegs, type LedgerAccount, type Leg } from './postings';
@@ -130,6 +131,7 @@ export type SumKind = 'balance' | 'deposit' | 'withdrawal';
  * DONE withdrawals.
  */
 export async function merchantSums(db: DbOrTx, merchantId: string, kind: SumKind, book: Book, terminalId?: string) {
+  if (terminalId) await ownedTerminal(db, merchantId, terminalId);
   const terminalFilter = terminalId ? sql`AND e.terminal_id = ${terminalId}` : sql``;
   const tFilter = terminalId ? sql`AND t.id = ${terminalId}` : sql``;
   const sumExpr =

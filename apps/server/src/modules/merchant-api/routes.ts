@@ -77,7 +77,7 @@ export const merchantApiRoutes =
       async (req, reply) => {
         const key = req.headers['idempotency-key'];
         const out = await createInvoice(ctx, {
-          merchantId: merchantOf(req),
+          merchantId: await merchantOf(req),
           body: req.body,
           rawBody: req.rawBody ?? '',
           idempotencyKey: typeof key === 'string' && key !== '' ? key : undefined,
@@ -102,7 +102,7 @@ export const merchantApiRoutes =
         },
       },
       async (req) => ({
-        data: await getMerchantInvoice(ctx, merchantOf(req), req.params.invoiceId, publicBaseUrl(ctx, req)),
+        data: await getMerchantInvoice(ctx, await merchantOf(req), req.params.invoiceId, publicBaseUrl(ctx, req)),
       }),
     );
 
@@ -120,7 +120,7 @@ export const merchantApiRoutes =
         },
       },
       async (req) => {
-        const merchantId = merchantOf(req);
+        const merchantId = await merchantOf(req);
         await cancelMerchantInvoice(ctx, merchantId, req.params.invoiceId);
         return { data: await getMerchantInvoice(ctx, merchantId, req.params.invoiceId, publicBaseUrl(ctx, req)) };
       },

@@ -15,7 +15,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../lib/context';
 import { notFound } from '../../lib/errors';
 import { currentUser, perm } from '../../plugins/auth';
-import { merchantScope, requestMerchant } from '../../lib/scope';
+import { merchantScope, merchantOf } from '../../lib/scope';
 import { staffActor } from '../audit/service';
 import {
   createMerchant,
@@ -44,7 +44,7 @@ export const merchantsRoutes =
         config: perm('merchant.read'),
         schema: { tags, querystring: merchantScopeQuery.strict(), response: { 200: merchantResponse } },
       },
-      async (req) => ({ data: await getMerchant(ctx, await requestMerchant(ctx, req)) }),
+      async (req) => ({ data: await getMerchant(ctx, await merchantOf(req)) }),
     );
 
     app.get(

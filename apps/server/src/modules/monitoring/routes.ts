@@ -6,7 +6,7 @@ import {
   terminalStatisticResponse,
 } from '@paydesk/contracts';
 import type { AppContext } from '../../lib/context';
-import { requestMerchant } from '../../lib/scope';
+import { merchantOf } from '../../lib/scope';
 import { currentUser, perm } from '../../plugins/auth';
 import { statisticSettings, terminalStatistics } from './service';
 
@@ -24,7 +24,7 @@ export const monitoringRoutes =
         },
       },
       async (req) => {
-        const merchantId = await requestMerchant(ctx, req);
+        const merchantId = await merchantOf(req);
         return { data: await terminalStatistics(ctx, merchantId, req.query.minutes) };
       },
     );
@@ -42,7 +42,7 @@ export const monitoringRoutes =
       async (req) => {
         const user = currentUser(req);
         const all = user.permissions.includes('merchant.rw.all');
-        const merchantId = all ? '' : await requestMerchant(ctx, req);
+        const merchantId = all ? '' : await merchantOf(req);
         return { data: await statisticSettings(ctx, { all, merchantId }) };
       },
     );

@@ -10,7 +10,7 @@ import {
   type ReferenceHeaderId,
 } from '@paydesk/contracts';
 import type { AppContext } from '../../lib/context';
-import { requestMerchant } from '../../lib/scope';
+import { merchantOf } from '../../lib/scope';
 import { listCurrencies, listPaymentMethods, listProviders, listReferences, listTerminalPools } from './service';
 
 export const referencesRoutes =
@@ -60,6 +60,6 @@ export const referencesRoutes =
         config: session,
         schema: { tags: ['references'], querystring: plainScopedQuery, response: { 200: terminalPoolListResponse } },
       },
-      async (req) => ({ data: await listTerminalPools(ctx, await requestMerchant(ctx, req)) }),
+      async (req) => ({ data: await listTerminalPools(ctx, await merchantOf(req)) }),
     );
   };

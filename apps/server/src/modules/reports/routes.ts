@@ -10,7 +10,7 @@ import {
   type ReportKind,
 } from '@paydesk/contracts';
 import type { AppContext } from '../../lib/context';
-import { requestMerchant } from '../../lib/scope';
+import { merchantOf } from '../../lib/scope';
 import { perm } from '../../plugins/auth';
 import { balanceReport, invoiceReport, poolBalanceReport, providerReport } from './service';
 
@@ -32,7 +32,7 @@ export const reportsRoutes =
         schema: { tags: ['reports'], querystring: invoiceReportQuery },
       },
       async (req, reply) =>
-        sendCsv(reply, 'invoice', req.query, await invoiceReport(ctx, await requestMerchant(ctx, req), req.query)),
+        sendCsv(reply, 'invoice', req.query, await invoiceReport(ctx, await merchantOf(req), req.query)),
     );
     app.get(
       '/api/v1/report/balance',
@@ -41,7 +41,7 @@ export const reportsRoutes =
         schema: { tags: ['reports'], querystring: balanceReportQuery },
       },
       async (req, reply) =>
-        sendCsv(reply, 'balance', req.query, await balanceReport(ctx, await requestMerchant(ctx, req), req.query)),
+        sendCsv(reply, 'balance', req.query, await balanceReport(ctx, await merchantOf(req), req.query)),
     );
     app.get(
       '/api/v1/report/provider',
@@ -50,7 +50,7 @@ export const reportsRoutes =
         schema: { tags: ['reports'], querystring: providerReportQuery },
       },
       async (req, reply) =>
-        sendCsv(reply, 'provider', req.query, await providerReport(ctx, await requestMerchant(ctx, req), req.query)),
+        sendCsv(reply, 'provider', req.query, await providerReport(ctx, await merchantOf(req), req.query)),
     );
     app.get(
       '/api/v1/report/pool/balance',
@@ -59,11 +59,6 @@ export const reportsRoutes =
         schema: { tags: ['reports'], querystring: poolBalanceReportQuery },
       },
       async (req, reply) =>
-        sendCsv(
-          reply,
-          'pool/balance',
-          req.query,
-          await poolBalanceReport(ctx, await requestMerchant(ctx, req), req.query),
-        ),
+        sendCsv(reply, 'pool/balance', req.query, await poolBalanceReport(ctx, await merchantOf(req), req.query)),
     );
   };

@@ -7,9 +7,10 @@ import {
   type PoolBalanceReportQuery,
   type ProviderReportQuery,
 } from '@paydesk/contracts';
-import { currencies, providers, terminalPools, terminals } from '../../db/schema';
+import { currencies, providers, terminalPools } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { notFound } from '../../lib/errors';
+import { ownedTerminal } from '../../lib/tenant';
 import { csvStream } from './stream';
 
 /** [start of periodStart, start of the day after periodEnd) in UTC. */
@@ -24,14 +25,6 @@ const money = (minor: unknown, dimension: unknown) => ({
   text: false,
 });
 
-async function ownTerminal(ctx: AppContext, merchantId: string, terminalId: string) {
-  const [t] = await ctx.db
-    .select({ id: terminals.id })
-    .from(terminals)
-    .where(and(eq(terminals.id, terminalId), eq(terminals.merchantId, merchantId)));
-  if (!t) throw notFound('Terminal');
-}
-
 async function currencyOf(ctx: AppContext, ref: string | number) {
   const [c] = await ctx.db
     .select({ id: currencies.id, code: currencies.code, dimension: currencies.dimension })
@@ -43,7 +36,7 @@ async function currencyOf(ctx: AppContext, ref: string | number) {
 
 /** One row per invoice created in the period (optionally one terminal), oldest first. */
 export async function invoiceReport(ctx: AppContext, merchantId: string, q: InvoiceReportQuery) {
-  if (q.terminalId) await ownTerminal(ctx, merchantId, q.terminalId);
+  if (q.terminalId) await ownedTerminal(ctx.db, merchantId, q.terminalId);
   const { from, to } = periodBounds(q);
   const query = sql`
     SELECT i.id, i.merchant_invoice_id, i.created_at, i.status, i.flow_type, i.amount, i.fee,
@@ -78,7 +71,7 @@ export async function invoiceReport(ctx: AppContext, merchantId: string, q: Invo
  */
 export async function balanceReport(ctx: AppContext, merchantId: string, q: BalanceReportQuery) {
   const c = await currencyOf(ctx, q.currencyId);
-  if (q.terminalId) await ownTerminal(ctx, merchantId, q.terminalId);
+  if (q.terminalId) await ownedTerminal(ctx.db, merchantId, q.terminalId);
   const { from, to } = periodBounds(q);
   const terminalFilter = q.terminalId ? sql`AND e.terminal_id = ${q.terminalId}` : sql``;
   const query = sql`

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { merchantScopeQuery, settingBody, settingParams, settingResponse } from '@paydesk/contracts';
 import type { AppContext } from '../../lib/context';
-import { requestMerchant } from '../../lib/scope';
+import { merchantOf } from '../../lib/scope';
 import { currentUser, perm } from '../../plugins/auth';
 import { staffActor } from '../audit/service';
 import { getSetting, setSetting } from './service';
@@ -18,7 +18,7 @@ export const settingsRoutes =
         schema: { tags: ['settings'], params: settingParams, querystring, response: { 200: settingResponse } },
       },
       async (req) => ({
-        data: { value: await getSetting(ctx.db, await requestMerchant(ctx, req), req.params.setting) },
+        data: { value: await getSetting(ctx.db, await merchantOf(req), req.params.setting) },
       }),
     );
     app.post(
@@ -34,7 +34,7 @@ export const settingsRoutes =
         },
       },
       async (req) => {
-        const merchantId = await requestMerchant(ctx, req);
+        const merchantId = await merchantOf(req);
         await setSetting(ctx, staffActor(currentUser(req), req.ip), merchantId, req.params.setting, req.body.value);
         return { data: { value: req.body.value } };
       },

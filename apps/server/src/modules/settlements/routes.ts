@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { settlementBody, settlementCreateQuery, settlementResponse } from '@paydesk/contracts';
 import type { AppContext } from '../../lib/context';
-import { requestMerchant } from '../../lib/scope';
+import { merchantOf } from '../../lib/scope';
 import { currentUser, perm } from '../../plugins/auth';
 import { staffActor } from '../audit/service';
 import { createSettlement } from './service';
@@ -21,7 +21,7 @@ export const settlementsRoutes =
         },
       },
       async (req) => {
-        const merchantId = await requestMerchant(ctx, req);
+        const merchantId = await merchantOf(req);
         return { data: await createSettlement(ctx, merchantId, staffActor(currentUser(req), req.ip), req.body) };
       },
     );

@@ -1,4 +1,3 @@
-import { and, eq } from 'drizzle-orm';
 import {
   decimalsOf,
   formatMoney,
@@ -8,31 +7,13 @@ import {
   USDT_DIMENSION,
   type SettlementBody,
 } from '@paydesk/contracts';
-import { currencies, eventLog, settlements, terminals } from '../../db/schema';
-import type { DbOrTx } from '../../db/create-db';
+import { eventLog, settlements } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { recordAudit, type AuditActor } from '../audit/service';
-import { AppError, badRequest, notFound } from '../../lib/errors';
+import { AppError, badRequest } from '../../lib/errors';
+import { ownedTerminal } from '../../lib/tenant';
 import { assertFundsCover } from '../engine/guards';
 import { postSettlement } from '../ledger/service';
-
-async function merchantTerminal(db: DbOrTx, merchantId: string, terminalId: string) {
-  const [t] = await db
-    .select({
-      id: terminals.id,
-      merchantId: terminals.merchantId,
-      currencyId: terminals.currencyId,
-      code: currencies.code,
-      dimension: currencies.dimension,
-      isTest: terminals.isTest,
-    })
-    .from(terminals)
-    .innerJoin(currencies, eq(currencies.id, terminals.currencyId))
-    .where(and(eq(terminals.id, terminalId), eq(terminals.merchantId, merchantId)));
-  // another merchant's terminal is reported exactly like a missing one
-  if (!t) throw notFound('Terminal');
-  return t;
-}
 
 /**
  * Records a settlement and debits the merchant by baseAmount in the terminal's currency, in one transaction
@@ -40,7 +21,7 @@ async function merchantTerminal(db: DbOrTx, merchantId: string, terminalId: stri
  */
 export async function createSettlement(ctx: AppContext, merchantId: string, actor: AuditActor, body: SettlementBody) {
   const userId = actor.userId;
-  const t = await merchantTerminal(ctx.db, merchantId, body.terminalId);
+  const t = await ownedTerminal(ctx.db, merchantId, body.terminalId);
   if (t.isTest) {
     // DESIGN §1a: a test terminal's money lives in the test book; nothing real can be paid out of it
     throw new AppError('INVALID_STATE', 'Settlements are recorded on live terminals only: this is a test terminal', {

@@ -7,7 +7,7 @@ import {
   ticketDecisionBody,
 } from '@paydesk/contracts';
 import type { AppContext } from '../../lib/context';
-import { requestMerchant } from '../../lib/scope';
+import { merchantOf } from '../../lib/scope';
 import { currentUser, perm } from '../../plugins/auth';
 import { decide, ticketsOfInvoice } from './service';
 
@@ -27,7 +27,7 @@ export const supportRoutes =
           response: { 200: supportTicketsResponse },
         },
       },
-      async (req) => ({ data: await ticketsOfInvoice(ctx, await requestMerchant(ctx, req), req.params.invoiceId) }),
+      async (req) => ({ data: await ticketsOfInvoice(ctx, await merchantOf(req), req.params.invoiceId) }),
     );
 
     for (const decision of ['approve', 'reject'] as const) {
@@ -43,7 +43,7 @@ export const supportRoutes =
           },
         },
         async (req) => {
-          const merchantId = await requestMerchant(ctx, req);
+          const merchantId = await merchantOf(req);
           return {
             data: await decide(
               ctx,

@@ -1,7 +1,8 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { TICKET_STATUSES, canDecideTicket, refusalMessage, type SupportTicketItem } from '@paydesk/contracts';
-import { invoices, supportTickets } from '../../db/schema';
+import { supportTickets } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
+import { ownedInvoice } from '../../lib/tenant';
 import { forbidden, invalidState, notFound } from '../../lib/errors';
 import { decideTicket, operatorActor } from '../engine/service';
 import type { SessionUser } from '../../plugins/auth';
@@ -24,11 +25,7 @@ export async function ticketsOfInvoice(
   merchantId: string,
   invoiceId: string,
 ): Promise<SupportTicketItem[]> {
-  const [inv] = await ctx.db
-    .select({ id: invoices.id })
-    .from(invoices)
-    .where(and(eq(invoices.id, invoiceId), eq(invoices.merchantId, merchantId)));
-  if (!inv) throw notFound('Invoice');
+  await ownedInvoice(ctx.db, merchantId, invoiceId);
   const rows = await ctx.db
     .select()
     .from(supportTickets)

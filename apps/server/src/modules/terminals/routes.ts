@@ -18,7 +18,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../lib/context';
 import { staffActor } from '../audit/service';
 import { notFound } from '../../lib/errors';
-import { merchantScope, requestMerchant } from '../../lib/scope';
+import { merchantScope, merchantOf } from '../../lib/scope';
 import { currentUser, perm } from '../../plugins/auth';
 import {
   createTerminal,
@@ -44,7 +44,7 @@ export const terminalsRoutes =
         config: { auth: 'session' },
         schema: { tags, querystring: merchantScopeQuery.strict(), response: { 200: terminalListResponse } },
       },
-      async (req) => ({ data: await listTerminals(ctx, await requestMerchant(ctx, req)) }),
+      async (req) => ({ data: await listTerminals(ctx, await merchantOf(req)) }),
     );
 
     app.get(
@@ -59,7 +59,7 @@ export const terminalsRoutes =
         },
       },
       async (req) => ({
-        data: await getTerminal(ctx, actor(req), await requestMerchant(ctx, req), req.params.id),
+        data: await getTerminal(ctx, actor(req), await merchantOf(req), req.params.id),
       }),
     );
 
@@ -77,7 +77,7 @@ export const terminalsRoutes =
         },
       },
       async (req) => ({
-        data: await updateTerminal(ctx, actor(req), await requestMerchant(ctx, req), req.params.id, req.body, 'merge'),
+        data: await updateTerminal(ctx, actor(req), await merchantOf(req), req.params.id, req.body, 'merge'),
       }),
     );
 
@@ -96,14 +96,7 @@ export const terminalsRoutes =
         },
       },
       async (req) => ({
-        data: await updateTerminal(
-          ctx,
-          actor(req),
-          await requestMerchant(ctx, req),
-          req.params.id,
-          req.body,
-          'replace',
-        ),
+        data: await updateTerminal(ctx, actor(req), await merchantOf(req), req.params.id, req.body, 'replace'),
       }),
     );
 
@@ -120,13 +113,7 @@ export const terminalsRoutes =
         },
       },
       async (req) => {
-        await deleteAttribute(
-          ctx,
-          actor(req).audit,
-          await requestMerchant(ctx, req),
-          req.params.id,
-          req.query.attributeId,
-        );
+        await deleteAttribute(ctx, actor(req).audit, await merchantOf(req), req.params.id, req.query.attributeId);
         return { data: { ok: true as const } };
       },
     );
@@ -165,7 +152,7 @@ export const terminalsRoutes =
         },
       },
       async (req) => ({
-        data: await switchToProduction(ctx, actor(req), await requestMerchant(ctx, req), req.body.terminalId),
+        data: await switchToProduction(ctx, actor(req), await merchantOf(req), req.body.terminalId),
       }),
     );
   };
