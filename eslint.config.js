@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
-import { importX } from 'eslint-plugin-import-x';
+import importPlugin from 'eslint-plugin-import';
 
 const featuresDir = 'apps/web/src/features';
 const features = fs.existsSync(featuresDir) ? fs.readdirSync(featuresDir) : [];
@@ -67,14 +67,14 @@ const serverPackages = {
 const boundaries = [
   {
     files: ['**/*.{ts,tsx}'],
-    plugins: { 'import-x': importX },
-    settings: { 'import-x/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs'] } } },
-    rules: { 'import-x/no-restricted-paths': ['error', { zones: [...sharedZones, ...moduleZones] }] },
+    plugins: { import: importPlugin },
+    settings: { 'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs'] } } },
+    rules: { 'import/no-restricted-paths': ['error', { zones: [...sharedZones, ...moduleZones] }] },
   },
   {
     // tests may drive a module's internals (a worker tick, the demo receiver); the other boundaries hold
     files: ['**/*.test.{ts,tsx}', '**/*.testkit.ts'],
-    rules: { 'import-x/no-restricted-paths': ['error', { zones: sharedZones }] },
+    rules: { 'import/no-restricted-paths': ['error', { zones: sharedZones }] },
   },
   {
     files: ['apps/web/**/*.{ts,tsx}'],
