@@ -10,6 +10,7 @@ import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fa
 import type { AppContext } from './lib/context';
 import { registerErrorHandler } from './plugins/error-handler';
 import { exactSerializerCompiler, registerExactJson } from './lib/json';
+import { edgeErrorOptions, registerEdgeInput } from './plugins/edge-input';
 import { registerAuth } from './plugins/auth';
 import { registerMerchantScope } from './lib/scope';
 import { registerModules } from './modules';
@@ -24,11 +25,13 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     // only behind a known proxy may X-Forwarded-For / -Proto be believed (sign-in throttling is per IP)
     trustProxy: ctx.config.trustProxy,
     bodyLimit: 256 * 1024,
+    ...edgeErrorOptions,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(exactSerializerCompiler);
   registerExactJson(app);
+  registerEdgeInput(app);
   registerErrorHandler(app);
 
   await app.register(cookie);
@@ -41,10 +44,25 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
         imgSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         frameAncestors: ["'none'"],
+        // added per request, over https only (below): on plain http it would send every asset to https
+        upgradeInsecureRequests: null,
       },
     },
+    // HSTS likewise: only a response that came over https may pin https
+    strictTransportSecurity: false,
     // the payment form opens merchant URLs; keep referrers from leaking form ids
     referrerPolicy: { policy: 'no-referrer' },
+  });
+  // Served over https (PUBLIC_URL says so, or a trusted proxy's X-Forwarded-Proto): pin it. On any plain-http
+  // address (a VM, a container, a LAN) the pages must still load, so neither header is sent there.
+  const httpsPublic = ctx.config.publicUrl?.startsWith('https://') ?? false;
+  app.addHook('onSend', async (req, reply) => {
+    if (!httpsPublic && req.protocol !== 'https') return;
+    reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    const csp = reply.getHeader('content-security-policy');
+    if (typeof csp === 'string' && !csp.includes('upgrade-insecure-requests')) {
+      reply.header('content-security-policy', `${csp};upgrade-insecure-requests`);
+    }
   });
 
   await app.register(swagger, {
@@ -104,7 +122,8 @@ function registerWeb(app: FastifyInstance, ctx: AppContext) {
     preCompressed: true,
   });
   const sendPage = (file: string) => (_req: FastifyRequest, reply: FastifyReply) =>
-    reply.header('cache-control', 'no-cache').sendFile(file, dist);
+    // pages revalidate on every load, so a release reaches browsers at once; only hashed assets are immutable
+    reply.header('cache-control', 'no-cache').sendFile(file, dist, { cacheControl: false });
   app.get('/payment/:formId', { schema: { hide: true } }, sendPage('payment.html'));
   for (const f of fs.readdirSync(dist)) {
     if (/\.(svg|png|ico|txt|webmanifest)$/.test(f)) app.get(`/${f}`, { schema: { hide: true } }, sendPage(f));

@@ -21,6 +21,9 @@ export const ERROR_CODES = [
   'INSUFFICIENT_BALANCE',
   'WRONG_PASSWORD',
   'PAYLOAD_TOO_LARGE',
+  'URI_TOO_LONG',
+  'HEADERS_TOO_LARGE',
+  'TIMEOUT',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
