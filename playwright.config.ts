@@ -1,15 +1,7 @@
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/support/chromium';
 
 const PORT = 3100;
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 /** End-to-end against the real server with demo data, driving Debian's Chromium (DESIGN §6). */
 export default defineConfig({
@@ -24,7 +16,7 @@ export default defineConfig({
     baseURL: `http://localhost:${PORT}`,
     headless: true,
     trace: 'off',
-    launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   projects: [{ name: 'chromium' }],
   webServer: {

@@ -140,6 +140,7 @@ async function main() {
       LOG_LEVEL: 'warn',
       DATA_DIR: dataDir,
       NODE_ENV: 'production',
+      PUBLIC_URL: `http://127.0.0.1:${PORT}`,
       COOKIE_SECURE: 'false',
       JWT_SECRET: 'bench-secret-bench-secret-bench-secret-1234',
     },

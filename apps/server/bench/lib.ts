@@ -54,6 +54,7 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
         PORT: String(port),
         HOST: '127.0.0.1',
         NODE_ENV: 'production',
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
         JWT_SECRET: randomBytes(32).toString('hex'),
         SEED_DEMO: 'false',
         LOG_LEVEL: 'warn',

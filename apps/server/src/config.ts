@@ -61,6 +61,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new Error(`Invalid configuration: ${msg}`);
   }
   const e = parsed.data;
+  // production never takes its own address from a request's Host header (payment-form links, origin checks)
+  if (e.NODE_ENV === 'production' && !e.PUBLIC_URL) {
+    throw new Error(
+      'Invalid configuration: PUBLIC_URL is required in production (the external origin, e.g. https://pay.example.com)',
+    );
+  }
   const providerTokens = new Map<string, string>();
   for (const pair of (e.PROVIDER_TOKENS ?? '').split(',').filter(Boolean)) {
     const [token, code] = pair.split(':');

@@ -1,5 +1,6 @@
-import { lookup } from 'node:dns/promises';
+import dns from 'node:dns';
 import net from 'node:net';
+import { Agent } from 'undici';
 
 /** Addresses a merchant-supplied URL must not reach from our network (SSRF): loopback, private, link-local… */
 const blocked = new net.BlockList();
@@ -32,16 +33,39 @@ export function isPrivateAddress(ip: string): boolean {
   return blocked.check(ip, family === 4 ? 'ipv4' : 'ipv6');
 }
 
-/** Resolves the URL's host and refuses it when any address is private. Returns a reason, or null when public. */
-export async function privateTargetReason(url: string): Promise<string | null> {
+/**
+ * The DNS lookup of the connection itself, refusing private addresses: the address checked is the
+ * address connected to (no window between a check and a second resolution, DNS rebinding).
+ */
+const publicOnlyLookup: net.LookupFunction = (hostname, options, callback) => {
+  dns.lookup(hostname, { ...options, all: true }, (err, list) => {
+    if (err) return callback(err, '');
+    const bad = list.find((a) => isPrivateAddress(a.address));
+    if (bad || !list.length) {
+      const e: NodeJS.ErrnoException = new Error(
+        bad ? `refused: ${hostname} resolves to a private address (${bad.address})` : `cannot resolve ${hostname}`,
+      );
+      e.code = 'EPRIVATEADDRESS';
+      return callback(e, '');
+    }
+    if (options.all) return callback(null, list);
+    return callback(null, list[0]!.address, list[0]!.family);
+  });
+};
+
+/**
+ * The HTTP client for merchant-supplied URLs: every connection's address is checked where it is made.
+ * A literal IP in the URL is checked before (no lookup happens for it).
+ */
+export const publicOnlyDispatcher = new Agent({ connect: { lookup: publicOnlyLookup } });
+
+/** A literal private IP in the URL (the connect-time lookup covers host names): a reason, or null. */
+export function literalPrivateTarget(url: string): string | null {
   let host: string;
   try {
     host = new URL(url).hostname.replace(/^\[|\]$/g, '');
   } catch {
     return 'invalid URL';
   }
-  const addresses = net.isIP(host) ? [host] : (await lookup(host, { all: true }).catch(() => [])).map((a) => a.address);
-  if (!addresses.length) return `cannot resolve ${host}`;
-  const bad = addresses.find(isPrivateAddress);
-  return bad ? `refused: ${host} resolves to a private address (${bad})` : null;
+  return net.isIP(host) && isPrivateAddress(host) ? `refused: ${host} is a private address` : null;
 }

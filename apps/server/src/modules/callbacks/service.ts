@@ -5,7 +5,8 @@ import type { DbOrTx, Tx } from '../../db/create-db';
 import { callbackAttempts, callbacks, type invoices } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { ownedInvoice } from '../../lib/tenant';
-import { privateTargetReason } from '../../lib/egress';
+import { fetch as undiciFetch } from 'undici';
+import { literalPrivateTarget, publicOnlyDispatcher } from '../../lib/egress';
 
 type InvoiceRow = typeof invoices.$inferSelect;
 
@@ -142,9 +143,11 @@ async function deliver(ctx: AppContext, c: Claimed) {
   let responseCode: number | null = null;
   let error: string | null = null;
   try {
-    const refused = ctx.config.callbackAllowPrivate ? null : await privateTargetReason(c.url);
+    // the address is checked where the connection is made (publicOnlyDispatcher), not resolved twice
+    const refused = ctx.config.callbackAllowPrivate ? null : literalPrivateTarget(c.url);
     if (refused) throw new Error(refused);
-    const res = await fetch(c.url, {
+    const res = await undiciFetch(c.url, {
+      dispatcher: ctx.config.callbackAllowPrivate ? undefined : publicOnlyDispatcher,
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -160,8 +163,11 @@ async function deliver(ctx: AppContext, c: Claimed) {
     responseCode = res.status;
     await res.body?.cancel().catch(() => undefined);
   } catch (err) {
-    const e = err as Error & { cause?: { code?: string } };
-    error = e.name === 'TimeoutError' ? 'Timed out after 10 s' : (e.cause?.code ?? e.message).slice(0, 300);
+    const e = err as Error & { cause?: { code?: string; message?: string } };
+    error =
+      e.name === 'TimeoutError'
+        ? 'Timed out after 10 s'
+        : (e.cause?.code === 'EPRIVATEADDRESS' ? e.cause.message! : (e.cause?.code ?? e.message)).slice(0, 300);
   }
   const latencyMs = Math.round(performance.now() - started);
   const delivered = responseCode !== null && responseCode >= 200 && responseCode < 300;

@@ -22,8 +22,9 @@ declare module 'fastify' {
   }
 }
 
-function publicBaseUrl(ctx: AppContext, req: FastifyRequest) {
-  return (ctx.config.publicUrl ?? `${req.protocol}://${req.host}`).replace(/\/+$/, '');
+/** Payment-form links: PUBLIC_URL (required in production), never the request's Host header. */
+function publicBaseUrl(ctx: AppContext) {
+  return (ctx.config.publicUrl ?? `http://localhost:${ctx.config.port}`).replace(/\/+$/, '');
 }
 
 const merchantOf = (req: FastifyRequest) => {
@@ -81,7 +82,7 @@ export const merchantApiRoutes =
           body: req.body,
           rawBody: req.rawBody ?? '',
           idempotencyKey: typeof key === 'string' && key !== '' ? key : undefined,
-          baseUrl: publicBaseUrl(ctx, req),
+          baseUrl: publicBaseUrl(ctx),
           terminal: req.prefetchedTerminal,
         });
         if (out.replayed) reply.header('idempotent-replayed', 'true');
@@ -102,7 +103,7 @@ export const merchantApiRoutes =
         },
       },
       async (req) => ({
-        data: await getMerchantInvoice(ctx, await merchantOf(req), req.params.invoiceId, publicBaseUrl(ctx, req)),
+        data: await getMerchantInvoice(ctx, await merchantOf(req), req.params.invoiceId, publicBaseUrl(ctx)),
       }),
     );
 
@@ -122,7 +123,7 @@ export const merchantApiRoutes =
       async (req) => {
         const merchantId = await merchantOf(req);
         await cancelMerchantInvoice(ctx, merchantId, req.params.invoiceId);
-        return { data: await getMerchantInvoice(ctx, merchantId, req.params.invoiceId, publicBaseUrl(ctx, req)) };
+        return { data: await getMerchantInvoice(ctx, merchantId, req.params.invoiceId, publicBaseUrl(ctx)) };
       },
     );
   };
