@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { createTestApp, loginAs, DEMO_PASSWORD, type TestApp } from '../../../test/harness';
 import { loginFailures, users } from '../../db/schema';
 
@@ -191,6 +191,32 @@ describe('session', () => {
   });
 });
 
+describe('attempts counted atomically (PCI DSS 8.3.4)', () => {
+  it('a parallel burst of 40 wrong passwords locks the user after exactly 10; the right one is refused too', async () => {
+    const res = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => login('finance', `wrong-${i}`, `10.77.${Math.floor(i / 200)}.${i % 200}`)),
+    );
+    const codes = res.map((r) => r.json().error?.code as string);
+    expect(codes.filter((c) => c === 'INVALID_CREDENTIALS')).toHaveLength(10);
+    expect(codes.filter((c) => c === 'ACCOUNT_LOCKED')).toHaveLength(30);
+    const right = await login('finance', DEMO_PASSWORD, '10.77.1.1');
+    expect(right.statusCode).toBe(429);
+    expect(right.json().error.code).toBe('ACCOUNT_LOCKED');
+    const failures = await t.ctx.db.execute<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM login_failures WHERE username = 'finance'`,
+    );
+    expect(failures.rows[0]!.n).toBe(10);
+  });
+
+  it('a parallel burst from one address is throttled after exactly 30 failures', async () => {
+    const ip = '10.88.0.1';
+    const res = await Promise.all(Array.from({ length: 36 }, (_, i) => login(`nobody-${i}`, 'x-wrong-pass', ip)));
+    const codes = res.map((r) => r.json().error?.code as string);
+    expect(codes.filter((c) => c === 'INVALID_CREDENTIALS')).toHaveLength(30);
+    expect(codes.filter((c) => c === 'TOO_MANY_REQUESTS')).toHaveLength(6);
+  });
+});
+
 describe('POST /api/v1/user/change_password', () => {
   it('changes the password; the old one stops working; wrong current password is 400', async () => {
     const cookie = await loginAs(t.app, 'viewer');
@@ -221,6 +247,22 @@ describe('POST /api/v1/user/change_password', () => {
     expect(ok.statusCode).toBe(200);
     expect((await login('viewer', DEMO_PASSWORD, '10.2.0.1')).statusCode).toBe(401);
     expect((await login('viewer', 'brand-new-pass-1', '10.2.0.1')).statusCode).toBe(200);
+  });
+
+  it('a password change ends every other session of the user; the one that changed it stays', async () => {
+    const laptop = await loginAs(t.app, 'support');
+    const phone = await loginAs(t.app, 'support');
+    const me = (cookie: string) => t.app.inject({ method: 'GET', url: '/api/v1/people/me', headers: { cookie } });
+    expect((await me(phone)).statusCode).toBe(200);
+    const changed = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/change_password',
+      headers: { cookie: laptop },
+      payload: { currentPassword: DEMO_PASSWORD, newPassword: 'another-long-pass-2' },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect((await me(phone)).statusCode).toBe(401);
+    expect((await me(laptop)).statusCode).toBe(200);
   });
 });
 

@@ -11,30 +11,24 @@ const LOCKOUT_FAILURES = 10; // PCI DSS 8.3.4: at most 10 attempts
 const LOCKOUT_MINUTES = 30;
 const IP_FAILURES = 30;
 const IP_WINDOW_MINUTES = 15;
+/** Namespace of the per-IP advisory lock of sign-in attempts (second key: hashtext of the IP). */
+const IP_LOCK_NS = 7_240_502;
 
+/**
+ * Sign-in with attempts counted atomically (PCI DSS 8.3.4): an attempt takes its place in the IP's and
+ * the user's count BEFORE the password is checked, in one statement each, so a parallel burst locks the
+ * user after exactly LOCKOUT_FAILURES failures and every attempt past that — the right password too —
+ * is refused without running scrypt. A successful attempt gives its place back.
+ */
 export async function login(ctx: AppContext, secret: Uint8Array, username: string, password: string, ip: string) {
   const now = ctx.now();
-  const windowStart = new Date(now.getTime() - IP_WINDOW_MINUTES * 60_000);
-  const [ipRow] = await ctx.db
-    .select({ n: count(), oldest: min(loginFailures.at) })
-    .from(loginFailures)
-    .where(and(eq(loginFailures.ip, ip), gt(loginFailures.at, windowStart)));
-  if (ipRow && ipRow.n >= IP_FAILURES) {
-    const oldest = ipRow.oldest ? new Date(ipRow.oldest).getTime() : now.getTime();
-    const retry = Math.max(1, Math.ceil((oldest + IP_WINDOW_MINUTES * 60_000 - now.getTime()) / 1000));
-    throw new AppError(
-      'TOO_MANY_REQUESTS',
-      'Too many failed sign-in attempts from this address. Try again later.',
-      undefined,
-      {
-        'retry-after': String(retry),
-      },
-    );
-  }
+  const failureId = await reserveIpAttempt(ctx, ip, username, now);
 
   const [user] = await ctx.db.select().from(users).where(eq(users.username, username));
-  if (user?.lockedUntil && user.lockedUntil > now) {
-    const retry = Math.ceil((user.lockedUntil.getTime() - now.getTime()) / 1000);
+  if (user && !(await reserveUserAttempt(ctx, user.id, now))) {
+    await ctx.db.delete(loginFailures).where(eq(loginFailures.id, failureId)); // refused before trying: no failure
+    const [locked] = await ctx.db.select({ until: users.lockedUntil }).from(users).where(eq(users.id, user.id));
+    const retry = Math.max(1, Math.ceil(((locked?.until?.getTime() ?? now.getTime()) - now.getTime()) / 1000));
     throw new AppError(
       'ACCOUNT_LOCKED',
       `This user is locked after ${LOCKOUT_FAILURES} failed sign-in attempts. Try again in ${Math.ceil(retry / 60)} minutes.`,
@@ -45,32 +39,22 @@ export async function login(ctx: AppContext, secret: Uint8Array, username: strin
 
   const ok = user ? await verifyPassword(password, user.passwordHash) : (await burnPasswordTime(password), false);
   if (!ok) {
-    await ctx.db.transaction(async (tx) => {
-      await tx.insert(loginFailures).values({ ip, username, at: now });
-      // the attempted name is recorded as typed (it may be no user at all); never the password
-      await recordAudit(
-        tx,
-        { userId: user?.id ?? null, username: username.slice(0, 100), kind: 'anonymous', ip },
-        { action: 'auth.sign_in_failed', merchantId: user?.merchantId ?? null, targetType: 'user', targetId: user?.id },
-        now,
-      );
-      if (user) {
-        await tx
-          .update(users)
-          .set({
-            failedLogins: sql`CASE WHEN ${users.failedLogins} + 1 >= ${LOCKOUT_FAILURES} THEN 0 ELSE ${users.failedLogins} + 1 END`,
-            lockedUntil: sql`CASE WHEN ${users.failedLogins} + 1 >= ${LOCKOUT_FAILURES} THEN ${new Date(now.getTime() + LOCKOUT_MINUTES * 60_000).toISOString()}::timestamptz ELSE ${users.lockedUntil} END`,
-          })
-          .where(eq(users.id, user.id));
-      }
-    });
+    // the reserved places stay: the failure row is the IP's count, the user's counter already moved
+    await recordAudit(
+      ctx.db,
+      { userId: user?.id ?? null, username: username.slice(0, 100), kind: 'anonymous', ip },
+      { action: 'auth.sign_in_failed', merchantId: user?.merchantId ?? null, targetType: 'user', targetId: user?.id },
+      now,
+    );
     throw new AppError('INVALID_CREDENTIALS', 'Invalid username or password');
   }
 
+  await ctx.db.delete(loginFailures).where(eq(loginFailures.id, failureId));
   if (user!.disabledAt) {
     throw new AppError('FORBIDDEN', 'This user is disabled. Ask your administrator to enable it.');
   }
   await ctx.db.transaction(async (tx) => {
+    // a success was not a failure: it gives back its place (and any lock its own place had set)
     await tx.update(users).set({ failedLogins: 0, lockedUntil: null }).where(eq(users.id, user!.id));
     await recordAudit(
       tx,
@@ -80,6 +64,51 @@ export async function login(ctx: AppContext, secret: Uint8Array, username: strin
     );
   });
   return issueSessionToken(ctx, secret, user!.id);
+}
+
+/**
+ * Takes a place in the IP's failure count under a per-IP lock (count and insert as one step), or refuses
+ * with 429 when the window is full. Returns the place (a login_failures row) to give back on success.
+ */
+async function reserveIpAttempt(ctx: AppContext, ip: string, username: string, now: Date): Promise<number> {
+  const windowStart = new Date(now.getTime() - IP_WINDOW_MINUTES * 60_000);
+  return ctx.db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${IP_LOCK_NS}::int, hashtext(${ip}))`);
+    const [row] = await tx
+      .select({ n: count(), oldest: min(loginFailures.at) })
+      .from(loginFailures)
+      .where(and(eq(loginFailures.ip, ip), gt(loginFailures.at, windowStart)));
+    if (row && row.n >= IP_FAILURES) {
+      const oldest = row.oldest ? new Date(row.oldest).getTime() : now.getTime();
+      const retry = Math.max(1, Math.ceil((oldest + IP_WINDOW_MINUTES * 60_000 - now.getTime()) / 1000));
+      throw new AppError(
+        'TOO_MANY_REQUESTS',
+        'Too many failed sign-in attempts from this address. Try again later.',
+        undefined,
+        { 'retry-after': String(retry) },
+      );
+    }
+    const [placed] = await tx
+      .insert(loginFailures)
+      .values({ ip, username: username.slice(0, 200), at: now })
+      .returning({ id: loginFailures.id });
+    return placed!.id;
+  });
+}
+
+/**
+ * One statement: counts the attempt as a failure unless the user is locked; the attempt that reaches
+ * LOCKOUT_FAILURES locks the user (and restarts the count for after the lock). False when locked.
+ */
+async function reserveUserAttempt(ctx: AppContext, userId: string, now: Date): Promise<boolean> {
+  const lockUntil = new Date(now.getTime() + LOCKOUT_MINUTES * 60_000).toISOString();
+  const res = await ctx.db.execute<{ id: string }>(sql`
+    UPDATE users SET
+      failed_logins = CASE WHEN failed_logins + 1 >= ${LOCKOUT_FAILURES} THEN 0 ELSE failed_logins + 1 END,
+      locked_until = CASE WHEN failed_logins + 1 >= ${LOCKOUT_FAILURES} THEN ${lockUntil}::timestamptz ELSE NULL END
+    WHERE id = ${userId} AND (locked_until IS NULL OR locked_until <= ${now.toISOString()}::timestamptz)
+    RETURNING id`);
+  return res.rows.length === 1;
 }
 
 export async function logout(ctx: AppContext, sessionId: string) {
