@@ -249,6 +249,23 @@ describe('POST /api/v1/user/change_password', () => {
     expect((await login('viewer', 'brand-new-pass-1', '10.2.0.1')).statusCode).toBe(200);
   });
 
+  it('wrong current passwords count toward the lockout like sign-in failures', async () => {
+    const cookie = await loginAs(t.app, 'owner');
+    const change = (currentPassword: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/user/change_password',
+        headers: { cookie },
+        payload: { currentPassword, newPassword: 'yet-another-pass-3' },
+      });
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => change(`guess-${i}`)));
+    expect(answers.filter((r) => r.statusCode === 400)).toHaveLength(10);
+    expect(answers.filter((r) => r.statusCode === 429)).toHaveLength(2);
+    expect((await change(DEMO_PASSWORD)).statusCode).toBe(429);
+    expect((await login('owner', DEMO_PASSWORD, '10.66.0.1')).statusCode).toBe(429);
+    await t.ctx.db.update(users).set({ lockedUntil: null, failedLogins: 0 }).where(eq(users.username, 'owner'));
+  });
+
   it('a password change ends every other session of the user; the one that changed it stays', async () => {
     const laptop = await loginAs(t.app, 'support');
     const phone = await loginAs(t.app, 'support');

@@ -125,11 +125,20 @@ export async function changePassword(
 ) {
   const [user] = await ctx.db.select().from(users).where(eq(users.id, me.id));
   if (!user) throw new AppError('UNAUTHORIZED', 'Sign in to continue');
+  // guessing the current password is throttled like sign-in: the same count and lock
+  if (!(await reserveUserAttempt(ctx, user.id, ctx.now()))) {
+    throw new AppError(
+      'ACCOUNT_LOCKED',
+      `This user is locked after ${LOCKOUT_FAILURES} failed password attempts. Try again later.`,
+    );
+  }
   if (!(await verifyPassword(currentPassword, user.passwordHash))) {
     throw new AppError('WRONG_PASSWORD', 'The current password is wrong', {
       currentPassword: 'The current password is wrong',
     });
   }
+  // the right current password was no failure: give its place back even if the new one is refused below
+  await ctx.db.update(users).set({ failedLogins: 0 }).where(eq(users.id, user.id));
   if (currentPassword === newPassword) {
     throw new AppError('VALIDATION_ERROR', 'The new password must differ from the current one', {
       newPassword: 'The new password must differ from the current one',
@@ -138,7 +147,10 @@ export async function changePassword(
   const passwordHash = await hashPassword(newPassword);
   await ctx.db.transaction(async (tx) => {
     const now = ctx.now();
-    await tx.update(users).set({ passwordHash, mustChangePassword: false }).where(eq(users.id, me.id));
+    await tx
+      .update(users)
+      .set({ passwordHash, mustChangePassword: false, failedLogins: 0, lockedUntil: null })
+      .where(eq(users.id, me.id));
     await tx
       .update(sessions)
       .set({ revokedAt: now })
