@@ -46,6 +46,14 @@ const liveBalance = async (currency: string) =>
     )[0]!.b,
   );
 
+/** A live (non-sandbox) provider account taking the currency. */
+async function liveAccount(currency: 'UZS' | 'RUB') {
+  const [acc] = await q<{ id: number }>(sql`SELECT a.id FROM provider_accounts a
+    JOIN payment_methods m ON m.id = a.payment_method_id JOIN currencies c ON c.id = m.currency_id
+    JOIN providers p ON p.id = a.provider_id WHERE c.code = ${currency} AND NOT p.is_sandbox LIMIT 1`);
+  return acc!;
+}
+
 async function newInvoice(flow: 'DEPOSIT' | 'WITHDRAWAL', currency: 'UZS' | 'RUB', amount: number) {
   const terminal = t.demo.terminals.find((x) => x.flowType === flow && x.currency === currency && !x.isTest)!;
   const res = await injectSigned(t.app, sign, 'POST', '/api/merchant/v1/invoices', invoiceBody(terminal, { amount }));
@@ -97,21 +105,15 @@ describe('operator changes go through the same guards', () => {
     expect(bare.statusCode).toBe(409);
     expect(bare.json().error.fields).toEqual({ peopleAccountId: 'Choose the account the money arrived on' });
     expect(await ledgerSnapshot()).toBe(before);
-    const [rub] = await q<{
-      id: number;
-    }>(sql`SELECT a.id FROM provider_accounts a JOIN payment_methods m ON m.id = a.payment_method_id
-      JOIN currencies c ON c.id = m.currency_id JOIN providers p ON p.id = a.provider_id WHERE c.code = 'RUB' AND NOT p.is_sandbox LIMIT 1`);
-    expect((await setStatus(invoiceId, 'DONE', { peopleAccountId: rub!.id })).statusCode).toBe(400);
-    const [uzs] = await q<{
-      id: number;
-    }>(sql`SELECT a.id FROM provider_accounts a JOIN payment_methods m ON m.id = a.payment_method_id
-      JOIN currencies c ON c.id = m.currency_id JOIN providers p ON p.id = a.provider_id WHERE c.code = 'UZS' AND NOT p.is_sandbox LIMIT 1`);
-    const ok = await setStatus(invoiceId, 'DONE', { peopleAccountId: uzs!.id });
+    const rub = await liveAccount('RUB');
+    expect((await setStatus(invoiceId, 'DONE', { peopleAccountId: rub.id })).statusCode).toBe(400);
+    const uzs = await liveAccount('UZS');
+    const ok = await setStatus(invoiceId, 'DONE', { peopleAccountId: uzs.id });
     expect(ok.statusCode, ok.body).toBe(200);
     const legs = await q<{ account: string; provider_account_id: number | null }>(
       sql`SELECT account, provider_account_id FROM ledger_entries WHERE invoice_id = ${invoiceId} AND account = 'provider_account'`,
     );
-    expect(legs).toEqual([{ account: 'provider_account', provider_account_id: uzs!.id }]);
+    expect(legs).toEqual([{ account: 'provider_account', provider_account_id: uzs.id }]);
   });
 
   it('money that arrived may take an account over its limit: accepted, flagged, out of routing until raised', async () => {
@@ -365,24 +367,20 @@ describe('operator changes go through the same guards', () => {
     expect(bare.statusCode).toBe(409);
     expect(bare.json().error.fields).toEqual({ peopleAccountId: 'Choose the account the money arrived on' });
     expect((await decide('reject', { ticketId, peopleAccountId: 1 })).statusCode).toBe(400);
-    const [rub] = await q<{ id: number }>(sql`SELECT a.id FROM provider_accounts a
-      JOIN payment_methods m ON m.id = a.payment_method_id JOIN currencies c ON c.id = m.currency_id
-      JOIN providers p ON p.id = a.provider_id WHERE c.code = 'RUB' AND NOT p.is_sandbox LIMIT 1`);
+    const rub = await liveAccount('RUB');
     expect((await decide('approve', { ticketId, peopleAccountId: rub!.id })).statusCode).toBe(400);
     expect(await ledgerSnapshot()).toBe(before);
     const [ticket] = await q<{ status: string }>(sql`SELECT status FROM support_tickets WHERE id = ${ticketId}`);
     expect(ticket!.status).toBe('NEW');
 
-    const [uzs] = await q<{ id: number }>(sql`SELECT a.id FROM provider_accounts a
-      JOIN payment_methods m ON m.id = a.payment_method_id JOIN currencies c ON c.id = m.currency_id
-      JOIN providers p ON p.id = a.provider_id WHERE c.code = 'UZS' AND NOT p.is_sandbox LIMIT 1`);
+    const uzs = await liveAccount('UZS');
     const ok = await decide('approve', { ticketId, peopleAccountId: uzs!.id });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().data.status.code).toBe('SOLVED');
     const legs = await q<{ provider_account_id: number }>(
       sql`SELECT provider_account_id FROM ledger_entries WHERE invoice_id = ${invoiceId} AND account = 'provider_account'`,
     );
-    expect(legs).toEqual([{ provider_account_id: uzs!.id }]);
+    expect(legs).toEqual([{ provider_account_id: uzs.id }]);
   });
 
   it('the books still reconcile after all of it', async () => {

@@ -49,6 +49,15 @@ async function checkInvariants(real: Real) {
   await checkMoneyInvariants(t.ctx.db, real.log);
 }
 
+/** An account the invoice's money could have arrived on (same currency, sandbox for test invoices). */
+async function arrivalAccountFor(invoiceId: string) {
+  const [acc] = await q<{ id: number }>(sql`SELECT a.id FROM provider_accounts a
+    JOIN payment_methods pm ON pm.id = a.payment_method_id JOIN providers p ON p.id = a.provider_id
+    JOIN invoices i ON i.id = ${invoiceId} AND pm.currency_id = i.currency_id AND p.is_sandbox = i.is_test
+    ORDER BY a.id LIMIT 1`);
+  return acc?.id;
+}
+
 const pick = <T>(xs: T[], i: number) => (xs.length ? xs[i % xs.length] : undefined);
 
 class Create implements fc.AsyncCommand<Model, Real> {
@@ -173,14 +182,7 @@ class Ticket implements fc.AsyncCommand<Model, Real> {
     const [ticket] = await q<{ id: number }>(sql`SELECT id FROM support_tickets
       WHERE invoice_id = ${inv.id} AND status NOT IN ('SOLVED', 'REJECTED') ORDER BY id DESC LIMIT 1`);
     if (!ticket) return checkInvariants(real);
-    let peopleAccountId: number | undefined;
-    if (this.withAccount) {
-      const [acc] = await q<{ id: number }>(sql`SELECT a.id FROM provider_accounts a
-        JOIN payment_methods pm ON pm.id = a.payment_method_id JOIN providers p ON p.id = a.provider_id
-        JOIN invoices i ON i.id = ${inv.id} AND pm.currency_id = i.currency_id AND p.is_sandbox = i.is_test
-        ORDER BY a.id LIMIT 1`);
-      peopleAccountId = acc?.id;
-    }
+    const peopleAccountId = this.withAccount ? await arrivalAccountFor(inv.id) : undefined;
     const decision = this.approve ? 'approve' : 'reject';
     const res = await t.app.inject({
       method: 'POST',
@@ -245,14 +247,7 @@ class Operator implements fc.AsyncCommand<Model, Real> {
   check = (m: Readonly<Model>) => m.invoices.length > 0;
   async run(m: Model, real: Real) {
     const inv = pick(m.invoices, this.i)!;
-    let peopleAccountId: number | undefined;
-    if (this.withAccount) {
-      const [acc] = await q<{ id: number }>(sql`SELECT a.id FROM provider_accounts a
-        JOIN payment_methods pm ON pm.id = a.payment_method_id JOIN providers p ON p.id = a.provider_id
-        JOIN invoices i ON i.id = ${inv.id} AND pm.currency_id = i.currency_id AND p.is_sandbox = i.is_test
-        ORDER BY a.id LIMIT 1`);
-      peopleAccountId = acc?.id;
-    }
+    const peopleAccountId = this.withAccount ? await arrivalAccountFor(inv.id) : undefined;
     const res = await t.app.inject({
       method: 'PATCH',
       url: `/api/v1/invoice/status?merchantId=${t.demo.merchantId}`,

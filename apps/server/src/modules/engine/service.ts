@@ -514,7 +514,12 @@ export function decideTicket(
       targetType: 'ticket',
       targetId: ticket.id,
       before: { ticket: ticket.status, invoiceId: inv.id, invoice: inv.status },
-      after: { ticket: updated!.status, invoice: args.decision === 'approve' ? 'DONE' : inv.status },
+      after: {
+        ticket: updated!.status,
+        invoice: args.decision === 'approve' ? 'DONE' : inv.status,
+        // the account an operator named for a never-routed deposit's money
+        ...(args.accountId !== undefined ? { accountId: args.accountId } : {}),
+      },
     });
     return updated!;
   });
