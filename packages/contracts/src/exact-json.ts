@@ -51,12 +51,9 @@ export function toSafeInt(v: string | number | bigint): number {
   return n;
 }
 
-/** Exact integer arithmetic and comparison over ExactInt. */
-export const exactBig = (v: ExactInt): bigint => BigInt(v);
-
 /** PostgreSQL bigint's range. */
-export const INT8_MAX = 9_223_372_036_854_775_807n;
-export const INT8_MIN = -9_223_372_036_854_775_808n;
+const INT8_MAX = 9_223_372_036_854_775_807n;
+const INT8_MIN = -9_223_372_036_854_775_808n;
 
 const isWhole = (v: unknown): v is ExactInt =>
   (typeof v === 'number' && Number.isSafeInteger(v)) || typeof v === 'bigint';

@@ -68,7 +68,7 @@ export const holdsRequisites = (inv: { flowType: string; status: string }) =>
   inv.flowType === 'DEPOSIT' && (REQUISITE_STATUSES as readonly string[]).includes(inv.status);
 
 /** Statuses in which a provider's answer (deposit confirmation, payout result) moves the invoice. */
-export const AWAITING_PROVIDER: Record<FlowType, readonly InvoiceStatus[]> = {
+const AWAITING_PROVIDER: Record<FlowType, readonly InvoiceStatus[]> = {
   DEPOSIT: REQUISITE_STATUSES,
   WITHDRAWAL: ['IN_PROGRESS'],
 };
