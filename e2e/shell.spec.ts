@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { DEMO_PASSWORD, DEMO_ROLES, expect, signIn, signOut, test } from './support/auth';
 import { ALL_NAV_ENTRIES, expectedNav } from './support/roles';
+import { apiSession, newColleague } from './support/people';
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Main navigation' });
 
@@ -186,7 +187,11 @@ test.describe('session', () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
-  test('change password round trip', async ({ page }) => {
+  test('change password round trip', async ({ page, baseURL }) => {
+    // a colleague made for this test: a demo user's password could not be changed back to demo-2026 (too short)
+    const owner = await apiSession(baseURL!, 'owner', DEMO_PASSWORD);
+    const viewer = await newColleague(baseURL!, owner, { role: 'Merchant viewer', prefix: 'e2e-pw' });
+    await owner.dispose();
     const NEW_PASSWORD = 'e2e-new-pass-2026';
     const change = async (from: string, to: string) => {
       await page
@@ -203,7 +208,7 @@ test.describe('session', () => {
       await expect(page.getByRole('textbox', { name: 'Old password', exact: true })).toHaveValue('');
     };
 
-    await signIn(page, 'viewer');
+    await signIn(page, viewer.username, viewer.password);
 
     // A wrong current password is refused: toast and a message under the field.
     await page.goto('/settings/change-password');
@@ -216,11 +221,18 @@ test.describe('session', () => {
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'The current password is wrong' })).toBeVisible();
 
-    await change(DEMO_PASSWORD, NEW_PASSWORD);
+    // a common password is refused under the field, whatever its length
+    await page.getByRole('textbox', { name: 'Old password', exact: true }).fill(viewer.password);
+    await page.getByRole('textbox', { name: 'New password', exact: true }).fill('password1234');
+    await page.getByRole('textbox', { name: 'Confirm new password', exact: true }).fill('password1234');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect(page.getByText(/common or leaked passwords/).first()).toBeVisible();
+
+    await change(viewer.password, NEW_PASSWORD);
     await signOut(page);
-    await signIn(page, 'viewer', NEW_PASSWORD);
-    await change(NEW_PASSWORD, DEMO_PASSWORD);
+    await signIn(page, viewer.username, NEW_PASSWORD);
+    await change(NEW_PASSWORD, viewer.password);
     await signOut(page);
-    await signIn(page, 'viewer', DEMO_PASSWORD);
+    await signIn(page, viewer.username, viewer.password);
   });
 });

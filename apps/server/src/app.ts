@@ -9,6 +9,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './lib/context';
 import { registerErrorHandler } from './plugins/error-handler';
+import { registerObservability, requestLogController } from './plugins/observability';
 import { exactSerializerCompiler, registerExactJson } from './lib/json';
 import { edgeErrorOptions, registerEdgeInput } from './plugins/edge-input';
 import { registerAuth } from './plugins/auth';
@@ -22,6 +23,8 @@ export type BuildOptions = { logger?: boolean | object };
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? false,
+    // one line per request, written by registerObservability (not Fastify's "incoming" + "completed" pair)
+    logController: requestLogController(),
     // only behind a known proxy may X-Forwarded-For / -Proto be believed (sign-in throttling is per IP)
     trustProxy: ctx.config.trustProxy,
     bodyLimit: 256 * 1024,
@@ -33,6 +36,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   registerExactJson(app);
   registerEdgeInput(app);
   registerErrorHandler(app);
+  // before any route: its onResponse hook (metrics, the request log line) must cover every route and the 404s
+  registerObservability(app, ctx);
 
   await app.register(cookie);
   await app.register(helmet, {

@@ -1,7 +1,21 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
-const repoRoot = path.resolve(import.meta.dirname, '../../..');
+/**
+ * The repository root (default DATA_DIR and WEB_DIST): the nearest folder above this module whose package.json lists
+ * the workspaces. Looked up, not counted in `..`s: this module runs as src/config.ts (tsx, tests) and bundled into
+ * apps/server/dist/*.js or any folder given to apps/server/build.mjs.
+ */
+const repoRoot = findRepoRoot(import.meta.dirname);
+
+function findRepoRoot(from: string): string {
+  for (let dir = from; path.dirname(dir) !== dir; dir = path.dirname(dir)) {
+    const pkg = path.join(dir, 'package.json');
+    if (fs.existsSync(pkg) && 'workspaces' in JSON.parse(fs.readFileSync(pkg, 'utf8'))) return dir;
+  }
+  return path.resolve(from, '../../..');
+}
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -19,11 +33,13 @@ const envSchema = z.object({
   WORKERS: z.enum(['true', 'false']).default('true'),
   SEED_DEMO: z.enum(['auto', 'true', 'false']).default('auto'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  METRICS_TOKEN: z.string().min(16).optional(),
   WEB_DIST: z.string().default(path.join(repoRoot, 'apps/web/dist')),
   PG_POOL_MAX: z.coerce.number().int().positive().default(20),
   TRUST_PROXY: z.string().default('false'),
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   CALLBACK_ALLOW_PRIVATE: z.enum(['auto', 'true', 'false']).default('auto'),
+  REQUIRE_2FA_PLATFORM: z.enum(['auto', 'true', 'false']).default('auto'),
 });
 
 export type Config = {
@@ -43,6 +59,8 @@ export type Config = {
   workers: boolean;
   seedDemo: 'auto' | 'true' | 'false';
   logLevel: string;
+  /** Bearer token /metrics requires; without it /metrics answers only loopback/private clients in production. */
+  metricsToken: string | undefined;
   webDist: string;
   pgPoolMax: number;
   /** Fastify trustProxy: false, true, or a comma-separated list of proxy addresses/CIDRs. */
@@ -51,6 +69,8 @@ export type Config = {
   webConcurrency: number;
   /** May callbacks go to loopback/private addresses? Never in production unless set. */
   callbackAllowPrivate: boolean;
+  /** Platform staff must sign in with a second factor (PCI DSS 8.4.2); on by default in production only. */
+  require2faPlatform: boolean;
   repoRoot: string;
 };
 
@@ -89,11 +109,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     workers: e.WORKERS === 'true',
     seedDemo: e.SEED_DEMO,
     logLevel: e.LOG_LEVEL,
+    metricsToken: e.METRICS_TOKEN || undefined,
     webDist: e.WEB_DIST,
     pgPoolMax: e.PG_POOL_MAX,
     webConcurrency: e.WEB_CONCURRENCY,
     callbackAllowPrivate:
       e.CALLBACK_ALLOW_PRIVATE === 'true' || (e.CALLBACK_ALLOW_PRIVATE === 'auto' && e.NODE_ENV !== 'production'),
+    require2faPlatform:
+      e.REQUIRE_2FA_PLATFORM === 'true' || (e.REQUIRE_2FA_PLATFORM === 'auto' && e.NODE_ENV === 'production'),
     trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : e.TRUST_PROXY,
     repoRoot,
     ...overrides,

@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import closeWithGrace from 'close-with-grace';
+import pino from 'pino';
 import { loadConfig, type Config } from './config';
 import { createDb, DataDirLockedError, runMigrations, type DbHandle } from './db/create-db';
 import { buildApp } from './app';
@@ -35,17 +36,34 @@ async function prepare(ctx: AppContext) {
   return seedWanted;
 }
 
+/**
+ * The start banner, the last thing start-up prints: after any build output (scripts/start.mjs builds first) and after
+ * the log lines still queued in the log's asynchronous destination ("Server listening at …"). The URL ends the first
+ * line, which tools read (`Paydesk is running at http://host:port`, engine/scale-out.test.ts).
+ */
 function announce(port: number, kind: DbHandle['kind'], demo: boolean) {
   const url = config.publicUrl ?? `http://localhost:${port}`;
   const db = kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL';
   const procs = config.webConcurrency > 1 ? `, ${config.webConcurrency} processes` : '';
-  console.log(`\nPaydesk is running at ${url}  (database: ${db}${procs}, ready in ${Date.now() - started} ms)`);
+  const lines = [`Paydesk is running at ${url}`, '', `Database: ${db}${procs}; ready in ${Date.now() - started} ms`];
   if (demo) {
-    console.log(
+    lines.push(
       `Demo logins (password demo-2026): admin, ops (platform); owner, finance, support, viewer (Demo Merchant); shop2 (Second Shop)`,
+      `Merchant API credentials for scripts: ${config.dataDir}/demo-merchant.json`,
     );
-    console.log(`Merchant API credentials for scripts: ${config.dataDir}/demo-merchant.json\n`);
   }
+  console.log(`\n${lines.join('\n')}\n`);
+}
+
+/** Where the server logs: stdout, written asynchronously (pino's default, made here to be able to wait for it). */
+const logStream = pino.destination({ dest: 1, sync: false });
+
+/** Resolves once the log has written every line given to it so far (an empty write joins the queue; 'drain' ends it). */
+function logWritten() {
+  return new Promise<void>((resolve) => {
+    logStream.once('drain', () => resolve());
+    logStream.write('');
+  });
 }
 
 /** One HTTP server (and, unless WORKERS=false, the background workers) in this process. */
@@ -55,12 +73,15 @@ async function serve(dbh: DbHandle, opts: { prepared: boolean; demo: boolean }) 
   const app = await buildApp(ctx, {
     logger: {
       level: config.logLevel,
+      stream: logStream,
       redact: ['req.headers.cookie', 'req.headers["x-signature"]', 'req.headers.authorization'],
     },
   });
   await app.listen({ port: config.port, host: config.host });
   const workers = config.workers ? startWorkers(ctx, app.log) : null;
   const address = app.server.address();
+  // the primary prints the banner once every process is listening; what they have logged goes out first
+  await logWritten();
   if (cluster.isPrimary) announce(typeof address === 'object' && address ? address.port : config.port, dbh.kind, demo);
   else process.send?.('listening');
 

@@ -8,6 +8,7 @@ export const ERROR_CODES = [
   'TOO_MANY_REQUESTS',
   'FORBIDDEN',
   'PASSWORD_CHANGE_REQUIRED',
+  'TWO_FACTOR_SETUP_REQUIRED',
   'CSRF_REJECTED',
   'NOT_FOUND',
   'GONE',
@@ -24,7 +25,9 @@ export const ERROR_CODES = [
   'URI_TOO_LONG',
   'HEADERS_TOO_LARGE',
   'TIMEOUT',
+  'SERVICE_BUSY',
   'INTERNAL',
+  'NOT_READY',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -8,6 +8,8 @@ export const merchantSchema = z.object({
   clientPublicKey: z.string().nullable(),
   /** after a webhook-secret rotation, callbacks carry the old secret's signature too until this time */
   previousWebhookSecretUntil: z.iso.datetime().nullable(),
+  /** every user of this merchant must sign in with a second factor */
+  requireTwoFactor: z.boolean(),
 });
 export type Merchant = z.infer<typeof merchantSchema>;
 export const merchantResponse = dataOf(merchantSchema);
@@ -69,3 +71,6 @@ export function pemDisplayLines(pem: string): [begin: string, body: string, end:
   if (lines.length < 3 || !lines[0]!.startsWith('-----BEGIN') || !lines.at(-1)!.startsWith('-----END')) return null;
   return [lines[0]!, lines.slice(1, -1).join(''), lines.at(-1)!];
 }
+
+/** Whether every user of the merchant must use two-factor sign-in (set by someone who manages its team). */
+export const merchantTwoFactorPolicyBody = z.object({ requireTwoFactor: z.boolean() }).strict();

@@ -79,6 +79,7 @@ export const teamUserSchema = z.object({
   role: z.object({ id: z.int(), name: z.string() }),
   disabled: z.boolean(),
   mustChangePassword: z.boolean(),
+  twoFactorEnabled: z.boolean(),
   lastSignInAt: z.iso.datetime().nullable(),
   createdAt: z.iso.datetime(),
 });

@@ -30,6 +30,10 @@ export type DbConfig =
   /** Tests: an already-open PGlite, served in-process over a socket. */
   | { pglite: PGlite; poolMax?: number };
 
+// Run from source (tsx, tests) this module is src/db/create-db.ts; compiled (apps/server/build.mjs) it is part of a
+// bundle, and the build puts the migrations and pglite-process.js next to it.
+const COMPILED = !import.meta.url.endsWith('.ts');
+
 export const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
 
 export class DataDirLockedError extends Error {}
@@ -98,8 +102,8 @@ function poolFor(dir: string) {
 
 async function startChild(dataDir: string): Promise<{ child: ChildProcess; dir: string }> {
   const dir = socketDir();
-  const child = fork(path.join(import.meta.dirname, 'pglite-process.ts'), [], {
-    execArgv: ['--import', 'tsx'],
+  const child = fork(path.join(import.meta.dirname, COMPILED ? 'pglite-process.js' : 'pglite-process.ts'), [], {
+    execArgv: COMPILED ? [] : ['--import', 'tsx'],
     env: {
       ...process.env,
       PGLITE_DATA_DIR: path.join(dataDir, 'pgdata'),

@@ -48,6 +48,8 @@ export const merchants = pgTable('merchants', {
   /** After a rotation the old secret keeps signing beside the new one until this time. */
   previousWebhookSecret: text('previous_webhook_secret'),
   previousWebhookSecretUntil: ts('previous_webhook_secret_until'),
+  /** Every user of this merchant must sign in with a second factor (TOTP). */
+  requireTwoFactor: boolean('require_two_factor').notNull().default(false),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 
@@ -99,6 +101,13 @@ export const users = pgTable(
     disabledAt: ts('disabled_at'),
     /** A one-time password set by an admin: the user must choose its own before doing anything else. */
     mustChangePassword: boolean('must_change_password').notNull().default(false),
+    /** The TOTP secret (base32) of an enrolled second factor; null when none. */
+    totpSecret: text('totp_secret'),
+    /** A secret shown during enrolment, not yet confirmed with a code. */
+    totpPendingSecret: text('totp_pending_secret'),
+    totpEnabledAt: ts('totp_enabled_at'),
+    /** The last TOTP time step accepted: a code is good once (RFC 6238 §5.2). */
+    totpLastStep: integer('totp_last_step'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [
@@ -119,6 +128,20 @@ export const sessions = pgTable(
     revokedAt: ts('revoked_at'),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+/** One-time recovery codes of a user's second factor, stored as SHA-256 (they are random, 50 bits each). */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    codeHash: text('code_hash').notNull(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [uniqueIndex('recovery_codes_user_code_idx').on(t.userId, t.codeHash)],
 );
 
 export const loginFailures = pgTable(

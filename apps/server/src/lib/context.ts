@@ -1,5 +1,6 @@
 import type { Config } from '../config';
 import type { DbHandle } from '../db/create-db';
+import type { AppMetrics } from './metrics';
 
 /** What every module gets: the database and the configuration. Services take it explicitly. */
 export type AppContext = {
@@ -8,4 +9,6 @@ export type AppContext = {
   config: Config;
   /** Server clock; tests move it. */
   now: () => Date;
+  /** The app's Prometheus metrics (set by buildApp; absent in scripts): see countSignInFailure in lib/metrics. */
+  metrics?: AppMetrics;
 };

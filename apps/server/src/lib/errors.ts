@@ -9,6 +9,7 @@ const STATUS: Record<ErrorCode, number> = {
   INVALID_SIGNATURE: 401,
   FORBIDDEN: 403,
   PASSWORD_CHANGE_REQUIRED: 403,
+  TWO_FACTOR_SETUP_REQUIRED: 403,
   CSRF_REJECTED: 403,
   NOT_FOUND: 404,
   GONE: 410,
@@ -22,9 +23,11 @@ const STATUS: Record<ErrorCode, number> = {
   URI_TOO_LONG: 414,
   HEADERS_TOO_LARGE: 431,
   TIMEOUT: 408,
+  SERVICE_BUSY: 503,
   ACCOUNT_LOCKED: 429,
   TOO_MANY_REQUESTS: 429,
   INTERNAL: 500,
+  NOT_READY: 503,
 };
 
 /** A typed error the handler turns into `{ error: { code, message, fields? } }`. */

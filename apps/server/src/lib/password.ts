@@ -1,4 +1,8 @@
-import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
+import pLimit from 'p-limit';
+import { AppError } from './errors';
 
 // OWASP Password Storage Cheat Sheet: scrypt N=2^17, r=8, p=1.
 const N = 2 ** 17;
@@ -7,11 +11,82 @@ const P = 1;
 const KEYLEN = 64;
 const MAXMEM = 256 * 1024 * 1024;
 
+/**
+ * Password hashing has a queue and threads of its own. scrypt takes a whole core for ~0.2 s; on libuv's
+ * thread pool (4 threads, the pool that also verifies session tokens with WebCrypto and reads files) a burst
+ * of sign-ins would starve every signed-in user's request. Here at most half the cores hash at a time (one on a
+ * 2-core machine), each on a worker thread of its own that runs at a lower scheduling priority (nice 10), so
+ * the event loop keeps its core and wins any contention for the other.
+ * PASSWORD_HASH_CONCURRENCY overrides the count (the sign-in benchmark uses it to compare).
+ */
+const HASH_CONCURRENCY =
+  Number(process.env.PASSWORD_HASH_CONCURRENCY) || Math.max(1, Math.floor(availableParallelism() / 2));
+const hashing = pLimit(HASH_CONCURRENCY);
+const HASH_THREAD_NICE = 10;
+
+// CommonJS evaluated in the worker: no file to locate from source (tsx) or from the compiled bundle
+const HASH_THREAD_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+const { scryptSync } = require('node:crypto');
+try { require('node:os').setPriority(${HASH_THREAD_NICE}); } catch {}
+parentPort.on('message', (m) => {
+  try {
+    const key = scryptSync(m.password, m.salt, m.keylen, { N: m.n, r: m.r, p: m.p, maxmem: m.maxmem });
+    parentPort.postMessage({ key });
+  } catch (err) {
+    parentPort.postMessage({ error: err.message });
+  }
+});`;
+
+type HashJob = { password: string; salt: Buffer; keylen: number; n: number; r: number; p: number; maxmem: number };
+/** Idle hashing threads; p-limit keeps at most HASH_CONCURRENCY of them busy, so no more are ever made. */
+const idle: Worker[] = [];
+
+function runOnHashThread(job: HashJob): Promise<Buffer> {
+  const worker = idle.pop() ?? new Worker(HASH_THREAD_SOURCE, { eval: true });
+  worker.unref(); // an idle hashing thread never keeps the process alive
+  return new Promise<Buffer>((resolve, reject) => {
+    const done = (m: { key?: Uint8Array; error?: string }) => {
+      worker.off('error', failed);
+      idle.push(worker);
+      if (m.key) resolve(Buffer.from(m.key));
+      else reject(new Error(m.error ?? 'scrypt failed'));
+    };
+    const failed = (err: Error) => {
+      worker.off('message', done);
+      reject(err); // the thread is gone; the next job makes a new one
+    };
+    worker.once('message', done);
+    worker.once('error', failed);
+    worker.postMessage(job);
+  });
+}
+
+/** Sign-in attempts admitted to wait for the queue; past this a burst is refused with 503, unhashed. */
+export const MAX_QUEUED_ATTEMPTS = 64;
+let admitted = 0;
+
+/**
+ * Runs a password attempt (sign-in, password change) if the hashing queue has room: the caller is
+ * refused at once, before any attempt is counted, when MAX_QUEUED_ATTEMPTS are already waiting.
+ */
+export async function withPasswordSlot<T>(attempt: () => Promise<T>): Promise<T> {
+  if (admitted >= MAX_QUEUED_ATTEMPTS) {
+    throw new AppError('SERVICE_BUSY', 'Too many sign-ins at once. Try again in a few seconds.', undefined, {
+      'retry-after': '2',
+    });
+  }
+  admitted++;
+  try {
+    return await attempt();
+  } finally {
+    admitted--;
+  }
+}
+
 function derive(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, KEYLEN, { N: n, r, p, maxmem: MAXMEM }, (err, key) =>
-      err ? reject(err) : resolve(key),
-    ),
+  return hashing(() =>
+    runOnHashThread({ password: password.normalize('NFKC'), salt, keylen: KEYLEN, n, r, p, maxmem: MAXMEM }),
   );
 }
 

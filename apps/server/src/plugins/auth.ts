@@ -10,7 +10,7 @@ import {
   type Permission,
   type RoleScope,
 } from '@paydesk/contracts';
-import { roles, sessions, settings, users } from '../db/schema';
+import { merchants, roles, sessions, settings, users } from '../db/schema';
 import { AppError } from '../lib/errors';
 import type { AppContext } from '../lib/context';
 
@@ -28,6 +28,11 @@ export type SessionUser = {
   /** The role's permissions that this user's scope may hold (DESIGN §1a): the only list any check reads. */
   permissions: Permission[];
   mustChangePassword: boolean;
+  twoFactorEnabled: boolean;
+  /** required by the platform (platform staff, REQUIRE_2FA_PLATFORM) or by the user's merchant */
+  twoFactorRequired: boolean;
+  /** required but not set up: only the setup (and me, sign-out, change password) works until it is */
+  mustSetUpTwoFactor: boolean;
 };
 
 /**
@@ -42,6 +47,8 @@ declare module 'fastify' {
     auth?: RouteAuth;
     /** Reachable while the user still has a one-time password (me, change password). */
     allowTemporaryPassword?: boolean;
+    /** Reachable while a required second factor is not set up yet (me, the setup itself). */
+    allowBeforeTwoFactor?: boolean;
   }
   interface FastifyRequest {
     user?: SessionUser;
@@ -112,10 +119,13 @@ async function userFromToken(ctx: AppContext, secret: Uint8Array, token: string)
       roleName: roles.name,
       rolePermissions: roles.permissions,
       mustChangePassword: users.mustChangePassword,
+      totpEnabledAt: users.totpEnabledAt,
+      merchantRequiresTwoFactor: merchants.requireTwoFactor,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .innerJoin(roles, eq(roles.id, users.roleId))
+    .leftJoin(merchants, eq(merchants.id, users.merchantId))
     .where(
       and(
         eq(sessions.id, jti),
@@ -126,9 +136,23 @@ async function userFromToken(ctx: AppContext, secret: Uint8Array, token: string)
     );
   if (!row) return null;
   // permissions are read fresh on every request: a role change applies to the very next one
-  const { rolePermissions, ...rest } = row;
+  const { rolePermissions, totpEnabledAt, merchantRequiresTwoFactor, ...rest } = row;
   const scope = userScope(row.merchantId);
-  return { ...rest, scope, permissions: effectivePermissions(rolePermissions, scope), sessionId: jti };
+  const twoFactorRequired = twoFactorRequiredFor(ctx, scope, merchantRequiresTwoFactor ?? false);
+  return {
+    ...rest,
+    scope,
+    permissions: effectivePermissions(rolePermissions, scope),
+    sessionId: jti,
+    twoFactorEnabled: totpEnabledAt !== null,
+    twoFactorRequired,
+    mustSetUpTwoFactor: twoFactorRequired && totpEnabledAt === null,
+  };
+}
+
+/** PCI DSS 8.4.2: platform staff see card numbers, so production requires their second factor. */
+export function twoFactorRequiredFor(ctx: AppContext, scope: RoleScope, merchantRequires: boolean): boolean {
+  return scope === 'platform' ? ctx.config.require2faPlatform : merchantRequires;
 }
 
 function sameOrigin(req: FastifyRequest, publicUrl: string | undefined) {
@@ -169,6 +193,9 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext) {
     req.user = user;
     if (user.mustChangePassword && !req.routeOptions.config?.allowTemporaryPassword) {
       throw new AppError('PASSWORD_CHANGE_REQUIRED', 'Choose a new password before you continue');
+    }
+    if (user.mustSetUpTwoFactor && !req.routeOptions.config?.allowBeforeTwoFactor) {
+      throw new AppError('TWO_FACTOR_SETUP_REQUIRED', 'Set up two-factor sign-in before you continue');
     }
     if (typeof auth === 'object') {
       const refusal = guardRefusal(user, auth);

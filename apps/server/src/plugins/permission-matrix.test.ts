@@ -16,7 +16,13 @@ const RULES: Record<string, Rule> = {
   'POST /api/v1/login': 'public',
   'POST /api/v1/logout': 'public',
   'GET /api/v1/people/me': 'session',
+  'POST /api/v1/login/second-factor': 'public',
   'POST /api/v1/user/change_password': 'session',
+  'GET /api/v1/user/two-factor': 'session',
+  'POST /api/v1/user/two-factor/setup': 'session',
+  'POST /api/v1/user/two-factor/enable': 'session',
+  'POST /api/v1/user/two-factor/disable': 'session',
+  'POST /api/v1/user/two-factor/recovery-codes': 'session',
   'GET /api/v1/settings/:setting': ['settings.read'],
   'POST /api/v1/settings/:setting': ['settings.edit'],
   'GET /api/v1/merchant/me': ['merchant.read'],
@@ -24,6 +30,7 @@ const RULES: Record<string, Rule> = {
   'PUT /api/v1/merchant/:id': ['merchant.read'],
   'PUT /api/v1/merchant/:id/public-key': ['merchant.key.edit'],
   'POST /api/v1/merchant/:id/webhook-secret': ['merchant.key.edit'],
+  'PUT /api/v1/merchant/:id/two-factor-policy': ['users.manage'],
   'POST /api/v1/merchant': ['merchant.rw.all'],
   'GET /api/v1/terminal': 'session',
   'GET /api/v1/terminal/:id': 'session',
@@ -80,6 +87,7 @@ const RULES: Record<string, Rule> = {
   'PUT /api/v1/users/:id/role': ['users.manage'],
   'PUT /api/v1/users/:id/status': ['users.manage'],
   'POST /api/v1/users/:id/password-reset': ['users.manage'],
+  'POST /api/v1/users/:id/two-factor-reset': { platformOnly: true, all: ['users.manage'] },
   'GET /api/v1/roles': ['users.manage'],
   'POST /api/v1/roles': { platformOnly: true, all: ['users.manage'] },
   'PUT /api/v1/roles/:id': { platformOnly: true, all: ['users.manage'] },
@@ -176,7 +184,8 @@ describe('permission matrix (DESIGN §1a)', () => {
   it('every route × every preset role (and no session) gets the answer the design implies', async () => {
     const wrong: string[] = [];
     for (const [key, rule] of Object.entries(RULES)) {
-      if (key === 'POST /api/v1/logout' || key === 'POST /api/v1/login') continue; // would end or open sessions
+      // would end or open sessions
+      if (['POST /api/v1/logout', 'POST /api/v1/login', 'POST /api/v1/login/second-factor'].includes(key)) continue;
       const [method, url] = key.split(' ') as [string, string];
       const path = concreteUrl(url);
       const anonymous = await t.app.inject({ method: method as 'GET', url: path });
@@ -209,6 +218,9 @@ describe('permission matrix (DESIGN §1a)', () => {
       // a list the database would refuse; the guard must not trust it either
       permissions: ['invoice.status.change', 'merchant.read'] as Permission[],
       mustChangePassword: false,
+      twoFactorEnabled: false,
+      twoFactorRequired: false,
+      mustSetUpTwoFactor: false,
     };
     expect(guardRefusal(rogue, { all: ['invoice.status.change'] })).toBe('Only platform staff may do this.');
     expect(guardRefusal(rogue, { all: ['merchant.read'] })).toBeNull();

@@ -11,8 +11,8 @@ import { createDb, DataDirLockedError, runMigrations } from '../db/create-db';
 import { roles, users } from '../db/schema';
 import { recordAudit, SYSTEM_ACTOR } from '../modules/audit/service';
 import { hashPassword } from '../lib/password';
-
-const MIN_PASSWORD = 12;
+import { passwordProblem } from '../lib/password-policy';
+import { PASSWORD_MIN } from '@paydesk/contracts';
 
 function fail(message: string): never {
   console.error(`create-admin: ${message}`);
@@ -47,7 +47,7 @@ async function readPassword(): Promise<string> {
   if (!process.stdin.isTTY) fail('no password: set ADMIN_PASSWORD or run in a terminal to be asked for one.');
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {
-    const first = await rl.question(`Password for ${username} (at least ${MIN_PASSWORD} characters): `);
+    const first = await rl.question(`Password for ${username} (at least ${PASSWORD_MIN} characters): `);
     const again = await rl.question('Repeat the password: ');
     if (first !== again) fail('the passwords do not match.');
     return first;
@@ -57,8 +57,8 @@ async function readPassword(): Promise<string> {
 }
 
 const password = await readPassword();
-if (password.length < MIN_PASSWORD)
-  fail(`the password must be at least ${MIN_PASSWORD} characters long (got ${password.length}).`);
+const problem = passwordProblem(password, { username, firstName: args.first, lastName: args.last });
+if (problem) fail(`the password is refused: ${problem}.`);
 
 const config = loadConfig();
 let dbh;

@@ -10,16 +10,21 @@ import { CurrentUserContext, meQuery, usePermissions } from '../lib/session';
 
 /**
  * Protected layout: authorised means the current-user call succeeds; if it fails the user is signed out (SPEC §4).
- * A user signed in with a one-time password is kept on Change password until a new one is chosen
- * (the server refuses everything else meanwhile).
+ * A user signed in with a one-time password is kept on Change password until a new one is chosen, then a user
+ * whose organisation requires two-factor sign-in on its setup until it is on (the server refuses everything else
+ * meanwhile). The setup screen itself decides when it is finished: it shows the recovery codes after the flag
+ * is already off.
  */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { data: me, isPending, isError } = useQuery(meQuery);
   const { pathname } = useLocation();
   if (isPending) return <FullPageLoader label="Loading your session" />;
   if (isError || !me) return <Navigate to={ROUTES.Login} replace />;
-  if (me.mustChangePassword && pathname !== ROUTES.ChangePassword)
-    return <Navigate to={ROUTES.ChangePassword} replace />;
+  if (me.mustChangePassword) {
+    if (pathname !== ROUTES.ChangePassword) return <Navigate to={ROUTES.ChangePassword} replace />;
+  } else if (me.mustSetUpTwoFactor && pathname !== ROUTES.TwoFactorSetup) {
+    return <Navigate to={ROUTES.TwoFactorSetup} replace />;
+  }
   return <CurrentUserContext value={me}>{children}</CurrentUserContext>;
 }
 

@@ -3,7 +3,7 @@ import '@mantine/notifications/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
-import { setPasswordChangeRequiredHandler, setUnauthorizedHandler } from '../lib/api';
+import { setSessionStepRequiredHandler, setUnauthorizedHandler } from '../lib/api';
 import { createQueryClient } from '../lib/query-client';
 import { meQueryKey } from '../lib/session';
 import { clearSession, isSignedIn } from '../lib/session-actions';
@@ -17,9 +17,10 @@ const router = createAppRouter();
 setUnauthorizedHandler(() => {
   if (isSignedIn(queryClient)) clearSession(queryClient);
 });
-// The server wants a new password first (an administrator set this one): reload the user, whose
-// mustChangePassword flag sends every route to Change password.
-setPasswordChangeRequiredHandler(() => {
+// The server wants a step first (a new password after an administrator set one, or two-factor sign-in the
+// organisation requires): reload the user, whose mustChangePassword / mustSetUpTwoFactor flags send every
+// route to that step.
+setSessionStepRequiredHandler(() => {
   void queryClient.invalidateQueries({ queryKey: meQueryKey });
 });
 

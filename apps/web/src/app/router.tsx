@@ -15,6 +15,9 @@ const ReportsPage = lazy(() => import('../features/reports/pages/reports-page'))
 const MerchantPage = lazy(() => import('../features/merchant/pages/merchant-page'));
 const SettingsPage = lazy(() => import('../features/settings/pages/settings-page'));
 const ChangePasswordPage = lazy(() => import('../features/settings/pages/change-password-page'));
+// with the QR code library: loaded only when two-factor sign-in is being set up
+const TwoFactorPage = lazy(() => import('../features/settings/pages/two-factor-page'));
+const TwoFactorSetupPage = lazy(() => import('../features/settings/pages/two-factor-setup-page'));
 const TerminalsPage = lazy(() => import('../features/terminals/pages/terminals-page'));
 const MonitoringPage = lazy(() => import('../features/monitoring/pages/monitoring-page'));
 const NotificationsPage = lazy(() => import('../features/notifications/pages/notifications-page'));
@@ -51,6 +54,19 @@ const routes: RouteObject[] = [
     errorElement: <RouteError />,
   },
   {
+    // the setup an organisation requires: a page of its own, outside the layout whose calls the server refuses
+    path: ROUTES.TwoFactorSetup,
+    handle: { name: 'TwoFactorSetup' },
+    element: (
+      <RequireAuth>
+        <Suspense fallback={<FullPageLoader />}>
+          <TwoFactorSetupPage />
+        </Suspense>
+      </RequireAuth>
+    ),
+    errorElement: <RouteError />,
+  },
+  {
     element: (
       <RequireAuth>
         <AppLayout />
@@ -68,6 +84,7 @@ const routes: RouteObject[] = [
       { path: ROUTES.Merchant, handle: { name: 'Merchant' }, element: page(MerchantPage) },
       { path: ROUTES.Settings, handle: { name: 'Settings' }, element: page(SettingsPage) },
       { path: ROUTES.ChangePassword, handle: { name: 'ChangePassword' }, element: page(ChangePasswordPage) },
+      { path: ROUTES.TwoFactor, handle: { name: 'TwoFactor' }, element: page(TwoFactorPage) },
       { path: ROUTES.Terminals, handle: { name: 'Terminals' }, element: page(TerminalsPage) },
       {
         path: ROUTES.Monitoring,

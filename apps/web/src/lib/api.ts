@@ -50,10 +50,16 @@ export function setUnauthorizedHandler(handler: () => void) {
   onUnauthorized = handler;
 }
 
-let onPasswordChangeRequired: () => void = () => {};
-/** The app registers what to do when the server insists on a new password first (reload the user). */
-export function setPasswordChangeRequiredHandler(handler: () => void) {
-  onPasswordChangeRequired = handler;
+/** The server refuses everything but one step until the user takes it: a new password, or the second factor's setup. */
+const SESSION_STEPS: readonly ApiErrorCode[] = ['PASSWORD_CHANGE_REQUIRED', 'TWO_FACTOR_SETUP_REQUIRED'];
+
+let onSessionStepRequired: () => void = () => {};
+/**
+ * The app registers what to do when the server insists on a step first (a new password, setting up two-factor
+ * sign-in): reload the user, whose flags send every route to that step.
+ */
+export function setSessionStepRequiredHandler(handler: () => void) {
+  onSessionStepRequired = handler;
 }
 
 /**
@@ -129,7 +135,7 @@ export async function apiFetch(path: string, opts: RequestOptions = {}): Promise
         `Request failed (${res.status}${res.statusText ? ` ${res.statusText}` : ''})`,
       );
   if (res.status === 401 && signOutOn401) onUnauthorized();
-  if (error.code === 'PASSWORD_CHANGE_REQUIRED') onPasswordChangeRequired();
+  if (SESSION_STEPS.includes(error.code)) onSessionStepRequired();
   throw error;
 }
 

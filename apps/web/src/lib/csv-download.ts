@@ -1,5 +1,6 @@
 import { useCallback, useRef, useState } from 'react';
 import { apiFetch, type QueryParams } from './api';
+import { saveFile } from './save-file';
 
 export type CsvProgress = { bytes: number; rows: number };
 export type CsvSource = {
@@ -52,14 +53,7 @@ export function useCsvDownload({ path, filename, scoped = true }: CsvSource) {
             setProgress({ bytes, rows: Math.max(0, lines - 1) });
           }
         }
-        const url = URL.createObjectURL(new Blob(chunks as BlobPart[], { type: 'text/csv' }));
-        const a = document.createElement('a');
-        a.href = url;
-        a.download = filename;
-        document.body.append(a);
-        a.click();
-        a.remove();
-        setTimeout(() => URL.revokeObjectURL(url), 10_000);
+        saveFile(new Blob(chunks as BlobPart[], { type: 'text/csv' }), filename);
         return { bytes, rows: Math.max(0, lines - 1) };
       } finally {
         if (abortRef.current === abort) {

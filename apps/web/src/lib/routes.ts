@@ -7,6 +7,9 @@ export const ROUTES = {
   Merchant: '/merchant',
   Settings: '/settings',
   ChangePassword: '/settings/change-password',
+  TwoFactor: '/settings/two-factor',
+  /** the full-page setup a user whose organisation requires two-factor sign-in is kept on until it is done */
+  TwoFactorSetup: '/two-factor-setup',
   Terminals: '/terminals',
   Monitoring: '/monitoring',
   Notifications: '/notifications',

@@ -208,6 +208,14 @@ describe('attempts counted atomically (PCI DSS 8.3.4)', () => {
     expect(failures.rows[0]!.n).toBe(10);
   });
 
+  it('failed sign-ins and lockouts show in /metrics', async () => {
+    const metrics = await t.app.inject({ method: 'GET', url: '/metrics' });
+    expect(metrics.statusCode).toBe(200);
+    // the bursts above: wrong passwords counted, and the one attempt that locked the user counted as a lockout
+    expect(metrics.body).toMatch(/paydesk_sign_in_failures_total\{reason="password"\} [1-9]\d*/);
+    expect(metrics.body).toMatch(/paydesk_sign_in_lockouts_total [1-9]\d*/);
+  });
+
   it('a parallel burst from one address is throttled after exactly 30 failures', async () => {
     const ip = '10.88.0.1';
     const res = await Promise.all(Array.from({ length: 36 }, (_, i) => login(`nobody-${i}`, 'x-wrong-pass', ip)));
@@ -264,6 +272,42 @@ describe('POST /api/v1/user/change_password', () => {
     expect((await change(DEMO_PASSWORD)).statusCode).toBe(429);
     expect((await login('owner', DEMO_PASSWORD, '10.66.0.1')).statusCode).toBe(429);
     await t.ctx.db.update(users).set({ lockedUntil: null, failedLogins: 0 }).where(eq(users.username, 'owner'));
+  });
+
+  it('refuses a short or common new password with 400 naming the field, and counts no attempt', async () => {
+    const cookie = await loginAs(t.app, 'shop2');
+    for (const newPassword of ['12345678', 'password1234', 'qwertyuiop123', 'shop2-2026!!']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/user/change_password',
+        headers: { cookie },
+        payload: { currentPassword: DEMO_PASSWORD, newPassword },
+      });
+      expect(res.statusCode, newPassword).toBe(400);
+      expect(res.json().error.code).toBe('VALIDATION_ERROR');
+      expect(res.json().error.fields).toHaveProperty('newPassword');
+    }
+    const [u] = await t.ctx.db.select().from(users).where(eq(users.username, 'shop2'));
+    expect(u!.failedLogins).toBe(0);
+    // the demo password itself still signs in (the policy applies when a password is set)
+    expect((await login('shop2', DEMO_PASSWORD, '10.3.0.1')).statusCode).toBe(200);
+  });
+
+  it('a burst of wrong sign-ins does not hold up signed-in users: /me answers while the burst is still hashing', async () => {
+    const cookie = await loginAs(t.app, 'ops');
+    let burstDone = 0;
+    const burst = Array.from({ length: 12 }, (_, i) =>
+      login(`nobody-${i}`, 'wrong-password', `10.77.${i}.1`).then((r) => {
+        burstDone++;
+        return r;
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    const me = await t.app.inject({ method: 'GET', url: '/api/v1/people/me', headers: { cookie } });
+    expect(me.statusCode).toBe(200);
+    // scrypt runs under its own queue (one or two at a time): most of the burst is still waiting
+    expect(burstDone).toBeLessThan(12);
+    expect((await Promise.all(burst)).every((r) => r.statusCode === 401)).toBe(true);
   });
 
   it('a password change ends every other session of the user; the one that changed it stays', async () => {

@@ -48,6 +48,7 @@ describe('PUT /api/v1/merchant/{id}', () => {
       name: 'Demo Merchant Ltd',
       clientPublicKey: expect.stringContaining('BEGIN PUBLIC KEY'),
       previousWebhookSecretUntil: null,
+      requireTwoFactor: false,
     });
     expect((await call('GET', '/api/v1/merchant/me', 'owner')).json().data.name).toBe('Demo Merchant Ltd');
     expect((await call('PUT', `/api/v1/merchant/${demoId}`, 'owner', { name: 'Demo Merchant' })).statusCode).toBe(200);
@@ -115,6 +116,7 @@ describe('PUT /api/v1/merchant/{id}/public-key', () => {
       name: 'Demo Merchant',
       clientPublicKey: publicKey,
       previousWebhookSecretUntil: null,
+      requireTwoFactor: false,
     });
     expect((await call('GET', '/api/v1/merchant/me', 'owner')).json().data.clientPublicKey).toBe(publicKey);
     // a rename leaves the stored key alone
@@ -246,6 +248,7 @@ describe('POST /api/v1/merchant', () => {
       name: 'Third Store',
       clientPublicKey: null,
       previousWebhookSecretUntil: null,
+      requireTwoFactor: false,
     });
     const [row] = await t.ctx.db.select().from(merchants).where(eq(merchants.id, created.id));
     expect(row!.webhookSecret).toMatch(/^whsec_[A-Za-z0-9+/=]{40,}$/);

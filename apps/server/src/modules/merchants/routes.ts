@@ -7,6 +7,7 @@ import {
   merchantPublicKeyBody,
   merchantResponse,
   merchantScopeQuery,
+  merchantTwoFactorPolicyBody,
   merchantUpdateBody,
   plainScopedQuery,
   webhookSecretResponse,
@@ -24,6 +25,7 @@ import {
   renameMerchant,
   replacePublicKey,
   rotateWebhookSecret,
+  setTwoFactorPolicy,
 } from './service';
 
 export const merchantsRoutes =
@@ -89,6 +91,29 @@ export const merchantsRoutes =
       },
       async (req) => ({
         data: await replacePublicKey(ctx, audit(req), await ownMerchant(req, req.params.id), req.body.clientPublicKey),
+      }),
+    );
+
+    app.put(
+      '/api/v1/merchant/:id/two-factor-policy',
+      {
+        config: perm('users.manage'),
+        schema: {
+          tags,
+          description: "Requires (or stops requiring) two-factor sign-in of every user of the merchant's team.",
+          params: merchantParams,
+          querystring: plainScopedQuery,
+          body: merchantTwoFactorPolicyBody,
+          response: { 200: merchantResponse },
+        },
+      },
+      async (req) => ({
+        data: await setTwoFactorPolicy(
+          ctx,
+          audit(req),
+          await ownMerchant(req, req.params.id),
+          req.body.requireTwoFactor,
+        ),
       }),
     );
 

@@ -12,8 +12,15 @@ const columns = {
   name: merchants.name,
   clientPublicKey: merchants.clientPublicKey,
   previousWebhookSecretUntil: merchants.previousWebhookSecretUntil,
+  requireTwoFactor: merchants.requireTwoFactor,
 };
-type Row = { id: string; name: string; clientPublicKey: string | null; previousWebhookSecretUntil: Date | null };
+type Row = {
+  id: string;
+  name: string;
+  clientPublicKey: string | null;
+  previousWebhookSecretUntil: Date | null;
+  requireTwoFactor: boolean;
+};
 
 function toMerchant(r: Row, now: Date): Merchant {
   const until = r.previousWebhookSecretUntil;
@@ -22,6 +29,7 @@ function toMerchant(r: Row, now: Date): Merchant {
     name: r.name,
     clientPublicKey: r.clientPublicKey,
     previousWebhookSecretUntil: until && until > now ? until.toISOString() : null,
+    requireTwoFactor: r.requireTwoFactor,
   };
 }
 
@@ -89,6 +97,41 @@ export async function renameMerchant(ctx: AppContext, actor: AuditActor, id: str
         ctx.now(),
       );
     }
+    return toMerchant(m!, ctx.now());
+  });
+}
+
+/**
+ * Requires (or stops requiring) a second factor of every user of the merchant: from their next request, a
+ * user without one can only set it up (TWO_FACTOR_SETUP_REQUIRED elsewhere).
+ */
+export async function setTwoFactorPolicy(
+  ctx: AppContext,
+  actor: AuditActor,
+  id: string,
+  requireTwoFactor: boolean,
+): Promise<Merchant> {
+  return ctx.db.transaction(async (tx) => {
+    const before = await lockMerchant(tx, id);
+    if (before.requireTwoFactor === requireTwoFactor) {
+      throw invalidState(
+        `Two-factor sign-in is already ${requireTwoFactor ? 'required' : 'optional'} for this merchant`,
+      );
+    }
+    const [m] = await tx.update(merchants).set({ requireTwoFactor }).where(eq(merchants.id, id)).returning(columns);
+    await recordAudit(
+      tx,
+      actor,
+      {
+        action: 'merchant.two_factor_policy_changed',
+        merchantId: id,
+        targetType: 'merchant',
+        targetId: id,
+        before: { requireTwoFactor: before.requireTwoFactor },
+        after: { requireTwoFactor },
+      },
+      ctx.now(),
+    );
     return toMerchant(m!, ctx.now());
   });
 }

@@ -25,6 +25,7 @@ import {
   listRoles,
   listUsers,
   resetUserPassword,
+  resetUserTwoFactor,
   setUserDisabled,
   updateRole,
 } from './service';
@@ -85,6 +86,21 @@ export const usersRoutes =
         },
       },
       async (req) => ({ data: await setUserDisabled(ctx, actor(req), req.params.id, req.body.disabled) }),
+    );
+
+    app.post(
+      '/api/v1/users/:id/two-factor-reset',
+      {
+        config: platformPerm('users.manage'),
+        schema: {
+          tags,
+          description:
+            "Platform admins only: removes the user's second factor and recovery codes and ends its sessions.",
+          params: userParams,
+          response: { 200: userResponse },
+        },
+      },
+      async (req) => ({ data: await resetUserTwoFactor(ctx, actor(req), req.params.id) }),
     );
 
     app.post(

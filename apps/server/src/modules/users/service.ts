@@ -12,7 +12,7 @@ import {
   type UserListQuery,
 } from '@paydesk/contracts';
 import type { Tx } from '../../db/create-db';
-import { merchants, roles, sessions, users } from '../../db/schema';
+import { merchants, recoveryCodes, roles, sessions, users } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
 import { hashPassword } from '../../lib/password';
@@ -49,6 +49,7 @@ const userColumns = {
   roleName: roles.name,
   disabledAt: users.disabledAt,
   mustChangePassword: users.mustChangePassword,
+  totpEnabledAt: users.totpEnabledAt,
   lastSignInAt: lastSignIn(users.id),
   createdAt: users.createdAt,
 };
@@ -64,6 +65,7 @@ type UserRow = {
   roleName: string;
   disabledAt: Date | null;
   mustChangePassword: boolean;
+  totpEnabledAt: Date | null;
   lastSignInAt: Date | null;
   createdAt: Date;
 };
@@ -79,6 +81,7 @@ const toTeamUser = (r: UserRow): TeamUser => ({
   role: { id: r.roleId, name: r.roleName },
   disabled: r.disabledAt !== null,
   mustChangePassword: r.mustChangePassword,
+  twoFactorEnabled: r.totpEnabledAt !== null,
   lastSignInAt: r.lastSignInAt ? r.lastSignInAt.toISOString() : null,
   createdAt: r.createdAt.toISOString(),
 });
@@ -457,5 +460,40 @@ export async function resetUserPassword(
       now,
     );
     return { user: await getTeamUser(tx, id), temporaryPassword: password };
+  });
+}
+
+/**
+ * A platform admin resets a user's second factor (a lost phone and no recovery codes): the secret and the
+ * recovery codes go, the user's sessions end; where a second factor is required the user sets up a new one at
+ * the next sign-in.
+ */
+export async function resetUserTwoFactor(ctx: AppContext, actor: Actor, id: string): Promise<TeamUser> {
+  return ctx.db.transaction(async (tx) => {
+    const target = await lockEditable(tx, actor.user, id, 'reset two-factor sign-in of');
+    if (!target.user.totpEnabledAt && !target.user.totpPendingSecret) {
+      throw new AppError('INVALID_STATE', `${target.user.username} has no two-factor sign-in to reset`);
+    }
+    const now = ctx.now();
+    await tx
+      .update(users)
+      .set({ totpSecret: null, totpPendingSecret: null, totpEnabledAt: null, totpLastStep: null })
+      .where(eq(users.id, id));
+    await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, id));
+    await revokeSessions(tx, id, now);
+    await recordAudit(
+      tx,
+      actor.audit,
+      {
+        action: 'user.two_factor_reset',
+        merchantId: target.user.merchantId,
+        targetType: 'user',
+        targetId: id,
+        before: { username: target.user.username, twoFactorEnabled: target.user.totpEnabledAt !== null },
+        after: { twoFactorEnabled: false, sessionsEnded: true },
+      },
+      now,
+    );
+    return getTeamUser(tx, id);
   });
 }

@@ -20,7 +20,7 @@ import { canSeeMonitoring, hasPermission } from '@paydesk/contracts/permissions'
 import { ROUTES, SUPPORT_URL } from '../../lib/routes';
 import { useCurrentUser } from '../../lib/session';
 import { Logo } from '../../components/logo';
-import { useLogout } from './use-logout';
+import { useLogout } from '../../lib/use-logout';
 
 type NavEntry = {
   label: string;

@@ -1,10 +1,12 @@
 import { Card, NavLink, Stack, Text } from '@mantine/core';
-import { IconChevronRight, IconKey } from '@tabler/icons-react';
+import { IconChevronRight, IconKey, IconShieldLock } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { PageTitle } from '../../../components/page-title';
 import { ROUTES } from '../../../lib/routes';
+import { useCurrentUser } from '../../../lib/session';
 
 export default function SettingsPage() {
+  const { twoFactor } = useCurrentUser();
   return (
     <>
       <PageTitle title="Settings" />
@@ -22,6 +24,22 @@ export default function SettingsPage() {
             leftSection={<IconKey size={20} stroke={1.6} aria-hidden />}
             rightSection={<IconChevronRight size={16} aria-hidden />}
             py="md"
+          />
+          <NavLink
+            component={Link}
+            to={ROUTES.TwoFactor}
+            label="Two-factor sign-in"
+            description={
+              <Text size="xs" c="dimmed">
+                {twoFactor.enabled
+                  ? 'On: sign-in asks for a code from your authenticator app'
+                  : 'Off: add a code from an authenticator app to your sign-in'}
+              </Text>
+            }
+            leftSection={<IconShieldLock size={20} stroke={1.6} aria-hidden />}
+            rightSection={<IconChevronRight size={16} aria-hidden />}
+            py="md"
+            style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}
           />
         </Stack>
       </Card>

@@ -55,3 +55,11 @@ export const useResetPassword = () =>
       .post<{ data: UserWithPassword }>(`/api/v1/users/${id}/password-reset`, undefined, { scoped: false })
       .then((r) => r.data),
   );
+
+/** Platform admins: removes the user's second factor and recovery codes and ends their sessions. */
+export const useResetTwoFactor = () =>
+  useTeamMutation((id: string) =>
+    api
+      .post<{ data: TeamUser }>(`/api/v1/users/${id}/two-factor-reset`, undefined, { scoped: false })
+      .then((r) => r.data),
+  );

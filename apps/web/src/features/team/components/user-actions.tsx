@@ -1,23 +1,36 @@
 import { useState } from 'react';
 import { ActionIcon, Button, Group, Menu, Modal, Select, Stack, Text } from '@mantine/core';
-import { IconDots, IconKey, IconShieldCheck, IconUserCheck, IconUserOff } from '@tabler/icons-react';
+import { IconDots, IconKey, IconShieldCheck, IconShieldOff, IconUserCheck, IconUserOff } from '@tabler/icons-react';
 import type { Role, TeamUser } from '@paydesk/contracts/team';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { toast } from '../../../components/toast';
 import { actionErrorMessage } from '../../../lib/api';
-import { useChangeUserRole, useResetPassword, useSetUserDisabled, type UserWithPassword } from '../api/team-users';
+import { useCurrentUser } from '../../../lib/session';
+import {
+  useChangeUserRole,
+  useResetPassword,
+  useResetTwoFactor,
+  useSetUserDisabled,
+  type UserWithPassword,
+} from '../api/team-users';
+import { canResetTwoFactor } from '../model/two-factor';
 import { OneTimePassword } from './one-time-password';
 
-type Dialog = 'role' | 'status' | 'reset' | null;
+type Dialog = 'role' | 'status' | 'reset' | 'two-factor' | null;
 
 const fullName = (u: TeamUser) => `${u.firstName} ${u.lastName}`.trim() || u.username;
 
-/** Change role, disable or enable, reset password: each after a dialog, each refused by the server if not allowed. */
+/**
+ * Change role, disable or enable, reset password, reset two-factor sign-in: each after a dialog, each refused by
+ * the server if not allowed.
+ */
 export function UserActions({ user, roles, isSelf }: { user: TeamUser; roles: Role[]; isSelf: boolean }) {
   const [dialog, setDialog] = useState<Dialog>(null);
   const [password, setPassword] = useState<UserWithPassword | null>(null);
   const setDisabled = useSetUserDisabled();
   const reset = useResetPassword();
+  const resetTwoFactor = useResetTwoFactor();
+  const mayResetTwoFactor = canResetTwoFactor(useCurrentUser(), user);
   const name = fullName(user);
   const close = () => setDialog(null);
 
@@ -39,6 +52,11 @@ export function UserActions({ user, roles, isSelf }: { user: TeamUser; roles: Ro
           <Menu.Item leftSection={<IconKey size={16} aria-hidden />} onClick={() => setDialog('reset')}>
             Reset password
           </Menu.Item>
+          {mayResetTwoFactor && (
+            <Menu.Item leftSection={<IconShieldOff size={16} aria-hidden />} onClick={() => setDialog('two-factor')}>
+              Reset two-factor sign-in
+            </Menu.Item>
+          )}
           {!isSelf &&
             (user.disabled ? (
               <Menu.Item leftSection={<IconUserCheck size={16} aria-hidden />} onClick={() => setDialog('status')}>
@@ -94,6 +112,23 @@ export function UserActions({ user, roles, isSelf }: { user: TeamUser; roles: Ro
           reset.mutate(user.id, {
             onSuccess: setPassword,
             onError: (e) => toast.error(actionErrorMessage(e, 'Could not reset the password')),
+            onSettled: close,
+          })
+        }
+      />
+
+      <ConfirmDialog
+        opened={dialog === 'two-factor'}
+        title="Reset two-factor sign-in"
+        message={`Reset two-factor sign-in of ${name}? Their authenticator app and recovery codes stop working and their sessions end at once. They sign in with their password only and set up two-factor sign-in again (right away if it is required for them).`}
+        confirmLabel="Reset two-factor sign-in"
+        danger
+        loading={resetTwoFactor.isPending}
+        onCancel={close}
+        onConfirm={() =>
+          resetTwoFactor.mutate(user.id, {
+            onSuccess: () => toast.success(`Two-factor sign-in of ${name} is reset`),
+            onError: (e) => toast.error(actionErrorMessage(e, 'Could not reset two-factor sign-in')),
             onSettled: close,
           })
         }

@@ -18,11 +18,13 @@ import { useQuery } from '@tanstack/react-query';
 import { formatDateLong } from '@paydesk/contracts/dates';
 import type { Role, TeamUser, UserListQuery } from '@paydesk/contracts/team';
 import { SectionLoader } from '../../../components/full-page-loader';
-import { merchantsQuery, useCurrentMerchantId } from '../../../lib/merchant';
+import { currentMerchantQuery, merchantsQuery, useCurrentMerchantId } from '../../../lib/merchant';
 import { useCan, useCurrentUser } from '../../../lib/session';
 import { useTeamUsers } from '../api/team-users';
 import { PLATFORM_STAFF } from '../model/labels';
+import { policyMerchantId } from '../model/two-factor';
 import { NewUserDialog } from './new-user-dialog';
+import { TwoFactorPolicy } from './two-factor-policy';
 import { UserActions } from './user-actions';
 
 const ALL_USERS = 'all';
@@ -41,6 +43,9 @@ export function UsersTab({ roles }: { roles: Role[] }) {
   const isPlatform = me.scope === 'platform';
   const canListMerchants = useCan('merchant.rw.all') && isPlatform;
   const merchants = useQuery({ ...merchantsQuery, enabled: canListMerchants });
+  // a merchant user's own merchant (its name and policy); the policy alone is also on the user (me.twoFactor)
+  const canReadMerchant = useCan('merchant.read');
+  const ownMerchant = useQuery({ ...currentMerchantQuery(null), enabled: !isPlatform && canReadMerchant });
   const pickedMerchant = useCurrentMerchantId();
   const [filter, setFilter] = useState<string>(ALL_USERS);
   const [search, setSearch] = useState('');
@@ -60,6 +65,13 @@ export function UsersTab({ roles }: { roles: Role[] }) {
       : filter !== ALL_USERS
         ? filter
         : (merchantList.find((m) => m.id === pickedMerchant)?.id ?? null);
+  const policyMerchant = policyMerchantId(
+    me,
+    isPlatform && filter !== ALL_USERS && filter !== PLATFORM_STAFF ? filter : null,
+  );
+  const policyOf = isPlatform ? merchantList.find((m) => m.id === policyMerchant) : ownMerchant.data;
+  // platform staff see it once the picked merchant is known; a merchant's staff at once (their own policy is on me)
+  const showPolicy = policyMerchant !== null && (!isPlatform || policyOf !== undefined);
 
   return (
     <Stack gap="md">
@@ -94,6 +106,15 @@ export function UsersTab({ roles }: { roles: Role[] }) {
           New user
         </Button>
       </Group>
+
+      {showPolicy && (
+        <TwoFactorPolicy
+          merchantId={policyMerchant}
+          merchantName={policyOf?.name ?? null}
+          required={policyOf?.requireTwoFactor ?? me.twoFactor.required}
+          ownTeam={!isPlatform}
+        />
+      )}
 
       {users.isPending ? (
         <SectionLoader label="Loading users" />
@@ -134,7 +155,7 @@ function UserTable({
   myId: string;
 }) {
   return (
-    <Table.ScrollContainer minWidth={showMerchant ? 760 : 620}>
+    <Table.ScrollContainer minWidth={showMerchant ? 820 : 680}>
       <Table verticalSpacing="sm" highlightOnHover aria-label="Users">
         <Table.Thead>
           <Table.Tr>
@@ -142,6 +163,11 @@ function UserTable({
             {showMerchant && <Table.Th>Merchant</Table.Th>}
             <Table.Th>Role</Table.Th>
             <Table.Th>Status</Table.Th>
+            <Table.Th>
+              <abbr title="Two-factor sign-in" style={{ textDecoration: 'none' }}>
+                2FA
+              </abbr>
+            </Table.Th>
             <Table.Th>Last sign-in (UTC)</Table.Th>
             <Table.Th w={48} style={STICKY_END}>
               <VisuallyHidden>Actions</VisuallyHidden>
@@ -188,6 +214,17 @@ function UserTable({
                     </Badge>
                   )}
                 </Group>
+              </Table.Td>
+              <Table.Td>
+                <Badge
+                  variant={u.twoFactorEnabled ? 'light' : 'outline'}
+                  color={u.twoFactorEnabled ? 'teal' : 'gray'}
+                  c="dark.7"
+                  size="sm"
+                  miw="max-content"
+                >
+                  {u.twoFactorEnabled ? 'On' : 'Off'}
+                </Badge>
               </Table.Td>
               <Table.Td>
                 <Text size="sm" c={u.lastSignInAt ? undefined : 'dimmed'} style={{ whiteSpace: 'nowrap' }}>

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../lib/api';
-import { clearSession } from '../../lib/session-actions';
+import { api } from './api';
+import { clearSession } from './session-actions';
 
 /** Log Out: the server revokes the session and deletes the jwt cookie; whatever it answers, this tab signs out. */
 export function useLogout() {

@@ -1,0 +1,248 @@
+import { performance } from 'node:perf_hooks';
+import { count, eq, min } from 'drizzle-orm';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { callbacks } from '../db/schema';
+import type { AppContext } from './context';
+
+/**
+ * Prometheus metrics. Each app (buildApp) has a registry of its own, so that tests may build many apps in
+ * one process; what belongs to the process (Node's own metrics, the worker loops) is kept once per process.
+ */
+
+export type SignInFailureReason = 'password' | 'second_factor';
+
+/** The app's metrics, reachable from services as `ctx.metrics` (set by buildApp). */
+export type AppMetrics = {
+  readonly registry: Registry;
+  /** One HTTP response: `route` is the route pattern (`/api/v1/invoices/:id`), never the URL. */
+  observeRequest(method: string, route: string, statusCode: number, seconds: number): void;
+  signInFailure(reason: SignInFailureReason): void;
+  lockout(): void;
+  /** The text a scrape gets: this app's metrics and the process's. */
+  render(): Promise<string>;
+};
+
+/** A failed sign-in attempt (wrong password, unknown user, or a wrong second factor). No-op without metrics. */
+export function countSignInFailure(ctx: Pick<AppContext, 'metrics'>, reason: SignInFailureReason) {
+  ctx.metrics?.signInFailure(reason);
+}
+
+/** A user locked by too many failures (the attempt that set the lock). No-op without metrics. */
+export function countLockout(ctx: Pick<AppContext, 'metrics'>) {
+  ctx.metrics?.lockout();
+}
+
+// ---- worker loops: written by workers/loop.ts, read at scrape time ----
+
+type WorkerState = {
+  name: string;
+  intervalMs: number;
+  startedAt: number;
+  lastSuccessAt: number | null;
+  lastTickSeconds: number | null;
+};
+const workers = new Set<WorkerState>();
+
+export type WorkerTracker = {
+  /** A tick ended; `startedAt` is its performance.now() at start. */
+  tickDone(startedAt: number, ok: boolean): void;
+  /** The loop stopped: its series go away. */
+  remove(): void;
+};
+
+/** A worker loop of `name` ticking every `intervalMs` (workers/loop.ts). */
+export function trackWorker(name: string, intervalMs: number): WorkerTracker {
+  const state: WorkerState = {
+    name,
+    intervalMs,
+    startedAt: performance.now(),
+    lastSuccessAt: null,
+    lastTickSeconds: null,
+  };
+  workers.add(state);
+  return {
+    tickDone(startedAt, ok) {
+      const end = performance.now();
+      state.lastTickSeconds = (end - startedAt) / 1000;
+      if (ok) state.lastSuccessAt = end;
+    },
+    remove() {
+      workers.delete(state);
+    },
+  };
+}
+
+/** Per worker name (two loops of one name: the laggier one). */
+function workerSnapshot() {
+  const now = performance.now();
+  const byName = new Map<string, { age: number; tick: number | null; interval: number }>();
+  for (const w of workers) {
+    const age = (now - (w.lastSuccessAt ?? w.startedAt)) / 1000;
+    const prev = byName.get(w.name);
+    if (!prev || age > prev.age) byName.set(w.name, { age, tick: w.lastTickSeconds, interval: w.intervalMs / 1000 });
+  }
+  return byName;
+}
+
+// ---- process metrics: once per process, not per app (collectDefaultMetrics starts observers) ----
+
+let processRegistry: Registry | undefined;
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+/** Rejects after `ms` (a stuck database must not hang a scrape or a readiness probe). */
+export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
+    timer.unref();
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+
+const OUTBOX_QUERY_MS = 1500;
+
+export function createAppMetrics(ctx: AppContext): AppMetrics {
+  const registry = new Registry();
+  const registers = [registry];
+
+  const httpDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP responses by method, route pattern and status code',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    registers,
+  });
+
+  const signInFailures = new Counter({
+    name: 'paydesk_sign_in_failures_total',
+    help: 'Failed back-office sign-in attempts, by what failed',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  for (const reason of ['password', 'second_factor'] as const) signInFailures.inc({ reason }, 0);
+  const lockouts = new Counter({
+    name: 'paydesk_sign_in_lockouts_total',
+    help: 'Users locked after too many failed attempts',
+    registers,
+  });
+
+  // before the outbox gauges: read before the scrape's own query takes a connection
+  const pool = ctx.dbh.pool;
+  const poolGauge = (name: string, help: string, read: () => number) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        this.set(read());
+      },
+    });
+  poolGauge('paydesk_db_pool_connections', 'Open database pool connections (busy and idle)', () => pool.totalCount);
+  poolGauge('paydesk_db_pool_idle_connections', 'Idle database pool connections', () => pool.idleCount);
+  poolGauge(
+    'paydesk_db_pool_waiting_clients',
+    'Queries waiting for a database pool connection',
+    () => pool.waitingCount,
+  );
+  poolGauge('paydesk_db_pool_max_connections', 'Size limit of the database pool', () => pool.options.max);
+
+  // One query per scrape for both outbox gauges (the registry collects its metrics concurrently), never a second
+  // one while the first still runs (a stuck database must not collect a queue of them). It reads only PENDING
+  // rows, through callbacks_due_idx (status, next_attempt_at): the delivered history is never scanned, and a
+  // callback leaves PENDING when delivered or after 72 h of retries.
+  type OutboxSample = { depth: number; oldestSeconds: number };
+  let outboxQuery: Promise<OutboxSample> | undefined;
+  let outboxLast: { at: number; value: OutboxSample } | undefined;
+  const sampleOutbox = (): Promise<OutboxSample> => {
+    if (outboxLast && performance.now() - outboxLast.at < 1000) return Promise.resolve(outboxLast.value);
+    outboxQuery ??= ctx.db
+      .select({ depth: count(), oldest: min(callbacks.createDate) })
+      .from(callbacks)
+      .where(eq(callbacks.status, 'PENDING'))
+      .then(([row]) => {
+        const value = {
+          depth: row?.depth ?? 0,
+          oldestSeconds: row?.oldest ? Math.max(0, (ctx.now().getTime() - new Date(row.oldest).getTime()) / 1000) : 0,
+        };
+        outboxLast = { at: performance.now(), value };
+        return value;
+      })
+      .finally(() => (outboxQuery = undefined));
+    // NaN: unknown (the database did not answer in time)
+    return withTimeout(outboxQuery, OUTBOX_QUERY_MS, 'callback outbox query').catch(() => ({
+      depth: NaN,
+      oldestSeconds: NaN,
+    }));
+  };
+  new Gauge({
+    name: 'paydesk_callback_outbox_depth',
+    help: 'Merchant callbacks waiting to be delivered (PENDING); NaN when the database did not answer',
+    registers,
+    async collect() {
+      this.set((await sampleOutbox()).depth);
+    },
+  });
+  new Gauge({
+    name: 'paydesk_callback_outbox_oldest_age_seconds',
+    help: 'Age of the oldest merchant callback waiting to be delivered (0 when none)',
+    registers,
+    async collect() {
+      this.set((await sampleOutbox()).oldestSeconds);
+    },
+  });
+
+  new Gauge({
+    name: 'paydesk_worker_seconds_since_last_tick',
+    help: 'Seconds since the background worker last completed a tick without error (since it started, before the first)',
+    labelNames: ['worker'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const [worker, s] of workerSnapshot()) this.set({ worker }, s.age);
+    },
+  });
+  new Gauge({
+    name: 'paydesk_worker_tick_duration_seconds',
+    help: "Duration of the background worker's last tick",
+    labelNames: ['worker'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const [worker, s] of workerSnapshot()) if (s.tick !== null) this.set({ worker }, s.tick);
+    },
+  });
+  new Gauge({
+    name: 'paydesk_worker_interval_seconds',
+    help: 'How often the background worker ticks when idle (lag alerts compare against it)',
+    labelNames: ['worker'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const [worker, s] of workerSnapshot()) this.set({ worker }, s.interval);
+    },
+  });
+
+  return {
+    registry,
+    observeRequest(method, route, statusCode, seconds) {
+      httpDuration.observe({ method, route, status_code: statusCode }, seconds);
+    },
+    signInFailure(reason) {
+      signInFailures.inc({ reason });
+    },
+    lockout() {
+      lockouts.inc();
+    },
+    async render() {
+      const [app, proc] = await Promise.all([registry.metrics(), processMetrics().metrics()]);
+      return `${app}\n${proc}`;
+    },
+  };
+}
+
+export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;

@@ -1,0 +1,156 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import net from 'node:net';
+import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
+import { MIGRATIONS_DIR } from '../db/create-db';
+import type { AppContext } from '../lib/context';
+import { AppError } from '../lib/errors';
+import { createAppMetrics, METRICS_CONTENT_TYPE, withTimeout } from '../lib/metrics';
+
+/**
+ * Operations endpoints and request logging (hardening issue):
+ * - GET /api/health: liveness, never touches the database (registered in app.ts);
+ * - GET /api/ready: readiness, the database answers within READY_TIMEOUT_MS and every migration is applied;
+ * - GET /metrics: Prometheus text (lib/metrics.ts), guarded by METRICS_TOKEN or, in production without one,
+ *   to loopback/private-network clients;
+ * - one log line per request, written when the response is done.
+ */
+
+const READY_TIMEOUT_MS = 2000;
+
+/** Fastify's own request lines ("incoming request", "request completed") are replaced by ours (below). */
+class OneLinePerRequest extends LogController {
+  override incomingRequest() {}
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    // a response that failed after it was sent still says so, at error level
+    if (error) super.requestCompleted(error, request, reply);
+  }
+}
+export const requestLogController = () => new OneLinePerRequest();
+
+/** Scrapes, probes and hashed assets: logged at debug so they do not flood the log. */
+const QUIET = /^\/(metrics|api\/health|api\/ready)$|^\/assets\//;
+
+export function registerObservability(app: FastifyInstance, ctx: AppContext) {
+  const metrics = createAppMetrics(ctx);
+  ctx.metrics = metrics;
+  app.addHook('onClose', async () => {
+    if (ctx.metrics === metrics) delete ctx.metrics;
+  });
+
+  app.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url; // the pattern, e.g. /api/v1/invoices/:id; undefined when no route matched
+    const ms = reply.elapsedTime;
+    metrics.observeRequest(req.method, route ?? 'unmatched', reply.statusCode, ms / 1000);
+    // the path without its query string (search terms live there); never headers (cookies, keys) or bodies
+    const path = req.url.split('?', 1)[0];
+    const quiet = QUIET.test(path!) && reply.statusCode < 500;
+    req.log[quiet ? 'debug' : 'info'](
+      {
+        method: req.method,
+        route: route ?? null,
+        path,
+        statusCode: reply.statusCode,
+        responseTimeMs: Math.round(ms * 10) / 10,
+      },
+      'request completed',
+    );
+  });
+
+  // one check at a time: probes arriving while one waits for the database share it
+  let check: Promise<string | null> | undefined;
+  app.get('/api/ready', { schema: { hide: true } }, async () => {
+    check ??= checkReadiness(ctx).finally(() => (check = undefined));
+    const problem = await withTimeout(check, READY_TIMEOUT_MS, 'the database check').catch(
+      () => `The database did not answer within ${READY_TIMEOUT_MS} ms`,
+    );
+    if (problem) throw new AppError('NOT_READY', problem);
+    return { ok: true };
+  });
+
+  const token = ctx.config.metricsToken;
+  const tokenHash = token ? sha256(token) : null;
+  app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
+    if (tokenHash) {
+      const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(req.headers.authorization ?? '');
+      // hashes compared: equal length whatever was sent, so the comparison time tells nothing about the token
+      if (!m || !timingSafeEqual(sha256(m[1]!), tokenHash)) {
+        throw new AppError('UNAUTHORIZED', 'Metrics need Authorization: Bearer <METRICS_TOKEN>', undefined, {
+          'www-authenticate': 'Bearer realm="metrics"',
+        });
+      }
+    } else if (ctx.config.env === 'production' && !internalClient(req, ctx.config.trustProxy !== false)) {
+      throw new AppError('FORBIDDEN', 'Metrics are served to the internal network only (or set METRICS_TOKEN)');
+    }
+    const body = await metrics.render();
+    return reply.header('content-type', METRICS_CONTENT_TYPE).header('cache-control', 'no-store').send(body);
+  });
+}
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest();
+
+/** Loopback and private networks (RFC 1918, RFC 4193 unique-local, link-local). */
+const internal = new net.BlockList();
+for (const [addr, prefix] of [
+  ['127.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+  ['169.254.0.0', 16],
+] as const)
+  internal.addSubnet(addr, prefix, 'ipv4');
+for (const [addr, prefix] of [
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+] as const)
+  internal.addSubnet(addr, prefix, 'ipv6');
+
+function isInternalAddress(ip: string) {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return internal.check(mapped[1]!, 'ipv4');
+  const family = net.isIP(ip);
+  if (family === 0) return false;
+  return internal.check(ip, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+function internalClient(req: FastifyRequest, proxyTrusted: boolean) {
+  // behind a proxy we were not told about (TRUST_PROXY), every client would look like the proxy's own
+  // private address: a forwarded request is not taken for an internal one
+  const forwarded = req.headers['x-forwarded-for'] || req.headers.forwarded || req.headers['x-real-ip'];
+  if (forwarded && !proxyTrusted) return false;
+  return isInternalAddress(req.ip);
+}
+
+/** Journal times of the migrations this build carries (drizzle's meta/_journal.json), read once. */
+let buildMigrations: number[] | undefined;
+function migrationsOfThisBuild(): number[] {
+  buildMigrations ??= readMigrationFiles({ migrationsFolder: MIGRATIONS_DIR }).map((m) => m.folderMillis);
+  return buildMigrations;
+}
+
+/**
+ * Null when ready, else what is wrong. Drizzle's migrator records each applied migration's journal time in
+ * drizzle.__drizzle_migrations and applies those newer than the newest recorded one: the database is up to
+ * date when that newest time reaches this build's newest migration. The query is also the database's answer.
+ */
+async function checkReadiness(ctx: AppContext): Promise<string | null> {
+  let expected: number[];
+  try {
+    expected = migrationsOfThisBuild();
+  } catch (err) {
+    return `The migrations of this build cannot be read: ${(err as Error).message}`;
+  }
+  let newestApplied: number;
+  try {
+    const res = await ctx.dbh.pool.query<{ newest: string | null }>(
+      'SELECT max(created_at)::text AS newest FROM drizzle.__drizzle_migrations',
+    );
+    newestApplied = Number(res.rows[0]?.newest ?? 0);
+  } catch (err) {
+    if ((err as { code?: string }).code === '42P01') return 'The database has no migrations applied';
+    return 'The database did not answer';
+  }
+  const pending = expected.filter((t) => t > newestApplied).length;
+  return pending ? `The database is not migrated to this version: ${pending} migration(s) pending` : null;
+}
