@@ -62,6 +62,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   // address (a VM, a container, a LAN) the pages must still load, so neither header is sent there.
   const httpsPublic = ctx.config.publicUrl?.startsWith('https://') ?? false;
   app.addHook('onSend', async (req, reply) => {
+    // API answers carry sessions' data (card numbers, secrets shown once, recovery codes): never stored by a cache
+    if (req.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     if (!httpsPublic && req.protocol !== 'https') return;
     reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
     const csp = reply.getHeader('content-security-policy');

@@ -12,6 +12,8 @@ describe('password policy (NIST SP 800-63B)', () => {
     expect(passwordProblem('12345678')).toMatch(/at least 12/);
     expect(passwordProblem('Tr0ub4dor&3')).toMatch(/at least 12/);
     expect(passwordProblem('ёёёёёёёёёёё')).toMatch(/at least 12/); // 11 letters, 22 bytes
+    // 12 code points decomposed, 6 characters as the hash sees them (NFKC)
+    expect(passwordProblem('áéíóúý'.normalize('NFD'))).toMatch(/at least 12/);
   });
 
   it('refuses common and leaked passwords, also with digits or symbols around them', () => {

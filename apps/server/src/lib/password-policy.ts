@@ -15,10 +15,12 @@ export type PasswordContext = { username?: string; firstName?: string; lastName?
 
 /** Why this password may not be used, in words for the person choosing it; null when it is fine. */
 export function passwordProblem(password: string, context: PasswordContext = {}): string | null {
-  const length = [...password].length;
+  // counted as the hash sees it: NFKC-normalised code points (a decomposed "é" is one character, not two)
+  const normalized = password.normalize('NFKC');
+  const length = [...normalized].length;
   if (length < PASSWORD_MIN) return `Use at least ${PASSWORD_MIN} characters`;
   if (length > PASSWORD_MAX) return `Use at most ${PASSWORD_MAX} characters`;
-  const lower = password.normalize('NFKC').toLowerCase();
+  const lower = normalized.toLowerCase();
   // the password itself, or with the digits and symbols people add around a word ("password2026!")
   const core = lower.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '');
   if (COMMON.has(lower) || (core.length >= 4 && COMMON.has(core))) {

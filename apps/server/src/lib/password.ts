@@ -41,23 +41,51 @@ parentPort.on('message', (m) => {
 type HashJob = { password: string; salt: Buffer; keylen: number; n: number; r: number; p: number; maxmem: number };
 /** Idle hashing threads; p-limit keeps at most HASH_CONCURRENCY of them busy, so no more are ever made. */
 const idle: Worker[] = [];
+/** A hash takes ~0.2 s; one that has not answered in this long is stuck: its thread is ended, the job fails. */
+const HASH_TIMEOUT_MS = 30_000;
+
+function newHashThread(): Worker {
+  const worker = new Worker(HASH_THREAD_SOURCE, { eval: true });
+  worker.unref(); // an idle hashing thread never keeps the process alive
+  // a thread that dies while idle leaves the pool (and never takes the process down with an unhandled 'error')
+  const drop = () => {
+    const at = idle.indexOf(worker);
+    if (at >= 0) idle.splice(at, 1);
+  };
+  worker.on('error', drop);
+  worker.on('exit', drop);
+  return worker;
+}
 
 function runOnHashThread(job: HashJob): Promise<Buffer> {
-  const worker = idle.pop() ?? new Worker(HASH_THREAD_SOURCE, { eval: true });
-  worker.unref(); // an idle hashing thread never keeps the process alive
+  const worker = idle.pop() ?? newHashThread();
   return new Promise<Buffer>((resolve, reject) => {
-    const done = (m: { key?: Uint8Array; error?: string }) => {
+    const settle = (back: boolean) => {
+      clearTimeout(timer);
+      worker.off('message', done);
       worker.off('error', failed);
-      idle.push(worker);
+      worker.off('exit', exited);
+      if (back) idle.push(worker);
+    };
+    const done = (m: { key?: Uint8Array; error?: string }) => {
+      settle(true);
       if (m.key) resolve(Buffer.from(m.key));
       else reject(new Error(m.error ?? 'scrypt failed'));
     };
     const failed = (err: Error) => {
-      worker.off('message', done);
+      settle(false);
       reject(err); // the thread is gone; the next job makes a new one
     };
-    worker.once('message', done);
-    worker.once('error', failed);
+    const exited = (code: number) => failed(new Error(`the hashing thread exited (${code})`));
+    const timer = setTimeout(() => {
+      settle(false);
+      void worker.terminate();
+      reject(new Error(`password hashing took over ${HASH_TIMEOUT_MS} ms`));
+    }, HASH_TIMEOUT_MS);
+    timer.unref();
+    worker.on('message', done);
+    worker.on('error', failed);
+    worker.on('exit', exited);
     worker.postMessage(job);
   });
 }

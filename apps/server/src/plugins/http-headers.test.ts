@@ -24,6 +24,20 @@ describe('security headers follow the scheme the product is served on', () => {
     expect(String(res.headers['content-security-policy'])).toContain("default-src 'self'");
   });
 
+  it('API answers are never stored by a cache (no-store), errors and secrets shown once included', async () => {
+    const t = await createTestApp();
+    apps.push(t);
+    const denied = await t.app.inject({ method: 'GET', url: '/api/v1/people/me' });
+    expect(denied.headers['cache-control']).toBe('no-store');
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/login',
+      payload: { username: 'nobody', password: 'x' },
+      remoteAddress: '10.44.0.1',
+    });
+    expect(login.headers['cache-control']).toBe('no-store');
+  });
+
   it('https (PUBLIC_URL with https): HSTS and upgrade-insecure-requests', async () => {
     const t = await createTestApp({ publicUrl: 'https://pay.example.com' });
     apps.push(t);

@@ -187,6 +187,32 @@ describe('/metrics access', () => {
       200,
     );
   });
+
+  it('TRUST_PROXY=true does not let a client write its own address into X-Forwarded-For; a listed proxy does', async () => {
+    const blanket = await app({ env: 'production', trustProxy: true });
+    const spoofed = await blanket.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      remoteAddress: '10.0.0.2',
+      headers: { 'x-forwarded-for': '127.0.0.1, 203.0.113.9' },
+    });
+    expect(spoofed.statusCode).toBe(403);
+    const listed = await app({ env: 'production', trustProxy: '10.0.0.2' });
+    const internalViaProxy = await listed.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      remoteAddress: '10.0.0.2',
+      headers: { 'x-forwarded-for': '10.0.0.9' },
+    });
+    expect(internalViaProxy.statusCode).toBe(200);
+    const externalViaProxy = await listed.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      remoteAddress: '10.0.0.2',
+      headers: { 'x-forwarded-for': '127.0.0.1, 203.0.113.9' },
+    });
+    expect(externalViaProxy.statusCode).toBe(403);
+  });
 });
 
 describe('/api/health and /api/ready', () => {

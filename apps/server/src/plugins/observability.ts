@@ -79,7 +79,7 @@ export function registerObservability(app: FastifyInstance, ctx: AppContext) {
           'www-authenticate': 'Bearer realm="metrics"',
         });
       }
-    } else if (ctx.config.env === 'production' && !internalClient(req, ctx.config.trustProxy !== false)) {
+    } else if (ctx.config.env === 'production' && !internalClient(req, typeof ctx.config.trustProxy === 'string')) {
       throw new AppError('FORBIDDEN', 'Metrics are served to the internal network only (or set METRICS_TOKEN)');
     }
     const body = await metrics.render();
@@ -114,11 +114,12 @@ function isInternalAddress(ip: string) {
   return internal.check(ip, family === 4 ? 'ipv4' : 'ipv6');
 }
 
-function internalClient(req: FastifyRequest, proxyTrusted: boolean) {
-  // behind a proxy we were not told about (TRUST_PROXY), every client would look like the proxy's own
-  // private address: a forwarded request is not taken for an internal one
+function internalClient(req: FastifyRequest, proxiesListed: boolean) {
+  // behind a proxy we were not told about, every client would look like the proxy's own private address; with
+  // TRUST_PROXY=true the client's address is the leftmost X-Forwarded-For entry, which the client writes itself.
+  // Only with TRUST_PROXY listing the proxies is the forwarded address believed (the first one not listed).
   const forwarded = req.headers['x-forwarded-for'] || req.headers.forwarded || req.headers['x-real-ip'];
-  if (forwarded && !proxyTrusted) return false;
+  if (forwarded && !proxiesListed) return false;
   return isInternalAddress(req.ip);
 }
 

@@ -1,4 +1,5 @@
 import { and, count, eq, gt, isNull, min, ne, sql } from 'drizzle-orm';
+import { createHash } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import { userScope } from '@paydesk/contracts';
 import { loginFailures, sessions, users } from '../../db/schema';
@@ -8,7 +9,7 @@ import { burnPasswordTime, hashPassword, verifyPassword, withPasswordSlot } from
 import { passwordProblem } from '../../lib/password-policy';
 import { issueSessionToken, type SessionUser } from '../../plugins/auth';
 import { recordAudit, staffActor } from '../audit/service';
-import { useSecondFactor, type SecondFactorUse } from './two-factor';
+import { useSecondFactor, WrongCodeError, type SecondFactorUse } from './two-factor';
 
 const LOCKOUT_FAILURES = 10; // PCI DSS 8.3.4: at most 10 attempts
 const LOCKOUT_MINUTES = 30;
@@ -62,7 +63,7 @@ export async function login(
       // the user's place stays taken until the second step succeeds: guessing codes behind a known password
       // runs into the same lock as guessing passwords
       const expiresAt = new Date(now.getTime() + CHALLENGE_MINUTES * 60_000);
-      const challenge = await new SignJWT({})
+      const challenge = await new SignJWT({ fp: factorFingerprint(user!) })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(user!.id)
         .setAudience(CHALLENGE_AUDIENCE)
@@ -88,6 +89,7 @@ export async function loginSecondFactor(
   ip: string,
 ) {
   let userId: string | undefined;
+  let fingerprint: unknown;
   try {
     const { payload } = await jwtVerify(challenge, secret, {
       algorithms: ['HS256'],
@@ -95,14 +97,17 @@ export async function loginSecondFactor(
       currentDate: ctx.now(),
     });
     userId = payload.sub;
+    fingerprint = payload.fp;
   } catch {
     /* expired or forged: start again */
   }
   if (!userId) throw new AppError('UNAUTHORIZED', 'This sign-in has expired. Enter your password again.');
   const now = ctx.now();
   const [user] = await ctx.db.select().from(users).where(eq(users.id, userId));
-  if (!user || !user.totpEnabledAt)
+  // a password change, a password reset or a new second factor since the password step voids the challenge
+  if (!user || !user.totpEnabledAt || fingerprint !== factorFingerprint(user)) {
     throw new AppError('UNAUTHORIZED', 'This sign-in has expired. Enter your password again.');
+  }
   if (user.disabledAt) throw new AppError('FORBIDDEN', 'This user is disabled. Ask your administrator to enable it.');
   const failureId = await reserveIpAttempt(ctx, ip, user.username, now);
   if (!(await reserveUserAttempt(ctx, user.id, now))) {
@@ -119,6 +124,10 @@ export async function loginSecondFactor(
   await ctx.db.delete(loginFailures).where(eq(loginFailures.id, failureId));
   return completeSignIn(ctx, secret, user, ip, used, now);
 }
+
+/** Changes with the user's password and second factor: what a challenge was issued for. */
+const factorFingerprint = (user: typeof users.$inferSelect) =>
+  createHash('sha256').update(`${user.passwordHash}|${user.totpSecret}`).digest('base64url').slice(0, 22);
 
 /** A right password (and second factor): the places taken are given back, the sign-in is audited. */
 async function completeSignIn(
@@ -228,6 +237,39 @@ async function reserveUserAttempt(ctx: AppContext, userId: string, now: Date): P
   return res.rows.length === 1;
 }
 
+/**
+ * A second-factor code a signed-in user gives to change the factor (turn it off, new recovery codes) is an
+ * attempt like a sign-in: it takes a place in the IP's and the user's counts first, a wrong one is audited and
+ * keeps its place (the tenth locks the user: a stolen session cannot guess codes), a right one gives it back.
+ */
+export async function withCountedCode<T>(ctx: AppContext, me: SessionUser, ip: string, change: () => Promise<T>) {
+  const now = ctx.now();
+  const failureId = await reserveIpAttempt(ctx, ip, me.username, now);
+  if (!(await reserveUserAttempt(ctx, me.id, now))) {
+    await ctx.db.delete(loginFailures).where(eq(loginFailures.id, failureId));
+    throw await lockedError(ctx, me.id, now);
+  }
+  try {
+    const result = await change();
+    await ctx.db.delete(loginFailures).where(eq(loginFailures.id, failureId));
+    await ctx.db.update(users).set({ failedLogins: 0 }).where(eq(users.id, me.id));
+    return result;
+  } catch (err) {
+    if (err instanceof WrongCodeError) {
+      const [user] = await ctx.db.select().from(users).where(eq(users.id, me.id));
+      await signInFailed(ctx, ip, me.username, user, 'second_factor', now);
+    } else {
+      // failed for another reason than the code (the refusals come before the count): no guess was made
+      await ctx.db.delete(loginFailures).where(eq(loginFailures.id, failureId));
+      await ctx.db
+        .update(users)
+        .set({ failedLogins: sql`GREATEST(${users.failedLogins} - 1, 0)` })
+        .where(eq(users.id, me.id));
+    }
+    throw err;
+  }
+}
+
 export async function logout(ctx: AppContext, sessionId: string) {
   await ctx.db.update(sessions).set({ revokedAt: ctx.now() }).where(eq(sessions.id, sessionId));
 }
@@ -269,8 +311,8 @@ async function replacePassword(
     });
   }
   // the right current password was no failure: give its place back even if the new one is refused below
-  await ctx.db.update(users).set({ failedLogins: 0 }).where(eq(users.id, user.id));
-  if (currentPassword === newPassword) {
+  await ctx.db.update(users).set({ failedLogins: 0, lockedUntil: null }).where(eq(users.id, user.id));
+  if (currentPassword.normalize('NFKC') === newPassword.normalize('NFKC')) {
     throw new AppError('VALIDATION_ERROR', 'The new password must differ from the current one', {
       newPassword: 'The new password must differ from the current one',
     });

@@ -65,6 +65,7 @@ describe('two-factor sign-in (TOTP, RFC 6238)', () => {
     expect(audit.map((a) => a.action)).toContain('auth.two_factor_enabled');
     // a second setup over an enabled factor is refused
     expect((await post('/api/v1/user/two-factor/setup', {}, cookie)).statusCode).toBe(409);
+    await clearFactor('finance');
   });
 
   it('a wrong code during setup enables nothing', async () => {
@@ -185,6 +186,55 @@ describe('two-factor sign-in (TOTP, RFC 6238)', () => {
   });
 });
 
+describe('two-factor sign-in under attack', () => {
+  it('a stolen session cannot guess codes to turn the factor off or take new recovery codes: the tenth wrong code locks', async () => {
+    const { secret, cookie } = await enrol('support');
+    const guess = (url: string, i: number) => post(url, { code: String(100000 + i) }, cookie, `10.9.5.${i}`);
+    const answers = [];
+    for (let i = 0; i < 12; i++) {
+      answers.push(
+        await guess(i % 2 ? '/api/v1/user/two-factor/disable' : '/api/v1/user/two-factor/recovery-codes', i),
+      );
+    }
+    // a guess that happens to be right would be a 200: none here (the codes are a fixed run, the secret random)
+    const statuses = answers.map((r) => r.statusCode);
+    expect(statuses.slice(0, 10).every((st) => st === 400 || st === 200)).toBe(true);
+    expect(statuses.slice(10)).toEqual([429, 429]);
+    nextStep();
+    const right = await post('/api/v1/user/two-factor/disable', { code: codeAt(secret, t.clock.now()) }, cookie);
+    expect(right.statusCode).toBe(429);
+    const [u] = await t.ctx.db.select().from(users).where(eq(users.username, 'support'));
+    expect(u!.totpEnabledAt).not.toBeNull();
+    const audit = await t.ctx.db.select().from(auditLog).where(eq(auditLog.targetId, u!.id));
+    expect(audit.filter((a) => a.action === 'auth.sign_in_failed').length).toBeGreaterThanOrEqual(9);
+    await clearFactor('support');
+  });
+
+  it('turning the factor on ends the other sessions; a challenge is void after a password change', async () => {
+    const other = await loginAs(t.app, 'finance');
+    const { secret, cookie } = await enrol('finance');
+    expect((await get('/api/v1/people/me', other)).statusCode).toBe(401);
+    expect((await get('/api/v1/people/me', cookie)).statusCode).toBe(200);
+
+    nextStep();
+    const challenge = (await passwordStep('finance')).json().data.challenge;
+    const changed = await post(
+      '/api/v1/user/change_password',
+      { currentPassword: DEMO_PASSWORD, newPassword: 'a fresh long passphrase' },
+      cookie,
+    );
+    expect(changed.statusCode, changed.body).toBe(200);
+    const late = await post('/api/v1/login/second-factor', { challenge, code: codeAt(secret, t.clock.now()) });
+    expect(late.statusCode).toBe(401);
+    expect(late.json().error.message).toMatch(/expired/);
+    await clearFactor('finance');
+    await t.ctx.db
+      .update(users)
+      .set({ passwordHash: (await t.ctx.db.select().from(users).where(eq(users.username, 'owner')))[0]!.passwordHash })
+      .where(eq(users.username, 'finance'));
+  });
+});
+
 describe('two-factor policy', () => {
   it('a merchant that requires it: its users without a factor can only set it up; others are unaffected', async () => {
     const owner = await loginAs(t.app, 'owner');
@@ -224,7 +274,6 @@ describe('two-factor policy', () => {
     });
     expect([403, 404]).toContain(foreign.statusCode);
     // nor may a user without users.manage (finance) of the merchant itself
-    await clearFactor('finance');
     const finance = await loginAs(t.app, 'finance');
     const byFinance = await t.app.inject({
       method: 'PUT',

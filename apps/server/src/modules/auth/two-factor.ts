@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, count, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, ne, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import type { TwoFactorSetup, TwoFactorStatus } from '@paydesk/contracts';
-import { recoveryCodes, users } from '../../db/schema';
+import { recoveryCodes, sessions, users } from '../../db/schema';
 import type { DbOrTx } from '../../db/create-db';
 import type { AppContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
@@ -139,6 +139,7 @@ export async function enableTwoFactor(ctx: AppContext, me: SessionUser, ip: stri
       .update(users)
       .set({ totpSecret: u.pending, totpPendingSecret: null, totpEnabledAt: now, totpLastStep: step })
       .where(eq(users.id, me.id));
+    await endOtherSessions(tx, me, now);
     const codes = await replaceRecoveryCodes(tx, me.id);
     await recordAudit(
       tx,
@@ -150,18 +151,32 @@ export async function enableTwoFactor(ctx: AppContext, me: SessionUser, ip: stri
   });
 }
 
-/** A current code (or a recovery code) proves the app is at hand before the factor is changed. */
-async function confirmWithCode(tx: DbOrTx, me: SessionUser, code: string, at: Date) {
-  if (!me.twoFactorEnabled) throw new AppError('INVALID_STATE', 'Two-factor sign-in is not on');
-  if (!(await useSecondFactor(tx, me.id, code, at))) {
-    throw new AppError('VALIDATION_ERROR', 'The code is wrong or was already used', {
+/** A wrong or used code given by a signed-in user: the auth service counts it like a failed sign-in. */
+export class WrongCodeError extends AppError {
+  constructor() {
+    super('VALIDATION_ERROR', 'The code is wrong or was already used', {
       code: 'The code is wrong or was already used',
     });
   }
 }
 
-export async function disableTwoFactor(ctx: AppContext, me: SessionUser, ip: string, code: string) {
-  if (me.twoFactorRequired) {
+/** A current code (or a recovery code) proves the app is at hand before the factor is changed. */
+async function confirmWithCode(tx: DbOrTx, me: SessionUser, code: string, at: Date) {
+  if (!me.twoFactorEnabled) throw new AppError('INVALID_STATE', 'Two-factor sign-in is not on');
+  if (!(await useSecondFactor(tx, me.id, code, at))) throw new WrongCodeError();
+}
+
+/** Turning the factor on or off ends the user's other sessions: one opened before (maybe not by them) goes. */
+const endOtherSessions = (tx: DbOrTx, me: SessionUser, at: Date) =>
+  tx
+    .update(sessions)
+    .set({ revokedAt: at })
+    .where(and(eq(sessions.userId, me.id), isNull(sessions.revokedAt), ne(sessions.id, me.sessionId)));
+
+/** What may be refused before any code is looked at (so a refusal there is no guess, and counts nothing). */
+export function assertFactorChangeable(me: SessionUser, change: 'disable' | 'renew') {
+  if (!me.twoFactorEnabled) throw new AppError('INVALID_STATE', 'Two-factor sign-in is not on');
+  if (change === 'disable' && me.twoFactorRequired) {
     throw new AppError(
       'FORBIDDEN',
       me.scope === 'platform'
@@ -169,6 +184,10 @@ export async function disableTwoFactor(ctx: AppContext, me: SessionUser, ip: str
         : 'Your merchant requires two-factor sign-in; it cannot be turned off',
     );
   }
+}
+
+export async function disableTwoFactor(ctx: AppContext, me: SessionUser, ip: string, code: string) {
+  assertFactorChangeable(me, 'disable');
   const now = ctx.now();
   await ctx.db.transaction(async (tx) => {
     await confirmWithCode(tx, me, code, now);
@@ -177,6 +196,7 @@ export async function disableTwoFactor(ctx: AppContext, me: SessionUser, ip: str
       .set({ totpSecret: null, totpPendingSecret: null, totpEnabledAt: null, totpLastStep: null })
       .where(eq(users.id, me.id));
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, me.id));
+    await endOtherSessions(tx, me, now);
     await recordAudit(
       tx,
       staffActor(me, ip),
@@ -187,6 +207,7 @@ export async function disableTwoFactor(ctx: AppContext, me: SessionUser, ip: str
 }
 
 export async function renewRecoveryCodes(ctx: AppContext, me: SessionUser, ip: string, code: string) {
+  assertFactorChangeable(me, 'renew');
   const now = ctx.now();
   return ctx.db.transaction(async (tx) => {
     await confirmWithCode(tx, me, code, now);
