@@ -180,6 +180,17 @@ async function main() {
       ['search by invoice id', `/api/v1/invoice?page=0&size=10&search=${fx.invoiceId}`],
       ['search by merchant invoice id', '/api/v1/invoice?page=0&size=10&search=bench-424242'],
       ['search by customer id', '/api/v1/invoice?page=0&size=10&search=bench-cust-4242'],
+      // prefixes, case-insensitive (migration 0008): narrow, wide, and one that matches every row
+      ['prefix: invoice id (8 chars)', `/api/v1/invoice?page=0&size=10&search=${fx.invoiceId.slice(0, 8)}`],
+      [
+        'prefix: invoice id (4 chars)',
+        `/api/v1/invoice?page=0&size=10&search=${fx.invoiceId.slice(0, 4).toUpperCase()}`,
+      ],
+      ['prefix: merchant invoice id (~111 rows)', '/api/v1/invoice?page=0&size=10&search=BENCH-4242'],
+      ['prefix: merchant invoice id (~11,111 rows)', '/api/v1/invoice?page=0&size=10&search=bench-42'],
+      ['prefix: every row ("bench-")', '/api/v1/invoice?page=0&size=10&search=bench-'],
+      ['prefix: customer external id (~11 customers)', '/api/v1/invoice?page=0&size=10&search=Bench-Cust-4242'],
+      ['prefix: customer (1,000+ customers)', '/api/v1/invoice?page=0&size=10&search=bench-cust-4'],
       ['terminal filter', `/api/v1/invoice?page=0&size=10&terminalId=${fx.terminalId}`],
       ['last status date', `/api/v1/invoice?page=0&size=10&lastStatusDate=${encodeURIComponent(day(mid))}`],
       ['sum range (narrow)', '/api/v1/invoice?page=0&size=10&sumFrom=100000&sumTo=101000'],

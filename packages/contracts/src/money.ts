@@ -40,6 +40,8 @@ export type AmountInputResult = { ok: true; minor: number; display: string } | {
 export const AMOUNT_INPUT_ERRORS = {
   empty: 'Change the value',
   decimals: 'There must be max two decimals after comma',
+  /** an amount the change body refuses (changeInvoiceAmountBody: positive), said before the confirmation step */
+  positive: 'The amount must be greater than 0',
 } as const;
 
 /** Strip an amount input to digits and the first dot (SPEC §5). */

@@ -71,7 +71,14 @@ export const formCompleteResponse = dataOf(z.object({ successUrl: z.string().nul
 
 export const formStatusResponse = dataOf(z.object({ status: z.enum(INVOICE_STATUS_CODES) }));
 
-export const bankOption = z.object({ id: z.int(), value: z.string(), codeInteger: z.int() });
+/** value is the bank's own name (Cyrillic for Russian banks); latinValue its Latin name, if different. */
+export const bankOption = z.object({
+  id: z.int(),
+  value: z.string(),
+  latinValue: z.string().nullable(),
+  countryCode: z.string().nullable(),
+  codeInteger: z.int(),
+});
 export type BankOption = z.infer<typeof bankOption>;
 export const banksResponse = dataOf(z.array(bankOption));
 

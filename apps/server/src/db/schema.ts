@@ -172,6 +172,10 @@ export const references = pgTable(
     value: text('value').notNull(),
     /** For header 105 (terminal attribute type): the value type I, S, C, B or N. */
     paramType: char('param_type', { length: 1 }),
+    /** For header 205 (bank name): the bank's country (ISO 3166 alpha-2); the SBP list shows the form's country only. */
+    countryCode: char('country_code', { length: 2 }),
+    /** For header 205: the Latin-script name when value is in another script, so either finds the bank. */
+    latinValue: text('latin_value'),
     sort: integer('sort').notNull().default(0),
   },
   (t) => [uniqueIndex('references_header_code_uq').on(t.headerId, t.code)],
@@ -336,7 +340,11 @@ export const customers = pgTable(
     firstName: text('first_name').notNull().default(''),
     lastName: text('last_name').notNull().default(''),
   },
-  (t) => [uniqueIndex('customers_merchant_external_uq').on(t.merchantId, t.externalId)],
+  (t) => [
+    uniqueIndex('customers_merchant_external_uq').on(t.merchantId, t.externalId),
+    // the invoice list's search by a prefix of the customer's external id, case-insensitive
+    index('customers_merchant_external_prefix_idx').on(t.merchantId, sql`lower(${t.externalId}) text_pattern_ops`),
+  ],
 );
 
 export const invoices = pgTable(
@@ -390,6 +398,9 @@ export const invoices = pgTable(
     index('invoices_status_expires_idx').on(t.status, t.expiresAt),
     index('invoices_provider_invoice_idx').on(t.providerInvoiceId),
     index('invoices_customer_idx').on(t.customerId),
+    // the list's search: case-insensitive prefixes of the merchant's and the provider's invoice ids
+    index('invoices_merchant_mid_prefix_idx').on(t.merchantId, sql`lower(${t.merchantInvoiceId}) text_pattern_ops`),
+    index('invoices_merchant_pid_prefix_idx').on(t.merchantId, sql`lower(${t.providerInvoiceId}) text_pattern_ops`),
     exactRange('invoices_amount_exact', t.amount),
     exactRange('invoices_fee_exact', t.fee),
   ],

@@ -39,7 +39,7 @@ const guarded = (title: string, all: Permission[], Page: LazyExoticComponent<Com
   </RequirePermission>
 );
 
-/** Route names and paths of SPEC §2; `handle.name` carries the route name. */
+/** Route names and paths of SPEC §2; `handle.name` carries the route name, `handle.title` the page's name in words. */
 const routes: RouteObject[] = [
   {
     path: ROUTES.Login,
@@ -74,28 +74,56 @@ const routes: RouteObject[] = [
     ),
     errorElement: <RouteError />,
     children: [
-      { path: ROUTES.Invoices, handle: { name: 'Invoices' }, element: page(InvoicesPage) },
-      { path: '/invoices/:id', handle: { name: 'InvoiceDetails' }, element: page(InvoiceDetailsPage) },
+      { path: ROUTES.Invoices, handle: { name: 'Invoices', title: 'Transactions' }, element: page(InvoicesPage) },
+      {
+        path: '/invoices/:id',
+        handle: { name: 'InvoiceDetails', title: 'this transaction' },
+        element: page(InvoiceDetailsPage),
+      },
       {
         path: ROUTES.Reports,
-        handle: { name: 'Reports' },
+        handle: { name: 'Reports', title: 'Reports' },
         element: guarded('Reports', ['merchant.read.report'], ReportsPage),
       },
-      { path: ROUTES.Merchant, handle: { name: 'Merchant' }, element: page(MerchantPage) },
-      { path: ROUTES.Settings, handle: { name: 'Settings' }, element: page(SettingsPage) },
-      { path: ROUTES.ChangePassword, handle: { name: 'ChangePassword' }, element: page(ChangePasswordPage) },
-      { path: ROUTES.TwoFactor, handle: { name: 'TwoFactor' }, element: page(TwoFactorPage) },
-      { path: ROUTES.Terminals, handle: { name: 'Terminals' }, element: page(TerminalsPage) },
+      { path: ROUTES.Merchant, handle: { name: 'Merchant', title: 'Merchant' }, element: page(MerchantPage) },
+      { path: ROUTES.Settings, handle: { name: 'Settings', title: 'Settings' }, element: page(SettingsPage) },
+      {
+        path: ROUTES.ChangePassword,
+        handle: { name: 'ChangePassword', title: 'Change password' },
+        element: page(ChangePasswordPage),
+      },
+      {
+        path: ROUTES.TwoFactor,
+        handle: { name: 'TwoFactor', title: 'Two-factor sign-in' },
+        element: page(TwoFactorPage),
+      },
+      { path: ROUTES.Terminals, handle: { name: 'Terminals', title: 'Terminals' }, element: page(TerminalsPage) },
       {
         path: ROUTES.Monitoring,
-        handle: { name: 'Monitoring' },
+        handle: { name: 'Monitoring', title: 'Monitoring' },
         element: guarded('Monitoring', ['terminal.statistic.settings', 'data.terminal.statistic'], MonitoringPage),
       },
-      { path: ROUTES.Notifications, handle: { name: 'Notifications' }, element: page(NotificationsPage) },
-      { path: ROUTES.Accounts, handle: { name: 'Accounts' }, element: page(AccountsPage) },
-      { path: '/accounts/:id', handle: { name: 'AccountDetails' }, element: page(AccountDetailsPage) },
-      { path: ROUTES.Team, handle: { name: 'Team' }, element: guarded('Team', ['users.manage'], TeamPage) },
-      { path: ROUTES.Audit, handle: { name: 'Audit' }, element: guarded('Audit', ['audit.read'], AuditPage) },
+      {
+        path: ROUTES.Notifications,
+        handle: { name: 'Notifications', title: 'Notifications' },
+        element: page(NotificationsPage),
+      },
+      { path: ROUTES.Accounts, handle: { name: 'Accounts', title: 'Accounts' }, element: page(AccountsPage) },
+      {
+        path: '/accounts/:id',
+        handle: { name: 'AccountDetails', title: 'this account' },
+        element: page(AccountDetailsPage),
+      },
+      {
+        path: ROUTES.Team,
+        handle: { name: 'Team', title: 'Team' },
+        element: guarded('Team', ['users.manage'], TeamPage),
+      },
+      {
+        path: ROUTES.Audit,
+        handle: { name: 'Audit', title: 'Audit' },
+        element: guarded('Audit', ['audit.read'], AuditPage),
+      },
     ],
   },
   // Any unknown path goes to Login, which forwards an authorised user to the invoices list.

@@ -1,47 +1,41 @@
 import { useState } from 'react';
-import { Badge, Button, Group, Paper, Skeleton, Text } from '@mantine/core';
+import { Badge, Button, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
 import { IconCash } from '@tabler/icons-react';
 import { formatMoney } from '@paydesk/contracts/money';
-import type { ExactInt } from '@paydesk/contracts/exact-json';
+import type { MoneyFigure } from '../lib/finance';
 import { useCan } from '../lib/session';
 import { SettlementDialog } from './settlement-dialog';
 
 export type BalanceCardProps = {
   title: string;
-  /** Minor units; undefined while loading (a pulsing placeholder shows). */
-  /** exact at any size: a bigint past 2^53 (contracts/exact-json.ts) */
-  amount: ExactInt | undefined;
-  currency: { code: string; dimension: number } | undefined;
+  /**
+   * One figure per currency the merchant (or terminal) holds, in the server's order; an empty list is a zero with
+   * nothing on the ledger yet; undefined while loading (a pulsing placeholder shows).
+   */
+  figures: MoneyFigure[] | undefined;
   terminalId?: string;
-  /** 'test': the figure is the test book of a test terminal (labelled, never settled) */
+  /** 'test': the figures are the test book of a test terminal (labelled, never settled) */
   book?: 'live' | 'test';
-  /** with all terminals: the test book's figure, shown apart under the live one */
-  testFigure?: { amount: ExactInt; currency: { code: string; dimension: number } };
+  /** with all terminals: the test book's figures, shown apart under the live ones */
+  testFigures?: MoneyFigure[];
 };
 
+const show = (f: MoneyFigure) => formatMoney(f.amount, f.currency.dimension, 'en', f.currency.code);
+
 /**
- * A finance tile (SPEC §2 "Balance card and settlement"). The 'balance' tile of a chosen terminal offers the
- * Settlement dialog to users with settlement.create.
+ * A finance tile (SPEC §2 "Balance card and settlement"), every currency on a line of its own (issue 13). The
+ * 'balance' tile of a chosen terminal offers the Settlement dialog to users with settlement.create.
  */
-export function BalanceCard({ title, amount, currency, terminalId, book = 'live', testFigure }: BalanceCardProps) {
+export function BalanceCard({ title, figures, terminalId, book = 'live', testFigures }: BalanceCardProps) {
   const canSettle = useCan('settlement.create');
   const [open, setOpen] = useState(false);
-  const loading = amount === undefined || currency === undefined;
-  // settlements are paid from live money only
+  // settlements are paid from live money only, in the chosen terminal's currency (the server lists it first)
   const settlement = title === 'balance' && canSettle && Boolean(terminalId) && book === 'live';
   const label = title.charAt(0).toUpperCase() + title.slice(1);
 
   return (
-    <Paper
-      withBorder
-      radius="md"
-      p="md"
-      miw={220}
-      aria-label={label}
-      role="group"
-      data-testid={`balance-card-${title}`}
-    >
-      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
+    <Paper withBorder radius="md" p="md" aria-label={label} role="group" data-testid={`balance-card-${title}`}>
+      <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
         <div style={{ minWidth: 0 }}>
           <Group gap={6}>
             <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
@@ -53,16 +47,33 @@ export function BalanceCard({ title, amount, currency, terminalId, book = 'live'
               </Badge>
             )}
           </Group>
-          {loading ? (
+          {figures === undefined ? (
             <Skeleton height={28} width={160} mt={6} radius="sm" animate aria-label={`${label} loading`} />
           ) : (
-            <Text fz={24} fw={700} mt={2} data-testid="balance-amount" style={{ fontVariantNumeric: 'tabular-nums' }}>
-              {formatMoney(amount, currency.dimension, 'en', currency.code)}
-            </Text>
+            <Stack gap={0} mt={2}>
+              {figures.length === 0 ? (
+                // nothing on the ledger yet: a zero that has no currency
+                <Text fz={24} fw={700} data-testid="balance-amount">
+                  0
+                </Text>
+              ) : (
+                figures.map((f) => (
+                  <Text
+                    key={f.currency.code}
+                    fz={figures.length > 1 ? 20 : 24}
+                    fw={700}
+                    data-testid="balance-amount"
+                    style={{ fontVariantNumeric: 'tabular-nums', overflowWrap: 'anywhere' }}
+                  >
+                    {show(f)}
+                  </Text>
+                ))
+              )}
+            </Stack>
           )}
-          {testFigure && (
+          {testFigures && testFigures.length > 0 && (
             <Text size="xs" c="dimmed" mt={2} data-testid="balance-test-amount">
-              Test: {formatMoney(testFigure.amount, testFigure.currency.dimension, 'en', testFigure.currency.code)}
+              Test: {testFigures.map(show).join(' · ')}
             </Text>
           )}
         </div>
@@ -78,7 +89,12 @@ export function BalanceCard({ title, amount, currency, terminalId, book = 'live'
         )}
       </Group>
       {settlement && terminalId && (
-        <SettlementDialog opened={open} onClose={() => setOpen(false)} terminalId={terminalId} currency={currency} />
+        <SettlementDialog
+          opened={open}
+          onClose={() => setOpen(false)}
+          terminalId={terminalId}
+          currency={figures?.[0]?.currency}
+        />
       )}
     </Paper>
   );

@@ -1,30 +1,34 @@
 import type { ErrorCode } from '@paydesk/contracts/errors';
 import { parseJson, stringifyJson } from '@paydesk/contracts/exact-json';
+import { errorText, type ApiErrorCode } from './error-texts';
 import { getScopedMerchantId } from './merchant-scope';
 
-/** Codes of the server's error catalogue plus the transport failures the HTTP layer raises itself. */
-export type ApiErrorCode = ErrorCode | 'NETWORK_ERROR' | 'TIMEOUT' | 'HTTP_ERROR';
+export type { ApiErrorCode };
 
+/** A failed call. `message` is what the user is told (see error-texts.ts); `serverMessage` is the server's own. */
 export class ApiError extends Error {
+  readonly serverMessage: string;
   constructor(
     readonly status: number,
     readonly code: ApiErrorCode,
-    message: string,
+    serverMessage: string,
     readonly fields?: Record<string, string>,
   ) {
-    super(message);
+    super(errorText(code, serverMessage, fields));
     this.name = 'ApiError';
+    this.serverMessage = serverMessage;
   }
 }
 
 export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
 
 /**
- * What to tell the user when an action failed: the server's own words for a refusal it explains
- * (a 4xx carries a human-readable message), otherwise the screen's generic text.
+ * What to tell the user when an action failed: the app's words for the error's code, or the screen's own
+ * text ("Could not save the role") when the code says nothing more specific (a server fault, an unknown answer).
  */
 export function actionErrorMessage(e: unknown, fallback: string): string {
-  return isApiError(e) && e.status >= 400 && e.status < 500 && e.message ? e.message : fallback;
+  if (!isApiError(e) || e.code === 'INTERNAL' || e.code === 'HTTP_ERROR') return fallback;
+  return e.message;
 }
 
 type QueryScalar = string | number | boolean | null | undefined;
@@ -120,8 +124,8 @@ export async function apiFetch(path: string, opts: RequestOptions = {}): Promise
     });
   } catch (e) {
     if (signal?.aborted) throw e; // cancelled by the caller (e.g. TanStack Query): not an error to show
-    if (timeout.aborted) throw new ApiError(0, 'TIMEOUT', 'The server did not answer in time. Try again.');
-    throw new ApiError(0, 'NETWORK_ERROR', 'Network error: check your connection and try again.');
+    if (timeout.aborted) throw new ApiError(0, 'TIMEOUT', 'request timed out');
+    throw new ApiError(0, 'NETWORK_ERROR', 'fetch failed');
   }
 
   if (res.ok) return res;

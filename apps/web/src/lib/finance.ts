@@ -1,7 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import type { BalanceItem, LedgerBook } from '@paydesk/contracts/engine';
+import type { ExactInt } from '@paydesk/contracts/exact-json';
 import { api } from './api';
 import { useCurrentMerchantId } from './merchant';
+
+/** One currency's figure: minor units, shown with that currency's own dimension. */
+export type MoneyFigure = { amount: ExactInt; currency: { code: string; dimension: number } };
 
 export type FinanceKind = 'balance' | 'deposit' | 'withdrawal';
 
@@ -10,7 +14,8 @@ export const FINANCE_KEY = ['finance'] as const;
 
 /**
  * Balance, deposit or withdrawal sums from the ledger (merchant.read.finance) of a terminal, or of the merchant
- * when terminalId is ''; the first element is shown (SPEC §3). One cache entry per tile, shared by every screen.
+ * when terminalId is '': one item per currency (the terminal's first), every one shown (issue 13: SPEC §3's "the
+ * first element is shown" hid Demo Merchant's RUB). One cache entry per tile, shared by every screen.
  */
 export function useFinance(kind: FinanceKind, terminalId: string, enabled = true, book: LedgerBook = 'live') {
   const merchantId = useCurrentMerchantId();
@@ -19,7 +24,25 @@ export function useFinance(kind: FinanceKind, terminalId: string, enabled = true
     queryFn: ({ signal }) =>
       api
         .get<{ data: BalanceItem[] }>(`/api/v1/merchant/${kind}`, { signal, query: { terminalId, book } })
-        .then((r) => r.data[0] ?? null),
+        .then((r) => r.data),
     enabled,
   });
+}
+
+/**
+ * Sums as figures with each currency's dimension from the currency reference; undefined until both are known
+ * (never a guessed dimension).
+ */
+export function toFigures(
+  items: readonly BalanceItem[] | undefined,
+  currencies: readonly { code: string; dimension: number }[] | undefined,
+): MoneyFigure[] | undefined {
+  if (!items) return undefined;
+  const figures: MoneyFigure[] = [];
+  for (const item of items) {
+    const currency = currencies?.find((c) => c.code === item.currency);
+    if (!currency) return undefined;
+    figures.push({ amount: item.sum, currency: { code: currency.code, dimension: currency.dimension } });
+  }
+  return figures;
 }

@@ -3,6 +3,7 @@ import { queryOptions } from '@tanstack/react-query';
 import type { Me } from '@paydesk/contracts/auth';
 import { hasPermission, type Permission } from '@paydesk/contracts/permissions';
 import { ApiError, api } from './api';
+import { claimUserSelections } from './persisted-store';
 
 export const meQueryKey = ['me'] as const;
 
@@ -12,6 +13,8 @@ export const meQuery = queryOptions({
   queryFn: async ({ signal }): Promise<Me | null> => {
     try {
       const res = await api.get<{ data: Me }>('/api/v1/people/me', { signal, scoped: false, signOutOn401: false });
+      // before any screen reads them: another user's remembered merchant or terminal is not this user's
+      claimUserSelections(res.data.id);
       return res.data;
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) return null;

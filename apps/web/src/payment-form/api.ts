@@ -15,6 +15,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** the request fields the server refused, by name */
+    readonly fields?: Record<string, string>,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -47,9 +49,17 @@ async function send<T>(formId: string, path: string, init: CallInit): Promise<T>
     signal: init.signal,
     credentials: 'omit',
   });
-  const json = (await res.json().catch(() => null)) as { data?: T; error?: { code?: string; message?: string } } | null;
+  const json = (await res.json().catch(() => null)) as {
+    data?: T;
+    error?: { code?: string; message?: string; fields?: Record<string, string> };
+  } | null;
   if (!res.ok || !json || json.data === undefined) {
-    throw new ApiError(res.status, json?.error?.code ?? 'HTTP_ERROR', json?.error?.message ?? res.statusText);
+    throw new ApiError(
+      res.status,
+      json?.error?.code ?? 'HTTP_ERROR',
+      json?.error?.message ?? res.statusText,
+      json?.error?.fields,
+    );
   }
   return json.data;
 }

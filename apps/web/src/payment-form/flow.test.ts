@@ -103,6 +103,18 @@ describe('payment form flow (SPEC §4)', () => {
     expect(run(processing, { type: 'processing_failed' }).step.name).toBe('fail');
   });
 
+  it('a server refusal carries its error code to the Fail step, which shows it translated', () => {
+    const cred = run(initialState(form({ paymentMethodId: 1, canChangeAmount: false }), 0));
+    expect(run(cred, { type: 'credential_failed', errorCode: 'AMOUNT_OUT_OF_RANGE' }).step).toEqual({
+      name: 'fail',
+      reason: 'error',
+      redirect: 'https://shop.example/error',
+      errorCode: 'AMOUNT_OUT_OF_RANGE',
+    });
+    const processing = run(cred, { type: 'completed', successUrl: null });
+    expect(run(processing, { type: 'processing_failed', errorCode: 'GONE' }).step).toMatchObject({ errorCode: 'GONE' });
+  });
+
   it('expiry fails to the cancel URL before processing, never after', () => {
     const init = run(initialState(form({ methods: [humo] }), 0));
     expect(run(init, { type: 'expired' }).step).toEqual({

@@ -17,7 +17,7 @@ export type Step =
   | { name: 'credential' }
   | { name: 'processing' }
   | { name: 'success' }
-  | { name: 'fail'; reason: FailReason; redirect: string | null };
+  | { name: 'fail'; reason: FailReason; redirect: string | null; errorCode?: string };
 
 export type Ready = {
   phase: 'ready';
@@ -42,16 +42,16 @@ export type FlowAction =
   | { type: 'set_amount'; amount: number }
   | { type: 'submit_amount' }
   | { type: 'back' }
-  | { type: 'credential_failed' }
+  | { type: 'credential_failed'; errorCode?: string }
   | { type: 'held_amount'; amount: number }
   | { type: 'completed'; successUrl: string | null }
   | { type: 'status'; status: InvoiceStatus }
-  | { type: 'processing_failed' }
+  | { type: 'processing_failed'; errorCode?: string }
   | { type: 'expired' };
 
-const fail = (s: Ready, reason: FailReason, redirect: string | null): Ready => ({
+const fail = (s: Ready, reason: FailReason, redirect: string | null, errorCode?: string): Ready => ({
   ...s,
-  step: { name: 'fail', reason, redirect },
+  step: { name: 'fail', reason, redirect, ...(errorCode ? { errorCode } : {}) },
 });
 
 /** After a method is chosen: Init when the amount may change, otherwise credentials at once. */
@@ -137,7 +137,7 @@ export function flowReducer(state: FlowState, action: FlowAction): FlowState {
     case 'held_amount':
       return at === 'credential' ? { ...s, held: action.amount } : s;
     case 'credential_failed':
-      return at === 'credential' ? fail(s, 'error', s.form.errorUrl) : s;
+      return at === 'credential' ? fail(s, 'error', s.form.errorUrl, action.errorCode) : s;
     case 'completed':
       return at === 'credential'
         ? { ...s, successUrl: action.successUrl ?? s.successUrl, step: { name: 'processing' } }
@@ -148,7 +148,7 @@ export function flowReducer(state: FlowState, action: FlowAction): FlowState {
       if (action.status === 'DECLINED' || action.status === 'CANCELED') return fail(s, 'declined', s.form.cancelUrl);
       return s;
     case 'processing_failed':
-      return at === 'processing' ? fail(s, 'error', s.form.cancelUrl) : s;
+      return at === 'processing' ? fail(s, 'error', s.form.cancelUrl, action.errorCode) : s;
     case 'expired':
       return at === 'method' || at === 'init' || at === 'credential' ? fail(s, 'expired', s.form.cancelUrl) : s;
   }

@@ -92,7 +92,15 @@ function Step({
     case 'success':
       return <SuccessStep state={state} />;
     case 'fail':
-      return <FailStep formId={formId} state={state} reason={step.reason} redirect={step.redirect} />;
+      return (
+        <FailStep
+          formId={formId}
+          state={state}
+          reason={step.reason}
+          redirect={step.redirect}
+          errorCode={step.errorCode}
+        />
+      );
   }
 }
 

@@ -13,7 +13,7 @@ import type {
   supportTickets,
 } from '../schema';
 import { withLuhn, type Rng } from './prng';
-import { feeFor, formatMoney, maskCredential } from '@paydesk/contracts';
+import { feeFor, formatMoney } from '@paydesk/contracts';
 
 const SEC = 1000;
 const MIN = 60 * SEC;
@@ -572,11 +572,11 @@ export function generateHistory(input: HistoryInput): HistoryRows {
         if (step.status === 'IN_PROGRESS' && !step.retry && account && method) {
           note =
             flow === 'DEPOSIT'
-              ? `Customer requested requisites; assigned ${method.name} ${maskCredential(account.credential.startsWith('+') ? 'PHONE' : 'CARD', account.credential)} (${account.bankName}, ${account.providerName})`
-              : `Customer entered payout requisites ${maskCredential(credentialValue?.startsWith('+') ? 'PHONE' : 'CARD', credentialValue ?? '')}; payout sent to ${account.providerName}`;
+              ? `Customer requested requisites; ${method.name} requisites assigned`
+              : 'Customer entered payout requisites; payout sent to the provider';
         }
         if (step.status === 'DONE' && flow === 'DEPOSIT' && !step.userId && account)
-          note = `${account.providerName} confirmed the incoming payment of ${money}`;
+          note = `The provider confirmed the incoming payment of ${money}`;
         if (step.retry) {
           out.eventLog.push({
             merchantId: merchant.id,

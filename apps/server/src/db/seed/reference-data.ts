@@ -11,7 +11,13 @@ const CURRENCIES = [
   { code: 'USDT', name: 'Tether USD', dimension: 6 },
 ] as const;
 
-type Ref = { code: string; value: string; paramType?: 'I' | 'S' | 'C' | 'B' | 'N' };
+type Ref = {
+  code: string;
+  value: string;
+  paramType?: 'I' | 'S' | 'C' | 'B' | 'N';
+  countryCode?: string;
+  latinValue?: string | null;
+};
 
 /** Terminal attribute types (header 105) by code; paramType is the value's type. */
 const TERMINAL_ATTRIBUTE_TYPES = [
@@ -23,21 +29,37 @@ const TERMINAL_ATTRIBUTE_TYPES = [
   { code: 'PROVIDER_CODE', value: 'Preferred provider code', paramType: 'S' },
 ] as const satisfies readonly Ref[];
 
-/** Bank names (header 205). Withdrawal bankCode holds the reference row id. */
+/**
+ * Bank names (header 205). Withdrawal bankCode holds the reference row id. value is the name as the
+ * bank's customers read it; Russian banks also carry their Latin name so that either script finds them.
+ * The SBP list of a form shows only the banks of its payment method's country.
+ */
 export const BANKS = [
-  { code: 'KAPITALBANK', value: 'Kapitalbank', country: 'UZ' },
-  { code: 'NBU', value: 'National Bank of Uzbekistan', country: 'UZ' },
-  { code: 'SQB', value: 'Uzsanoatqurilishbank (SQB)', country: 'UZ' },
-  { code: 'HAMKORBANK', value: 'Hamkorbank', country: 'UZ' },
-  { code: 'IPAK_YULI', value: 'Ipak Yuli Bank', country: 'UZ' },
-  { code: 'AGROBANK', value: 'Agrobank', country: 'UZ' },
-  { code: 'SBERBANK', value: 'Sberbank', country: 'RU' },
-  { code: 'TBANK', value: 'T-Bank (Tinkoff)', country: 'RU' },
-  { code: 'VTB', value: 'VTB Bank', country: 'RU' },
-  { code: 'ALFABANK', value: 'Alfa-Bank', country: 'RU' },
-  { code: 'GAZPROMBANK', value: 'Gazprombank', country: 'RU' },
-  { code: 'RAIFFEISEN', value: 'Raiffeisenbank', country: 'RU' },
-  { code: 'SOVCOMBANK', value: 'Sovcombank', country: 'RU' },
+  { code: 'KAPITALBANK', value: 'Kapitalbank', latin: null, country: 'UZ' },
+  { code: 'NBU', value: 'National Bank of Uzbekistan', latin: null, country: 'UZ' },
+  { code: 'SQB', value: 'Uzsanoatqurilishbank (SQB)', latin: null, country: 'UZ' },
+  { code: 'HAMKORBANK', value: 'Hamkorbank', latin: null, country: 'UZ' },
+  { code: 'IPAK_YULI', value: 'Ipak Yuli Bank', latin: null, country: 'UZ' },
+  { code: 'AGROBANK', value: 'Agrobank', latin: null, country: 'UZ' },
+  { code: 'SBERBANK', value: 'Сбербанк', latin: 'Sberbank', country: 'RU' },
+  { code: 'TBANK', value: 'Т-Банк (Тинькофф)', latin: 'T-Bank (Tinkoff)', country: 'RU' },
+  { code: 'VTB', value: 'ВТБ', latin: 'VTB Bank', country: 'RU' },
+  { code: 'ALFABANK', value: 'Альфа-Банк', latin: 'Alfa-Bank', country: 'RU' },
+  { code: 'GAZPROMBANK', value: 'Газпромбанк', latin: 'Gazprombank', country: 'RU' },
+  { code: 'RAIFFEISEN', value: 'Райффайзенбанк', latin: 'Raiffeisenbank', country: 'RU' },
+  { code: 'SOVCOMBANK', value: 'Совкомбанк', latin: 'Sovcombank', country: 'RU' },
+  { code: 'ROSSELKHOZBANK', value: 'Россельхозбанк', latin: 'Rosselkhozbank', country: 'RU' },
+  { code: 'PSB', value: 'Промсвязьбанк (ПСБ)', latin: 'Promsvyazbank (PSB)', country: 'RU' },
+  { code: 'MKB', value: 'Московский кредитный банк (МКБ)', latin: 'Credit Bank of Moscow (MKB)', country: 'RU' },
+  { code: 'POCHTABANK', value: 'Почта Банк', latin: 'Pochta Bank', country: 'RU' },
+  { code: 'ROSBANK', value: 'Росбанк', latin: 'Rosbank', country: 'RU' },
+  { code: 'OZONBANK', value: 'Озон Банк', latin: 'Ozon Bank', country: 'RU' },
+  { code: 'YANDEXBANK', value: 'Яндекс Банк', latin: 'Yandex Bank', country: 'RU' },
+  { code: 'MTSBANK', value: 'МТС Банк', latin: 'MTS Bank', country: 'RU' },
+  { code: 'DOMRF', value: 'Банк ДОМ.РФ', latin: 'DOM.RF Bank', country: 'RU' },
+  { code: 'URALSIB', value: 'Уралсиб', latin: 'Uralsib', country: 'RU' },
+  { code: 'AKBARS', value: 'Ак Барс Банк', latin: 'Ak Bars Bank', country: 'RU' },
+  { code: 'OTPBANK', value: 'ОТП Банк', latin: 'OTP Bank', country: 'RU' },
 ] as const;
 
 /** Every reference header of SPEC §3. */
@@ -138,7 +160,7 @@ const REFERENCES: Record<number, readonly Ref[]> = {
     { code: 'WITHDRAWAL', value: 'Withdrawal' },
   ],
   204: TICKET_STATUSES.map((s) => ({ code: s.code, value: s.value })),
-  205: BANKS.map((b) => ({ code: b.code, value: b.value })),
+  205: BANKS.map((b) => ({ code: b.code, value: b.value, countryCode: b.country, latinValue: b.latin })),
 };
 
 export const REFERENCE_HEADER_IDS = Object.keys(REFERENCES).map(Number);
@@ -262,6 +284,8 @@ export async function ensureReferenceData(db: DbOrTx): Promise<ReferenceData> {
       code: r.code,
       value: r.value,
       paramType: r.paramType ?? null,
+      countryCode: r.countryCode ?? null,
+      latinValue: r.latinValue ?? null,
       sort: (i + 1) * 10,
     })),
   );

@@ -44,9 +44,9 @@ describe('demo seed', () => {
     await pglite?.close();
   });
 
-  it('seeds quickly and returns the demo merchant file', () => {
+  it('seeds and returns the demo merchant file', () => {
+    // how long it took is reported, not asserted: speed is the benchmarks' business (a timed test fails on a busy box)
     console.info(`seed took ${Math.round(seedMs)} ms (including one password hash)`);
-    expect(seedMs).toBeLessThan(10_000);
     expect(demo).not.toBeNull();
     expect(demo!.privateKeyPem).toContain('BEGIN PRIVATE KEY');
     expect(demo!.webhookSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);

@@ -210,7 +210,8 @@ async function assertRequisitesFree(
   }
 }
 
-async function moneyFormatter(tx: Tx, currencyId: number) {
+/** Formats minor units of a currency in major units with its code, e.g. 118,000.00 UZS (for texts people read). */
+export async function moneyFormatter(tx: Tx, currencyId: number) {
   const [c] = await tx
     .select({ code: currencies.code, dimension: currencies.dimension })
     .from(currencies)

@@ -23,7 +23,7 @@ import { enqueueCallback } from '../callbacks/service';
 import { postInvoiceDelta } from '../ledger/service';
 import { getSetting } from '../settings/service';
 import { recordAudit, staffActor, type AuditActor, type AuditRecord } from '../audit/service';
-import { enforceInvariants } from './guards';
+import { enforceInvariants, moneyFormatter } from './guards';
 import { flagOverLimit } from '../routing/service';
 import type { SessionUser } from '../../plugins/auth';
 
@@ -193,13 +193,14 @@ export async function reissue(
   const now = ctx.now();
   await enforceInvariants(tx, inv, { ...inv, ...patch });
   const [updated] = await tx.update(invoices).set(patch).where(eq(invoices.id, inv.id)).returning();
+  const money = await moneyFormatter(tx, inv.currencyId);
   await logEvent(
     tx,
     inv,
     now,
     actor,
     'REQUISITES_REISSUED',
-    `Customer changed the payment from ${inv.amount} to ${patch.amount}: requisites of account ${patch.accountId} given instead of ${inv.accountId}`,
+    `Customer changed the payment from ${money(inv.amount)} to ${money(patch.amount)}: requisites of account ${patch.accountId} given instead of ${inv.accountId}`,
     {
       before: { amount: inv.amount, accountId: inv.accountId },
       after: { amount: patch.amount, accountId: patch.accountId },
@@ -344,13 +345,14 @@ export function changeAmount(
       .set({ amount: args.amount, fee })
       .where(eq(invoices.id, inv.id))
       .returning();
+    const money = await moneyFormatter(tx, inv.currencyId);
     await logEvent(
       tx,
       inv,
       now,
       args.actor,
       'AMOUNT_CHANGED',
-      `Amount changed from ${inv.amount} to ${args.amount}${args.reason ? `: ${args.reason}` : ''}`,
+      `Amount changed from ${money(inv.amount)} to ${money(args.amount)}${args.reason ? `: ${args.reason}` : ''}`,
       {
         before: inv.amount,
         after: args.amount,

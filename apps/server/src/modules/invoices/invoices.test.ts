@@ -8,22 +8,34 @@ import {
   statusByCode,
 } from '@paydesk/contracts';
 import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
-import { eventLog, invoices, ledgerEntries } from '../../db/schema';
+import { eventLog, invoices, ledgerEntries, roles, users } from '../../db/schema';
 import { seedInvoiceFixtures, type FixtureInvoice } from './invoices.fixtures';
 
 let t: TestApp;
 let merchantId = '';
 let fx: Awaited<ReturnType<typeof seedInvoiceFixtures>>;
-const cookies: Record<'admin' | 'ops' | 'owner' | 'support' | 'viewer', string> = {
+/** pviewer: a platform viewer (invoice.provider.read without invoice.credentials.read), made here */
+const cookies: Record<'admin' | 'ops' | 'owner' | 'support' | 'viewer' | 'pviewer', string> = {
   admin: '',
   ops: '',
   owner: '',
   support: '',
   viewer: '',
+  pviewer: '',
 };
 
 beforeAll(async () => {
   t = await createTestApp();
+  const [admin] = await t.ctx.db.select().from(users).where(eq(users.username, 'admin'));
+  const [viewerRole] = await t.ctx.db.select().from(roles).where(eq(roles.code, 'platform_viewer'));
+  await t.ctx.db.insert(users).values({
+    username: 'pviewer',
+    passwordHash: admin!.passwordHash,
+    firstName: 'P',
+    lastName: 'Viewer',
+    merchantId: null,
+    roleId: viewerRole!.id,
+  });
   for (const u of Object.keys(cookies) as (keyof typeof cookies)[]) cookies[u] = await loginAs(t.app, u);
   // the owner's merchant (read from the database, not the shared demo file other runs may rewrite)
   merchantId = (await get('/api/v1/people/me')).json().data.merchantId;
@@ -255,15 +267,43 @@ describe('GET /api/v1/invoice: search', () => {
     expect(one(await list({ search: `  ${id.toUpperCase()} ` }))).toEqual([id]);
   });
 
-  it('by merchant invoice id, exact', async () => {
+  it('by merchant invoice id, exact or a prefix, in any case', async () => {
     expect(one(await list({ search: 'FX-007' }))).toEqual([fx.invoices[7]!.id]);
-    expect(one(await list({ search: 'FX-00' }))).toEqual([]);
+    const fx00 = fx.invoices.filter((r) => r.merchantInvoiceId.startsWith('FX-00'));
+    expect(fx00.length).toBeGreaterThan(1);
+    expectIds(await all({ search: 'FX-00' }), fx00);
+    expectIds(await all({ search: 'fx-00' }), fx00);
+  });
+
+  it('by the first characters of an invoice id, with or without its hyphens', async () => {
+    const id = fx.invoices[7]!.id;
+    for (const term of [
+      id.slice(0, 8),
+      id.slice(0, 11),
+      id.slice(0, 13).toUpperCase(),
+      id.replace(/-/g, '').slice(0, 14),
+    ]) {
+      const found = one(await list({ search: term, size: 100 }));
+      expect(found, term).toContain(id);
+      for (const other of found) expect(other.startsWith(id.slice(0, 8)), term).toBe(true);
+    }
+  });
+
+  it('LIKE wildcards in the term are literal characters', async () => {
+    for (const search of ['%', '_', 'FX_0', '\\']) expect((await list({ search })).total, search).toBe(0);
   });
 
   it('by provider invoice id only for users who may read it (platform staff)', async () => {
     expect(one(await list({ search: 'PRV-FX-9', merchantId }, 'ops'))).toEqual([fx.invoices[9]!.id]);
     for (const u of ['owner', 'support', 'viewer'] as const)
       expect(one(await list({ search: 'PRV-FX-9' }, u)), u).toEqual([]);
+  });
+
+  it('by a prefix of the customer external id', async () => {
+    expectIds(
+      await all({ search: 'FX-CUST' }),
+      fx.invoices.filter((r) => r.customerExternalId === 'fx-customer-1'),
+    );
   });
 
   it('by customer external id', async () => {
@@ -315,20 +355,80 @@ describe('GET /api/v1/invoice/:id', () => {
       account: { value: '8600123412341234' },
     });
     expect(ops.paymentMethod?.paymentMethod.name).toBeTruthy();
-    // provider ids and full credentials are platform permissions: every merchant user gets them hidden
+    // provider ids and credentials are platform permissions: every merchant user gets them hidden
     for (const u of ['owner', 'support', 'viewer'] as const) {
       const res = await get(`/api/v1/invoice/${inv.id}`, u);
       const merchantView = invoiceResponse.parse(res.json()).data;
       expect(merchantView.providerInvoiceId, u).toBeNull();
-      // without invoice.credentials.read a withdrawal card is shown masked: first 6, last 4
-      expect(merchantView.account, u).toEqual({ value: '860012******1234' });
-      expect(res.body, u).not.toContain('8600123412341234');
+      // without invoice.credentials.read not even a masked card: no part of the number is sent
+      expect(merchantView.account, u).toBeNull();
+      expect(res.body, u).not.toContain('8600');
+      expect(res.body, u).not.toContain('1234');
       expect(res.body, u).not.toContain('PRV-FX-3');
     }
     const withCustomer = invoiceResponse.parse((await get(`/api/v1/invoice/${fx.invoices[5]!.id}`)).json()).data;
     expect(withCustomer.customer).toEqual({
       externalId: 'fx-customer-1',
       people: { firstName: 'Ivan', lastName: 'Petrov' },
+    });
+  });
+
+  describe('requisites of the account (issue 13)', () => {
+    // a routed deposit: the requisite the customer paid to, on a provider account with holder and bank
+    const inv = () => fx.invoices[14]!;
+    const requisite = '4276380012345678';
+    let account = { bankName: '', ownerName: '', providerName: '' };
+    beforeAll(async () => {
+      expect(inv()).toMatchObject({ flowType: 'DEPOSIT', status: 'PAYED' });
+      await t.ctx.db.update(invoices).set({ credentialValue: requisite }).where(eq(invoices.id, inv().id));
+      const { rows } = await t.ctx.dbh.pool.query(
+        `SELECT pa.bank_name, pa.owner_name, p.name AS provider_name FROM invoices i
+           JOIN provider_accounts pa ON pa.id = i.account_id JOIN providers p ON p.id = pa.provider_id
+          WHERE i.id = $1`,
+        [inv().id],
+      );
+      account = { bankName: rows[0].bank_name, ownerName: rows[0].owner_name, providerName: rows[0].provider_name };
+      expect(account.bankName && account.ownerName && account.providerName).toBeTruthy();
+    });
+
+    it('with invoice.credentials.read: number, holder, bank and (with invoice.provider.read) provider', async () => {
+      for (const u of ['admin', 'ops'] as const) {
+        const res = await get(scoped(`/api/v1/invoice/${inv().id}`), u);
+        const data = invoiceResponse.parse(res.json()).data;
+        expect(data.account, u).toEqual({ value: requisite });
+        expect(data.credentials, u).toEqual({
+          bankName: account.bankName,
+          owner: account.ownerName,
+          provider: account.providerName,
+        });
+      }
+    });
+
+    it('without it (viewer, support, owner): no number, holder or bank in the details nor in the list', async () => {
+      for (const u of ['viewer', 'support', 'owner'] as const) {
+        const res = await get(`/api/v1/invoice/${inv().id}`, u);
+        expect(res.statusCode, res.body).toBe(200);
+        const data = invoiceResponse.parse(res.json()).data;
+        expect(data.account, u).toBeNull();
+        // nor the provider: merchant roles do not hold invoice.provider.read either
+        expect(data.credentials, u).toBeNull();
+        const listed = await get(`/api/v1/invoice?terminalId=${fx.terminalId}&size=100`, u);
+        expect(listed.statusCode).toBe(200);
+        for (const body of [res.body, listed.body]) {
+          expect(body, u).not.toContain(requisite);
+          expect(body, u).not.toContain(account.ownerName);
+          expect(body, u).not.toContain(account.bankName);
+          expect(body, u).not.toContain(account.providerName);
+        }
+      }
+    });
+
+    it('invoice.provider.read alone shows the provider and nothing of the requisites', async () => {
+      const res = await get(scoped(`/api/v1/invoice/${inv().id}`), 'pviewer');
+      const data = invoiceResponse.parse(res.json()).data;
+      expect(data.account).toBeNull();
+      expect(data.credentials).toEqual({ bankName: null, owner: null, provider: account.providerName });
+      expect(res.body).not.toContain(account.ownerName);
     });
   });
 
@@ -605,6 +705,9 @@ describe('PATCH /api/v1/invoice/amount', () => {
       .where(and(eq(eventLog.invoiceId, inv.id), eq(eventLog.code, 'AMOUNT_CHANGED')));
     expect(logged!.data).toMatchObject({ before: inv.amount, after: 123_456, reason: 'customer sent more' });
     expect(logged!.userId).toBeTruthy();
+    // people read the description: major units with the currency's dimension and code (issue 13)
+    expect(inv.amount).toBe(133_450);
+    expect(logged!.description).toBe('Amount changed from 1,334.50 RUB to 1,234.56 RUB: customer sent more');
   });
 
   it('403 without invoice.amount.change, 404 for another merchant, 409 for the same amount, 400 for bad amounts', async () => {

@@ -10,7 +10,6 @@ import {
   type Invoice,
   type InvoiceFilter,
   type InvoiceStatus,
-  isUuid,
 } from '@paydesk/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
@@ -55,18 +54,41 @@ function whereSql(f: InvoiceFilter, opts: FilterOptions): SQL {
   if (f.sumFrom !== undefined) c.push(sql`i.amount >= ${f.sumFrom}::bigint`);
   if (f.sumTo !== undefined) c.push(sql`i.amount <= ${f.sumTo}::bigint`);
   if (f.search) {
-    // Equality on indexed columns only (a BitmapOr of index scans), never a pattern scan.
-    const term = f.search;
+    // A case-insensitive prefix of any of the ids a person has at hand, each on an index of its own (a BitmapOr
+    // of index range scans, or the newest-first scan when the prefix matches much): the invoice id as a uuid
+    // range on the primary key, the merchant's and the provider's invoice ids and the customer's external id
+    // on lower(…) text_pattern_ops indexes (migration 0008).
+    const term = f.search.trim();
+    const prefix = `${term.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
     const any: SQL[] = [];
-    if (isUuid(term)) any.push(sql`i.id = ${term.toLowerCase()}::uuid`);
-    any.push(sql`i.merchant_invoice_id = ${term}`);
-    if (opts.canReadProvider) any.push(sql`i.provider_invoice_id = ${term}`);
+    const range = uuidPrefixRange(term);
+    if (range) any.push(sql`i.id BETWEEN ${range.low}::uuid AND ${range.high}::uuid`);
+    any.push(sql`lower(i.merchant_invoice_id) LIKE ${prefix}`);
+    if (opts.canReadProvider) any.push(sql`lower(i.provider_invoice_id) LIKE ${prefix}`);
     any.push(
-      sql`i.customer_id = ANY (ARRAY(SELECT cu.id FROM customers cu WHERE cu.merchant_id = ${opts.merchantId}::uuid AND cu.external_id = ${term}))`,
+      sql`i.customer_id = ANY (ARRAY(SELECT cu.id FROM customers cu WHERE cu.merchant_id = ${opts.merchantId}::uuid
+        AND lower(cu.external_id) LIKE ${prefix} LIMIT ${SEARCH_CUSTOMERS_MAX}))`,
     );
     c.push(sql`(${sql.join(any, sql` OR `)})`);
   }
   return sql.join(c, sql` AND `);
+}
+
+/** Customers a search prefix may name at most (a prefix like "c" must not expand to every customer). */
+const SEARCH_CUSTOMERS_MAX = 1000;
+
+/**
+ * The uuids an invoice-id prefix covers ("0b6c7a52-6a" → 0b6c7a52-6a00-0000-… … 0b6c7a52-6aff-ffff-…), or null when
+ * the term is not the start of a uuid. Hyphens may be typed or left out.
+ */
+export function uuidPrefixRange(term: string): { low: string; high: string } | null {
+  const hex = term.toLowerCase().replace(/-/g, '');
+  // hyphens, when typed, only where a uuid has them
+  const hyphensInPlace = [...term].every((ch, at) => ch !== '-' || [8, 13, 18, 23].includes(at));
+  if (!/^[0-9a-f]{1,32}$/.test(hex) || !hyphensInPlace) return null;
+  const asUuid = (h: string) =>
+    `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  return { low: asUuid(hex.padEnd(32, '0')), high: asUuid(hex.padEnd(32, 'f')) };
 }
 
 /** Newest first, in the order of invoices_merchant_created_idx (merchant_id, created_at DESC NULLS LAST, id). */
@@ -93,12 +115,22 @@ const ITEM_JOINS = sql.raw(`
   LEFT JOIN providers pr ON pr.id = pa.provider_id
   LEFT JOIN "references" bank ON bank.id = i.bank_code AND bank.header_id = 205`);
 
-/** One page: the LIMIT/OFFSET applies to invoices alone, the joins only to the rows shown. */
-export function listSql(f: InvoiceFilter, opts: FilterOptions, page: number, size: number): SQL {
+/**
+ * One page: the LIMIT/OFFSET applies to invoices alone, the joins only to the rows shown.
+ * `fewMatches` (a search known to match at most the count's cap) collects the matches first through their
+ * indexes and sorts only them: the newest-first scan the planner would pick otherwise walks past every newer
+ * invoice when the matches sit together in the past (a prefix of ids made on one day).
+ */
+export function listSql(f: InvoiceFilter, opts: FilterOptions, page: number, size: number, fewMatches = false): SQL {
+  const pageOf = fewMatches
+    ? sql`(WITH m AS MATERIALIZED (SELECT i.id, i.created_at FROM invoices i WHERE ${whereSql(f, opts)})
+          SELECT inv.* FROM (SELECT * FROM m i ORDER BY ${ORDER} LIMIT ${size}::int OFFSET ${page * size}::bigint) p
+          JOIN invoices inv ON inv.id = p.id)`
+    : sql`(SELECT * FROM invoices i WHERE ${whereSql(f, opts)} ORDER BY ${ORDER}
+          LIMIT ${size}::int OFFSET ${page * size}::bigint)`;
   return sql`
     SELECT ${ITEM_COLUMNS}
-    FROM (SELECT * FROM invoices i WHERE ${whereSql(f, opts)} ORDER BY ${ORDER}
-          LIMIT ${size}::int OFFSET ${page * size}::bigint) i
+    FROM ${pageOf} i
     ${ITEM_JOINS}
     ORDER BY ${ORDER}`;
 }

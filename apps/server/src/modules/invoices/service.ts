@@ -40,6 +40,27 @@ const visibility = (perms: readonly string[]): Visibility => ({
   canReadCredentials: hasPermission(perms, 'invoice.credentials.read'),
 });
 
+/**
+ * The account's requisites (number, holder, bank) only with invoice.credentials.read, the provider only with
+ * invoice.provider.read (issue 13): a field the caller may not read is not sent at all.
+ */
+function withVisibleRequisites(inv: Invoice, v: Visibility): Invoice {
+  const c = inv.credentials;
+  const credentials = c && {
+    bankName: v.canReadCredentials ? c.bankName : null,
+    owner: v.canReadCredentials ? c.owner : null,
+    provider: v.canReadProvider ? c.provider : null,
+  };
+  const hasAny = credentials && Object.values(credentials).some((x) => x !== null);
+  return {
+    ...inv,
+    account: v.canReadCredentials ? inv.account : null,
+    credentials: hasAny ? credentials : null,
+  };
+}
+
+const present = (r: ItemRow, v: Visibility) => withVisibleRequisites(toInvoice(r, v), v);
+
 export async function listInvoices(
   ctx: AppContext,
   merchantId: string,
@@ -48,15 +69,24 @@ export async function listInvoices(
 ): Promise<InvoiceListResponse> {
   const v = visibility(perms);
   const opts = { merchantId, canReadProvider: v.canReadProvider };
-  // the page and the capped count side by side (two connections on PostgreSQL; queued on PGlite's one)
-  const [rows, counted] = await Promise.all([
-    ctx.db.execute<ItemRow>(listSql(q, opts, q.page, q.size)),
-    ctx.db.execute<{ n: number }>(countSql(q, opts)),
-  ]);
-  const n = counted.rows[0]!.n;
+  let rows;
+  let n: number;
+  if (q.search) {
+    // a search counts first: up to the cap its matches are gathered through their indexes and sorted (listSql)
+    n = (await ctx.db.execute<{ n: number }>(countSql(q, opts))).rows[0]!.n;
+    rows = await ctx.db.execute<ItemRow>(listSql(q, opts, q.page, q.size, n <= INVOICE_TOTAL_CAP));
+  } else {
+    // the page and the capped count side by side (two connections on PostgreSQL; queued on PGlite's one)
+    const [listed, counted] = await Promise.all([
+      ctx.db.execute<ItemRow>(listSql(q, opts, q.page, q.size)),
+      ctx.db.execute<{ n: number }>(countSql(q, opts)),
+    ]);
+    rows = listed;
+    n = counted.rows[0]!.n;
+  }
   const isCapped = n > INVOICE_TOTAL_CAP;
   return {
-    data: rows.rows.map((r) => toInvoice(r, v)),
+    data: rows.rows.map((r) => present(r, v)),
     total: isCapped ? INVOICE_TOTAL_CAP : n,
     totalIsCapped: isCapped,
   };
@@ -70,7 +100,7 @@ export async function getInvoice(
 ): Promise<Invoice> {
   const row = (await ctx.db.execute<ItemRow>(detailSql(invoiceId, merchantId))).rows[0];
   if (!row) throw notFound('Invoice');
-  return toInvoice(row, visibility(perms));
+  return present(row, visibility(perms));
 }
 
 /** Streams Invoices.csv with COPY (lib/copy-out.ts): memory stays flat whatever the row count. */

@@ -14,7 +14,7 @@ import {
   PAYMENT_FORM_PREFIX,
 } from '@paydesk/contracts';
 import type { AppContext } from '../../lib/context';
-import { completePayment, formStatus, initForm, listBanks, openSupportTicket, requestCredential } from './service';
+import { banksForForm, completePayment, formStatus, initForm, openSupportTicket, requestCredential } from './service';
 
 const tags = ['payment form'];
 
@@ -81,8 +81,7 @@ export const paymentFormRoutes =
         schema: { tags, summary: 'Banks for SBP withdrawals', params: formIdParams, response: { 200: banksResponse } },
       },
       async (req) => {
-        await formStatus(ctx, req.params.formId);
-        return { data: await listBanks(ctx.db) };
+        return { data: await banksForForm(ctx, req.params.formId) };
       },
     );
     app.post(

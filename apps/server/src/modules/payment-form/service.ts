@@ -1,4 +1,4 @@
-import { and, eq, notInArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, notInArray, or, sql } from 'drizzle-orm';
 import {
   feeFor,
   holdsRequisites,
@@ -317,7 +317,7 @@ export async function completePayment(ctx: AppContext, formId: string, body: For
     if (method.isBankTransfer) {
       if (body.bankCodeInteger === undefined)
         throw badRequest('Choose the bank', { bankCodeInteger: 'Choose the bank' });
-      const banks = await listBanks(tx);
+      const banks = await listBanks(tx, [method.countryCode.trim().toUpperCase()]);
       if (!banks.some((b) => b.codeInteger === body.bankCodeInteger)) {
         throw badRequest('Unknown bank', { bankCodeInteger: 'Choose a bank from the list' });
       }
@@ -350,18 +350,55 @@ export async function completePayment(ctx: AppContext, formId: string, body: For
   return out;
 }
 
-/** Bank list for SBP withdrawals: reference header 205; codeInteger is the numeric code, else the row id. */
-export async function listBanks(db: DbOrTx): Promise<BankOption[]> {
+/**
+ * Bank list for SBP withdrawals: reference header 205, only the banks of the given countries (and those
+ * with no country). codeInteger is the numeric code, else the row id.
+ */
+export async function listBanks(db: DbOrTx, countries: readonly string[]): Promise<BankOption[]> {
   const rows = await db
-    .select({ id: references.id, code: references.code, value: references.value })
+    .select({
+      id: references.id,
+      code: references.code,
+      value: references.value,
+      latinValue: references.latinValue,
+      countryCode: references.countryCode,
+    })
     .from(references)
-    .where(eq(references.headerId, BANK_HEADER_ID))
+    .where(
+      and(
+        eq(references.headerId, BANK_HEADER_ID),
+        countries.length
+          ? or(isNull(references.countryCode), inArray(references.countryCode, [...countries]))
+          : undefined,
+      ),
+    )
     .orderBy(references.sort, references.value);
   return rows.map((r) => ({
     id: r.id,
     value: r.value,
+    latinValue: r.latinValue,
+    countryCode: r.countryCode,
     codeInteger: /^\d{1,15}$/.test(r.code) ? Number(r.code) : r.id,
   }));
+}
+
+/**
+ * The countries whose banks a form's SBP list offers: its chosen method's, else those of the terminal's
+ * bank-transfer methods in the invoice currency, else of any of its methods in that currency (a RUB form
+ * lists Russian banks, never Uzbek ones).
+ */
+function bankCountries(methods: readonly MethodRow[], inv: Pick<InvoiceRow, 'paymentMethodId' | 'currencyId'>) {
+  const chosen = methods.find((m) => m.id === inv.paymentMethodId);
+  const inCurrency = methods.filter((m) => m.currencyId === inv.currencyId);
+  const transfers = inCurrency.filter((m) => m.isBankTransfer);
+  const candidates = chosen ? [chosen] : transfers.length ? transfers : inCurrency;
+  return [...new Set(candidates.map((m) => m.countryCode.trim().toUpperCase()))];
+}
+
+export async function banksForForm(ctx: AppContext, formId: string): Promise<BankOption[]> {
+  const inv = await invoiceByForm(ctx.db, formId);
+  const methods = await terminalMethods(ctx.db, inv.terminalId);
+  return listBanks(ctx.db, bankCountries(methods, inv));
 }
 
 export async function openSupportTicket(

@@ -1,31 +1,39 @@
 import { AppShell } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { MerchantScopeGate } from './merchant-scope-gate';
 import { NavBar } from './nav-bar';
-import { TopBar } from './top-bar';
+import { TopBar, useScopeControls } from './top-bar';
 
 const NAVBAR_WIDTH = 283; // SPEC §9
+/** Below this breakpoint (75em) the navigation hides behind the burger and the top bar takes two rows. */
+const NAV_BREAKPOINT = 'lg';
+/** One row of controls; two (see top-bar.module.css) when the merchant or terminal select is shown on a narrow screen. */
+const HEADER_ONE_ROW = 64;
+const HEADER_TWO_ROWS = 106;
 
 /** The signed-in layout of SPEC §2: left navigation, top bar, content. */
 export function AppLayout() {
   const [navOpened, nav] = useDisclosure(false);
   const { pathname } = useLocation();
-  useEffect(() => nav.close(), [pathname, nav]);
+  const closeNav = nav.close; // stable, unlike the handlers object: closing on each render would undo the burger
+  useEffect(() => closeNav(), [pathname, closeNav]);
+  const scope = useScopeControls();
+  const narrow = useMediaQuery('(max-width: 74.99em)', false, { getInitialValueInEffect: false });
 
   return (
     <MerchantScopeGate>
       <AppShell
         layout="alt"
-        header={{ height: 64 }}
-        navbar={{ width: NAVBAR_WIDTH, breakpoint: 'sm', collapsed: { mobile: !navOpened } }}
+        header={{ height: scope.any ? { base: HEADER_TWO_ROWS, [NAV_BREAKPOINT]: HEADER_ONE_ROW } : HEADER_ONE_ROW }}
+        navbar={{ width: NAVBAR_WIDTH, breakpoint: NAV_BREAKPOINT, collapsed: { mobile: !navOpened } }}
         padding="lg"
       >
         <AppShell.Header>
           <TopBar navOpened={navOpened} onToggleNav={nav.toggle} />
         </AppShell.Header>
-        <NavBar />
+        <NavBar hidden={narrow && !navOpened} onClose={closeNav} />
         <AppShell.Main bg="gray.0">
           <Outlet />
         </AppShell.Main>

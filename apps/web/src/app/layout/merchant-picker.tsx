@@ -31,7 +31,8 @@ export function MerchantPicker() {
       allowDeselect={false}
       searchable={options.length > 8}
       nothingFoundMessage="Nothing found."
-      w={220}
+      // gives way down to what a merchant's name needs when the top bar is tight (the navigation's breakpoint)
+      style={{ flex: '0 1 220px', minWidth: 170 }}
       comboboxProps={{ shadow: 'md' }}
     />
   );

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { AppShell, Group, NavLink, ScrollArea, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { AppShell, CloseButton, Group, NavLink, ScrollArea, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import {
   IconActivity,
   IconBuildingStore,
@@ -53,7 +53,13 @@ const ENTRIES: NavEntry[] = [
 
 const isActive = (pathname: string, to: string) => pathname === to || pathname.startsWith(`${to}/`);
 
-export function NavBar() {
+type Props = {
+  /** below the breakpoint the navigation is off screen until the burger opens it: out of the tab order meanwhile */
+  hidden: boolean;
+  onClose: () => void;
+};
+
+export function NavBar({ hidden, onClose }: Props) {
   const { permissions: perms, mustChangePassword } = useCurrentUser();
   const { pathname } = useLocation();
   // with a one-time password only Change password works: offer nothing else to go to
@@ -61,11 +67,14 @@ export function NavBar() {
   const logout = useLogout();
 
   return (
-    <AppShell.Navbar p="md" aria-label="Main navigation">
+    <AppShell.Navbar p="md" aria-label="Main navigation" inert={hidden}>
       <AppShell.Section mb="lg">
-        <UnstyledButton component={Link} to={ROUTES.Invoices} aria-label="Paydesk: go to transactions">
-          <Logo />
-        </UnstyledButton>
+        <Group justify="space-between" wrap="nowrap">
+          <UnstyledButton component={Link} to={ROUTES.Invoices} aria-label="Paydesk: go to transactions">
+            <Logo />
+          </UnstyledButton>
+          <CloseButton hiddenFrom="lg" size="lg" aria-label="Close navigation" onClick={onClose} />
+        </Group>
       </AppShell.Section>
 
       <AppShell.Section grow component={ScrollArea}>

@@ -31,7 +31,7 @@ export function TerminalSelect() {
       filter={filter}
       nothingFoundMessage="Nothing found."
       allowDeselect={false}
-      w={260}
+      style={{ flex: '0 1 260px', minWidth: 190 }}
       comboboxProps={{ shadow: 'md' }}
     />
   );

@@ -7,30 +7,49 @@ import { useCan, useCurrentUser } from '../../lib/session';
 import { MerchantPicker } from './merchant-picker';
 import { TerminalSelect } from './terminal-select';
 import { UtcClock } from './utc-clock';
+import classes from './top-bar.module.css';
+
+/** Which selects choosing the data in view the top bar holds: they take a row of their own on narrow screens. */
+export function useScopeControls() {
+  const me = useCurrentUser();
+  // with a one-time password the server answers nothing but Change password: no merchant-bound controls
+  const working = !me.mustChangePassword;
+  const merchant = useCan('merchant.rw.all') && working;
+  const onInvoices = useMatch(ROUTES.Invoices);
+  const onReports = useMatch(ROUTES.Reports);
+  const terminal = working && Boolean(onInvoices || onReports);
+  return { merchant, terminal, any: merchant || terminal };
+}
 
 type Props = { navOpened: boolean; onToggleNav: () => void };
 
 /** Top bar of SPEC §2: merchant picker, terminal selector (invoices, reports), auto retry, clock, user. */
 export function TopBar({ navOpened, onToggleNav }: Props) {
   const me = useCurrentUser();
-  // with a one-time password the server answers nothing but Change password: no merchant-bound controls
   const working = !me.mustChangePassword;
-  const canPickMerchant = useCan('merchant.rw.all') && working;
+  const scope = useScopeControls();
   const canReadSettings = useCan('settings.read') && working;
-  const onInvoices = useMatch(ROUTES.Invoices);
-  const onReports = useMatch(ROUTES.Reports);
   const fullName = `${me.personal.firstName} ${me.personal.lastName}`.trim() || me.username;
   const initials = `${me.personal.firstName.charAt(0)}${me.personal.lastName.charAt(0)}`.toUpperCase();
 
   return (
-    <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="md">
-      <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
-        <Burger opened={navOpened} onClick={onToggleNav} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
-        {canPickMerchant && <MerchantPicker />}
-        {working && (onInvoices || onReports) && <TerminalSelect />}
-      </Group>
-
-      <Group gap="lg" wrap="nowrap">
+    <div className={classes.bar} data-rows={scope.any ? 2 : 1}>
+      <Burger
+        className={classes.burger}
+        opened={navOpened}
+        onClick={onToggleNav}
+        hiddenFrom="lg"
+        size="sm"
+        aria-label="Toggle navigation"
+        aria-expanded={navOpened}
+      />
+      {scope.any && (
+        <div className={classes.scope}>
+          {scope.merchant && <MerchantPicker />}
+          {scope.terminal && <TerminalSelect />}
+        </div>
+      )}
+      <div className={classes.tools}>
         {canReadSettings && <AutoRetryToggle />}
         {working && (
           <Tooltip label="Notifications">
@@ -47,15 +66,15 @@ export function TopBar({ navOpened, onToggleNav }: Props) {
           </Tooltip>
         )}
         <UtcClock />
-        <Group gap="xs" wrap="nowrap" visibleFrom="xs">
+        <Group gap="xs" wrap="nowrap">
           <Avatar size={32} radius="xl" color="blue" aria-hidden>
             {initials}
           </Avatar>
-          <Text fw={500} size="sm" data-testid="current-user-name">
+          <Text fw={500} size="sm" data-testid="current-user-name" style={{ whiteSpace: 'nowrap' }}>
             {fullName}
           </Text>
         </Group>
-      </Group>
-    </Group>
+      </div>
+    </div>
   );
 }

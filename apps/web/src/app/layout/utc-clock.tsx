@@ -11,7 +11,7 @@ export function UtcClock() {
     return () => window.clearInterval(id);
   }, []);
   return (
-    <Group gap={6} wrap="nowrap" visibleFrom="md">
+    <Group gap={6} wrap="nowrap" visibleFrom="sm">
       <Text size="xs" c="dimmed" fw={600} aria-hidden>
         UTC
       </Text>

@@ -44,7 +44,14 @@ export const BankList = forwardRef<HTMLInputElement, Props>(function BankList(
             <li key={b.id}>
               <label className={selected?.id === b.id ? 'is-selected' : undefined}>
                 <input type="radio" name={`${id}-bank`} checked={selected?.id === b.id} onChange={() => onSelect(b)} />
-                {b.value}
+                <span className="pf-bank-name">
+                  {b.value}
+                  {b.latinValue && b.latinValue !== b.value ? (
+                    <span className="pf-bank-latin" lang="en">
+                      {b.latinValue}
+                    </span>
+                  ) : null}
+                </span>
               </label>
             </li>
           ))}

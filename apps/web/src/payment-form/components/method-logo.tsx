@@ -1,3 +1,5 @@
+import { RU, UZ } from 'country-flag-icons/string/3x2';
+
 /** Styled initials per payment method: no images to download. */
 const LOGOS: Record<string, { text: string; className: string }> = {
   HUMOUZS: { text: 'HUMO', className: 'is-humo' },
@@ -18,20 +20,41 @@ export function MethodLogo({ code, name }: { code: string; name: string }) {
   );
 }
 
-/** Country flag emoji from an ISO 3166 alpha-2 code, named for screen readers. */
+/**
+ * The countries of the payment methods (the requisites' country is their method's); importing only these
+ * keeps every other flag out of the bundle. A method in a new country adds its flag here.
+ */
+const FLAGS: Record<string, string> = { RU, UZ };
+
+/**
+ * Country flag as an SVG image, named for screen readers. An emoji would need a colour-emoji font,
+ * which many phones and Windows lack; a country without a flag here shows its code.
+ */
 export function Flag({ countryCode, lang }: { countryCode: string; lang: string }) {
   const cc = countryCode.trim().toUpperCase();
   if (!/^[A-Z]{2}$/.test(cc)) return null;
-  const emoji = String.fromCodePoint(...[...cc].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
   let name = cc;
   try {
     name = new Intl.DisplayNames([lang], { type: 'region' }).of(cc) ?? cc;
   } catch {
     // older engines: the code itself names the country
   }
+  const svg = FLAGS[cc];
+  if (!svg) {
+    return (
+      <span className="pf-flag is-code" role="img" aria-label={name} title={name}>
+        {cc}
+      </span>
+    );
+  }
   return (
-    <span className="pf-flag" role="img" aria-label={name} title={name}>
-      {emoji}
-    </span>
+    <img
+      className="pf-flag"
+      src={`data:image/svg+xml,${encodeURIComponent(svg)}`}
+      alt={name}
+      title={name}
+      width={24}
+      height={16}
+    />
   );
 }

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { formatRequisitePhone } from '@paydesk/contracts/phone';
 import { Flag, MethodLogo } from './method-logo';
 import { CopyButton } from './copy-button';
@@ -20,7 +20,7 @@ type Props = {
   children?: ReactNode;
 };
 
-function displayNumber(value: string, type: Props['type'], countryCode: string | undefined): string {
+function displayNumber(value: string, type: Props['type'], countryCode: string | undefined): ReactNode {
   if (type === 'by_mobile' && countryCode) {
     try {
       return formatRequisitePhone(value);
@@ -28,7 +28,14 @@ function displayNumber(value: string, type: Props['type'], countryCode: string |
       return value;
     }
   }
-  return groupCardNumber(value);
+  // each group of four is unbreakable, so a narrow screen wraps between groups, never inside one
+  const groups = groupCardNumber(value).split(' ');
+  return groups.map((g, i) => (
+    <Fragment key={i}>
+      {i > 0 ? ' ' : null}
+      <span className="pf-card-group">{g}</span>
+    </Fragment>
+  ));
 }
 
 /** The payment requisites card of SPEC §2. */

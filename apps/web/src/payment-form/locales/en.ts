@@ -1,3 +1,5 @@
+import type { ErrorCode } from '@paydesk/contracts/errors';
+
 /** English texts of the payment form; the shape every other language must match. */
 const en = {
   form: {
@@ -92,6 +94,37 @@ const en = {
       amount: 'Enter exactly {{amount}}.',
       confirm: 'Confirm the transfer, then come back here and press “Have paid”.',
     },
+    /** The API's error codes (contracts ERROR_CODES) as the customer reads them. */
+    error: {
+      VALIDATION_ERROR: 'Some of the details are not valid. Check them and try again.',
+      UNAUTHORIZED: 'This payment could not be confirmed. Open the payment link again.',
+      INVALID_CREDENTIALS: 'The details you entered are not correct.',
+      ACCOUNT_LOCKED: 'This account is locked. Contact the merchant.',
+      TOO_MANY_REQUESTS: 'Too many attempts. Wait a minute and try again.',
+      FORBIDDEN: 'This action is not allowed for this payment.',
+      PASSWORD_CHANGE_REQUIRED: 'This action is not available right now. Contact the merchant.',
+      TWO_FACTOR_SETUP_REQUIRED: 'This action is not available right now. Contact the merchant.',
+      CSRF_REJECTED: 'This page is out of date. Reload it and try again.',
+      NOT_FOUND: 'This payment was not found. Check the link or contact the merchant.',
+      GONE: 'The time for this payment has run out.',
+      CONFLICT: 'This payment has changed in the meantime. Reload the page to see where it stands.',
+      INVALID_STATE: 'This payment is already being processed or has finished. Reload the page to see where it stands.',
+      DUPLICATE: 'This request has already been sent.',
+      IDEMPOTENCY_CONFLICT: 'This request has already been sent with other details.',
+      INVALID_SIGNATURE: 'This payment link is not valid. Contact the merchant.',
+      NO_ACCOUNT_AVAILABLE:
+        'No payment details are available for this amount right now. Try again later or choose another method.',
+      AMOUNT_OUT_OF_RANGE: 'The amount is outside the limits of this payment method. Choose another method or amount.',
+      INSUFFICIENT_BALANCE: 'The payout cannot be made right now. Try again later or contact the merchant.',
+      WRONG_PASSWORD: 'The details you entered are not correct.',
+      PAYLOAD_TOO_LARGE: 'What you sent is too long. Shorten it and try again.',
+      URI_TOO_LONG: 'The link is too long. Open the payment link again.',
+      HEADERS_TOO_LARGE: 'The request was too large. Reload the page and try again.',
+      TIMEOUT: 'The server took too long to answer. Try again.',
+      SERVICE_BUSY: 'The service is busy right now. Try again in a minute.',
+      INTERNAL: 'Something went wrong on our side. Try again later.',
+      NOT_READY: 'The service is starting up. Try again in a minute.',
+    } satisfies Record<ErrorCode, string>,
   },
 };
 

@@ -95,6 +95,38 @@ const uz: Messages = {
       amount: 'Aynan {{amount}} summani kiriting.',
       confirm: 'O‘tkazmani tasdiqlang, so‘ng bu yerga qaytib «To‘ladim» tugmasini bosing.',
     },
+    error: {
+      VALIDATION_ERROR: 'Ba’zi ma’lumotlar noto‘g‘ri. Ularni tekshirib, qayta urinib ko‘ring.',
+      UNAUTHORIZED: 'To‘lovni tasdiqlab bo‘lmadi. To‘lov havolasini qaytadan oching.',
+      INVALID_CREDENTIALS: 'Kiritilgan ma’lumotlar noto‘g‘ri.',
+      ACCOUNT_LOCKED: 'Hisob bloklangan. Sotuvchiga murojaat qiling.',
+      TOO_MANY_REQUESTS: 'Urinishlar juda ko‘p. Bir daqiqa kutib, qayta urinib ko‘ring.',
+      FORBIDDEN: 'Bu to‘lov uchun bu amalga ruxsat yo‘q.',
+      PASSWORD_CHANGE_REQUIRED: 'Bu amal hozir mavjud emas. Sotuvchiga murojaat qiling.',
+      TWO_FACTOR_SETUP_REQUIRED: 'Bu amal hozir mavjud emas. Sotuvchiga murojaat qiling.',
+      CSRF_REJECTED: 'Sahifa eskirgan. Uni yangilab, qayta urinib ko‘ring.',
+      NOT_FOUND: 'To‘lov topilmadi. Havolani tekshiring yoki sotuvchiga murojaat qiling.',
+      GONE: 'To‘lov uchun ajratilgan vaqt tugadi.',
+      CONFLICT: 'To‘lov o‘zgargan. Uning holatini ko‘rish uchun sahifani yangilang.',
+      INVALID_STATE:
+        'To‘lov allaqachon bajarilmoqda yoki yakunlangan. Uning holatini ko‘rish uchun sahifani yangilang.',
+      DUPLICATE: 'Bu so‘rov allaqachon yuborilgan.',
+      IDEMPOTENCY_CONFLICT: 'Bu so‘rov boshqa ma’lumotlar bilan allaqachon yuborilgan.',
+      INVALID_SIGNATURE: 'To‘lov havolasi yaroqsiz. Sotuvchiga murojaat qiling.',
+      NO_ACCOUNT_AVAILABLE:
+        'Hozir bu summa uchun rekvizitlar yo‘q. Keyinroq urinib ko‘ring yoki boshqa to‘lov usulini tanlang.',
+      AMOUNT_OUT_OF_RANGE: 'Summa bu to‘lov usuli limitlaridan tashqarida. Boshqa usul yoki summani tanlang.',
+      INSUFFICIENT_BALANCE:
+        'To‘lovni hozir amalga oshirib bo‘lmaydi. Keyinroq urinib ko‘ring yoki sotuvchiga murojaat qiling.',
+      WRONG_PASSWORD: 'Kiritilgan ma’lumotlar noto‘g‘ri.',
+      PAYLOAD_TOO_LARGE: 'Yuborilgan matn juda uzun. Uni qisqartirib, qayta urinib ko‘ring.',
+      URI_TOO_LONG: 'Havola juda uzun. To‘lov havolasini qaytadan oching.',
+      HEADERS_TOO_LARGE: 'So‘rov juda katta. Sahifani yangilab, qayta urinib ko‘ring.',
+      TIMEOUT: 'Server o‘z vaqtida javob bermadi. Qayta urinib ko‘ring.',
+      SERVICE_BUSY: 'Xizmat hozir band. Bir daqiqadan so‘ng urinib ko‘ring.',
+      INTERNAL: 'Bizda nimadir noto‘g‘ri ketdi. Keyinroq urinib ko‘ring.',
+      NOT_READY: 'Xizmat ishga tushmoqda. Bir daqiqadan so‘ng urinib ko‘ring.',
+    },
   },
 };
 

@@ -18,6 +18,9 @@ import { BankList } from '../components/bank-list';
 import { BankInstructions } from '../components/instructions';
 import { checkCardNumber } from '@paydesk/contracts/card';
 import { money, t } from '../i18n';
+import { errorText } from '../errors';
+
+const codeOf = (e: unknown) => (e instanceof ApiError ? e.code : undefined);
 
 type Props = { formId: string; state: Ready; dispatch: Dispatch<FlowAction> };
 
@@ -47,7 +50,7 @@ export function CredentialStep({ formId, state, dispatch }: Props) {
         }
         return r;
       } catch (e) {
-        if (!isAbort(e) && !ac.signal.aborted) dispatch({ type: 'credential_failed' });
+        if (!isAbort(e) && !ac.signal.aborted) dispatch({ type: 'credential_failed', errorCode: codeOf(e) });
         return null;
       }
     };
@@ -140,8 +143,8 @@ function HavePaid({
     try {
       const r = await formApi.complete(formId, {});
       dispatch({ type: 'completed', successUrl: r.successUrl });
-    } catch {
-      dispatch({ type: 'credential_failed' });
+    } catch (e) {
+      dispatch({ type: 'credential_failed', errorCode: codeOf(e) });
     }
   }
   return (
@@ -173,7 +176,7 @@ function WithdrawalInputs({ formId, state, amountText, pending, dispatch }: With
     if (!sbp) return;
     const ac = new AbortController();
     formApi.banks(formId, ac.signal).then(setBanks, (e) => {
-      if (!isAbort(e)) dispatch({ type: 'credential_failed' });
+      if (!isAbort(e)) dispatch({ type: 'credential_failed', errorCode: codeOf(e) });
     });
     return () => ac.abort();
   }, [sbp, formId, dispatch]);
@@ -227,11 +230,17 @@ function WithdrawalInputs({ formId, state, amountText, pending, dispatch }: With
     } catch (e) {
       if (e instanceof ApiError && e.status === 400) {
         setBusy(false);
-        setErrors((x) => ({ ...x, value: e.message }));
-        valueRef.current?.focus();
+        // the server names the field it refused; its message is for operators, the code is translated
+        if (e.fields?.bankCodeInteger && sbp) {
+          setErrors((x) => ({ ...x, bank: t('form.field.bank_required') }));
+          bankRef.current?.focus();
+        } else {
+          setErrors((x) => ({ ...x, value: errorText(e.code) }));
+          valueRef.current?.focus();
+        }
         return;
       }
-      dispatch({ type: 'credential_failed' });
+      dispatch({ type: 'credential_failed', errorCode: codeOf(e) });
     }
   }
 

@@ -5,6 +5,7 @@ import { Spinner } from '../components/spinner';
 import { CopyButton } from '../components/copy-button';
 import { redirectHref } from '../lib/urls';
 import { money, t } from '../i18n';
+import { errorText } from '../errors';
 
 /** The amount the server holds (never only what the customer last typed). */
 const plus = (s: Ready) => `+${money(s.held ?? s.amount, s.form.currencyInfo.dimension, s.form.currencyInfo.code)}`;
@@ -27,7 +28,7 @@ export function ProcessingStep({
         dispatch({ type: 'status', status: r.status });
       } catch (e) {
         // a dropped connection is retried at the next tick; an answer that refuses is a failure
-        if (e instanceof ApiError) dispatch({ type: 'processing_failed' });
+        if (e instanceof ApiError) dispatch({ type: 'processing_failed', errorCode: e.code });
       }
     }, STATUS_POLL_MS);
     return () => {
@@ -74,18 +75,26 @@ export function FailStep({
   state,
   reason,
   redirect,
+  errorCode,
 }: {
   formId: string;
   state: Ready;
   reason: FailReason;
   redirect: string | null;
+  /** the API's error code when a server answer ended the payment */
+  errorCode?: string;
 }) {
-  const extra = REASON_TEXT[reason];
+  const extraKey = REASON_TEXT[reason];
+  const extra = errorCode ? errorText(errorCode) : extraKey ? t(extraKey) : null;
   return (
     <>
       <h1 tabIndex={-1}>{t('form.header.fail')}</h1>
       <p className="pf-text">{t('form.text.fail')}</p>
-      {extra ? <p className="pf-text">{t(extra)}</p> : null}
+      {extra ? (
+        <p className="pf-text" role="alert">
+          {extra}
+        </p>
+      ) : null}
       <div className="pf-payment-id">
         <div className="pf-requisites-row">
           <div>

@@ -1,6 +1,7 @@
 import { Button, Checkbox, Group, Modal, NumberInput, Stack, TextInput } from '@mantine/core';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
 import {
   accountLimitBody,
   digitsOnly,
@@ -19,13 +20,32 @@ type Props = {
   onClose: () => void;
 };
 
+/**
+ * What the inputs hold: the limit as the digits typed (exact at any length, and '' when cleared: an undefined
+ * field would fall back to the saved limit); the contracts schema validates the body it becomes.
+ */
+const limitForm = z
+  .object({
+    peopleAccountId: z.number(),
+    limit: z.string(),
+    priority: z.union([z.number(), z.literal('')]),
+    checkUniqueAmount: z.boolean(),
+  })
+  .transform((f) => ({
+    ...f,
+    limit: f.limit === '' ? undefined : toExactInt(f.limit),
+    priority: f.priority === '' ? undefined : f.priority,
+  }))
+  .pipe(accountLimitBody);
+type LimitForm = z.input<typeof limitForm>;
+
 export function LimitDialog({ limit, currency, opened, onClose }: Props) {
   const save = useSetAccountLimit(limit.peopleAccountId);
-  const form = useForm<AccountLimitBody>({
-    resolver: zodResolver(accountLimitBody),
+  const form = useForm<LimitForm, unknown, AccountLimitBody>({
+    resolver: zodResolver(limitForm),
     values: {
       peopleAccountId: limit.peopleAccountId,
-      limit: limit.limit,
+      limit: String(limit.limit),
       priority: limit.priority,
       checkUniqueAmount: limit.checkUniqueAmount,
     },
@@ -59,16 +79,13 @@ export function LimitDialog({ limit, currency, opened, onClose }: Props) {
                 inputMode="numeric"
                 autoComplete="off"
                 description={
-                  current === undefined
+                  current === ''
                     ? undefined
-                    : `= ${formatMoney(current, currency.dimension, 'en', currency.code)}`
+                    : `= ${formatMoney(BigInt(current), currency.dimension, 'en', currency.code)}`
                 }
-                value={field.value === undefined ? '' : String(field.value)}
-                onChange={(e) => {
-                  // the limit input keeps only digits (SPEC §5); exact at any length (a bigint past 2^53)
-                  const digits = digitsOnly(e.currentTarget.value);
-                  field.onChange(digits === '' ? undefined : toExactInt(digits));
-                }}
+                value={field.value}
+                // the limit input keeps only digits (SPEC §5), exactly as typed
+                onChange={(e) => field.onChange(digitsOnly(e.currentTarget.value))}
                 onBlur={field.onBlur}
                 ref={field.ref}
                 error={errors.limit?.message}
@@ -83,8 +100,8 @@ export function LimitDialog({ limit, currency, opened, onClose }: Props) {
                 label="Priority"
                 withAsterisk
                 allowDecimal={false}
-                value={field.value ?? ''}
-                onChange={(v) => field.onChange(v === '' ? undefined : Number(v))}
+                value={field.value}
+                onChange={(v) => field.onChange(v === '' ? '' : Number(v))}
                 onBlur={field.onBlur}
                 error={errors.priority?.message}
               />

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Group, Modal, TextInput } from '@mantine/core';
-import type { Invoice } from '@paydesk/contracts/invoices';
-import { parseAmountChange, sanitizeAmountInput } from '@paydesk/contracts/money';
+import { changeInvoiceAmountBody, type Invoice } from '@paydesk/contracts/invoices';
+import { AMOUNT_INPUT_ERRORS, parseAmountChange, sanitizeAmountInput } from '@paydesk/contracts/money';
 import { toast } from '../../../components/toast';
 import { actionErrorMessage } from '../../../lib/api';
 import { useChangeAmount } from '../api/invoice-actions';
@@ -33,6 +33,10 @@ export function ChangeAmountButton({ invoice }: { invoice: Invoice }) {
             e.preventDefault();
             const r = parseAmountChange(raw, invoice.currency.dimension);
             if (!r.ok) return setError(r.error);
+            // the server's rule for the body, checked here so a 0 never reaches the confirmation step
+            if (!changeInvoiceAmountBody.shape.amount.safeParse(r.minor).success) {
+              return setError(AMOUNT_INPUT_ERRORS.positive);
+            }
             setError(null);
             setStep({ kind: 'confirm', minor: r.minor, display: r.display });
           }}

@@ -10,11 +10,12 @@ import {
   minorToMajorString,
   type FlowType,
 } from '@paydesk/contracts';
+import { SectionLoader } from '../../../components/full-page-loader';
+import { useCurrencies } from '../../../lib/references';
+import { useSelectedTerminal, useTerminals } from '../../../lib/terminals';
 import { useInvoiceStatuses } from '../api/invoice-statuses';
 import { EMPTY_FILTERS, type InvoiceFilters } from '../model/list-state';
 
-/** Sums are typed in major units; every invoice currency here has two decimals. */
-const SUM_DIMENSION = 2;
 const NOT_SELECTED = '__none__';
 
 type Draft = {
@@ -27,29 +28,29 @@ type Draft = {
   sumTo: string | number;
 };
 
-const toDraft = (f: InvoiceFilters): Draft => ({
+const toDraft = (f: InvoiceFilters, dimension: number): Draft => ({
   statusIds: f.statusIds,
   dateFrom: f.dateFrom && ddMmYyyyToIsoDay(f.dateFrom),
   dateTo: f.dateTo && ddMmYyyyToIsoDay(f.dateTo),
   lastStatusDate: f.lastStatusDate && ddMmYyyyToIsoDay(f.lastStatusDate),
   flowType: f.flowType,
-  sumFrom: f.sumFrom === null ? '' : minorToMajorString(f.sumFrom, SUM_DIMENSION),
-  sumTo: f.sumTo === null ? '' : minorToMajorString(f.sumTo, SUM_DIMENSION),
+  sumFrom: f.sumFrom === null ? '' : minorToMajorString(f.sumFrom, dimension),
+  sumTo: f.sumTo === null ? '' : minorToMajorString(f.sumTo, dimension),
 });
 
 /** NaN values and invalid dates are dropped on apply (SPEC §2). */
-const sum = (v: string | number) => (v === '' ? null : majorStringToMinor(String(v), SUM_DIMENSION));
+const sum = (v: string | number, dimension: number) => (v === '' ? null : majorStringToMinor(String(v), dimension));
 const day = (v: string | null) => (v ? isoDayToDdMmYyyy(v) : null);
 
-function fromDraft(d: Draft): InvoiceFilters {
+function fromDraft(d: Draft, dimension: number): InvoiceFilters {
   return {
     statusIds: d.statusIds,
     dateFrom: day(d.dateFrom),
     dateTo: day(d.dateTo),
     lastStatusDate: day(d.lastStatusDate),
     flowType: d.flowType,
-    sumFrom: sum(d.sumFrom),
-    sumTo: sum(d.sumTo),
+    sumFrom: sum(d.sumFrom, dimension),
+    sumTo: sum(d.sumTo, dimension),
   };
 }
 
@@ -69,16 +70,45 @@ export function FilterDialog({ opened, value, onClose, onApply }: Props) {
   );
 }
 
+/**
+ * Sums are typed in major units of the invoices' currency: the selected terminal's, or the one all the
+ * merchant's terminals share; with all terminals in currencies of different dimensions, the largest (no decimal
+ * a user types is refused).
+ */
+function useSumDimension(): number | undefined {
+  const [terminalId] = useSelectedTerminal();
+  const { data: terminals } = useTerminals();
+  const { data: currencies } = useCurrencies();
+  if (!terminals || !currencies) return undefined;
+  const codes = new Set(terminals.filter((t) => !terminalId || t.id === terminalId).map((t) => t.currency.code));
+  const dims = currencies.filter((c) => codes.has(c.code)).map((c) => c.dimension);
+  return dims.length ? Math.max(...dims) : Math.max(0, ...currencies.map((c) => c.dimension));
+}
+
 function FilterForm({ value, onApply }: { value: InvoiceFilters; onApply: (f: InvoiceFilters) => void }) {
+  const dimension = useSumDimension();
+  if (dimension === undefined) return <SectionLoader label="Loading currencies" />;
+  return <FilterFields value={value} onApply={onApply} dimension={dimension} />;
+}
+
+function FilterFields({
+  value,
+  onApply,
+  dimension,
+}: {
+  value: InvoiceFilters;
+  onApply: (f: InvoiceFilters) => void;
+  dimension: number;
+}) {
   const { data: statuses = [] } = useInvoiceStatuses();
-  const [d, setD] = useState<Draft>(() => toDraft(value));
+  const [d, setD] = useState<Draft>(() => toDraft(value, dimension));
   const set = <K extends keyof Draft>(key: K, v: Draft[K]) => setD((prev) => ({ ...prev, [key]: v }));
 
   return (
     <form
       onSubmit={(e) => {
         e.preventDefault();
-        onApply(fromDraft(d));
+        onApply(fromDraft(d, dimension));
       }}
     >
       <Stack gap="md">
@@ -130,19 +160,19 @@ function FilterForm({ value, onApply }: { value: InvoiceFilters; onApply: (f: In
           />
           <NumberInput
             label="Sum From"
-            placeholder="0.00"
+            placeholder={minorToMajorString(0, dimension)}
             min={0}
             max={asNumber(d.sumTo)}
-            decimalScale={SUM_DIMENSION}
+            decimalScale={dimension}
             thousandSeparator=" "
             value={d.sumFrom}
             onChange={(v) => set('sumFrom', v)}
           />
           <NumberInput
             label="Sum To"
-            placeholder="0.00"
+            placeholder={minorToMajorString(0, dimension)}
             min={asNumber(d.sumFrom) ?? 0}
-            decimalScale={SUM_DIMENSION}
+            decimalScale={dimension}
             thousandSeparator=" "
             value={d.sumTo}
             onChange={(v) => set('sumTo', v)}

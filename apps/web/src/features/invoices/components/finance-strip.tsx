@@ -1,14 +1,15 @@
 import { Paper, SimpleGrid, Text } from '@mantine/core';
 import { BalanceCard } from '../../../components/balance-card';
-import { useFinance, type FinanceKind } from '../../../lib/finance';
+import { toFigures, useFinance, type FinanceKind } from '../../../lib/finance';
 import { useCurrencies } from '../../../lib/references';
 import { useTerminals } from '../../../lib/terminals';
 
 const KINDS: FinanceKind[] = ['balance', 'deposit', 'withdrawal'];
 
 /**
- * Balance, deposit and withdrawal of the merchant (or of the selected terminal); merchant.read.finance only.
- * The balance tile offers the settlement dialog for the selected terminal (settlement.create).
+ * Balance, deposit and withdrawal of the merchant (or of the selected terminal) in every currency it holds;
+ * merchant.read.finance only. The balance tile offers the settlement dialog for the selected terminal
+ * (settlement.create).
  */
 export function FinanceStrip({ terminalId }: { terminalId: string }) {
   return (
@@ -22,7 +23,7 @@ export function FinanceStrip({ terminalId }: { terminalId: string }) {
 
 /**
  * Live money first (DESIGN §1a: test is not live). A test terminal shows its test book, labelled; with all
- * terminals, a merchant that has test terminals also sees its test figure apart, under the live one.
+ * terminals, a merchant that has test terminals also sees its test figures apart, under the live ones.
  */
 function FinanceTile({ kind, terminalId }: { kind: FinanceKind; terminalId: string }) {
   const { data: terminals } = useTerminals();
@@ -32,7 +33,6 @@ function FinanceTile({ kind, terminalId }: { kind: FinanceKind; terminalId: stri
   const { data, isError } = useFinance(kind, terminalId, true, onTest ? 'test' : 'live');
   const test = useFinance(kind, terminalId, hasTest, 'test');
   const { data: currencies } = useCurrencies();
-  const dimensionOf = (code: string) => currencies?.find((c) => c.code === code)?.dimension ?? 2;
   if (isError) {
     return (
       <Paper withBorder p="md" radius="md">
@@ -45,26 +45,13 @@ function FinanceTile({ kind, terminalId }: { kind: FinanceKind; terminalId: stri
       </Paper>
     );
   }
-  // null: nothing on the ledger yet (a zero without a currency)
-  const currency =
-    data === null
-      ? { code: '', dimension: 2 }
-      : data
-        ? { code: data.currency, dimension: currencies?.find((c) => c.code === data.currency)?.dimension ?? 2 }
-        : undefined;
-  const amount = data === null ? 0 : data?.sum;
-  const testFigure =
-    hasTest && test.data
-      ? { amount: test.data.sum, currency: { code: test.data.currency, dimension: dimensionOf(test.data.currency) } }
-      : undefined;
   return (
     <BalanceCard
       title={kind}
-      amount={amount}
-      currency={currency}
+      figures={toFigures(data, currencies)}
       terminalId={terminalId || undefined}
       book={onTest ? 'test' : 'live'}
-      testFigure={testFigure}
+      testFigures={hasTest ? toFigures(test.data, currencies) : undefined}
     />
   );
 }

@@ -15,7 +15,7 @@ import {
   useStatusHistory,
   useSupportTickets,
 } from '../api/invoice';
-import { BADGE_COLOR, StatusBadge } from './status-badge';
+import { BADGE_COLOR, StatusBadge, UNCLIPPED_BADGE } from './status-badge';
 import { ApproveWithAccountDialog, TicketDecisionButtons } from './ticket-decision';
 
 const CALLBACK_COLOR: Record<string, string> = {
@@ -78,6 +78,40 @@ function Section({
   );
 }
 
+/**
+ * An event code in full (issue 13: never "S." / "T."): the label does not clip, so the badge is as wide as its
+ * code and the table around it makes room (or scrolls inside its card where the card is narrower).
+ */
+function CodeBadge({ code }: { code: string }) {
+  return (
+    <Badge variant="light" size="sm" title={code} {...UNCLIPPED_BADGE} data-testid="event-code">
+      {code}
+    </Badge>
+  );
+}
+
+/** Date and time may break between them, so a date column can narrow without spilling out of its card. */
+const When = ({ iso }: { iso: string }) => {
+  const [date, time] = splitDateLong(formatDateLong(iso));
+  return (
+    <Text size="xs" c="dimmed" component="span">
+      <span style={{ whiteSpace: 'nowrap' }}>{date}</span> <span style={{ whiteSpace: 'nowrap' }}>{time}</span>
+    </Text>
+  );
+};
+/** "dd MMM yyyy HH:mm:ss" → ["dd MMM yyyy", "HH:mm:ss"] */
+const splitDateLong = (s: string): [string, string] => {
+  const at = s.lastIndexOf(' ');
+  return at === -1 ? [s, ''] : [s.slice(0, at), s.slice(at + 1)];
+};
+
+/** A long id (uuid) that may break anywhere rather than widen its column. */
+const LongId = ({ id }: { id: string }) => (
+  <Text size="xs" ff="monospace" style={{ wordBreak: 'break-all' }}>
+    {id}
+  </Text>
+);
+
 const Empty = ({ text }: { text: string }) => (
   <Text size="sm" c="dimmed">
     {text}
@@ -109,13 +143,11 @@ export function HistorySections({ invoice }: { invoice: Invoice }) {
           {errors.data?.length ? (
             <Stack gap="xs">
               {errors.data.map((e, i) => (
-                <Group key={i} justify="space-between" wrap="nowrap">
-                  <Text size="sm" c="red.8">
+                <Group key={i} justify="space-between" wrap="nowrap" align="flex-start">
+                  <Text size="sm" c="red.8" style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
                     {e.description}
                   </Text>
-                  <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                    {formatDateLong(e.eventTime)}
-                  </Text>
+                  <When iso={e.eventTime} />
                 </Group>
               ))}
             </Stack>
@@ -128,32 +160,36 @@ export function HistorySections({ invoice }: { invoice: Invoice }) {
       {can.events && (
         <Section value="events" title="Event Log" count={events.data?.length}>
           {events.data?.length ? (
-            <Table verticalSpacing="xs" aria-label="Event log">
-              <Table.Tbody>
-                {events.data.map((e) => (
-                  <Table.Tr key={e.id}>
-                    <Table.Td>
-                      <Badge variant="light" size="sm" style={{ whiteSpace: 'nowrap' }}>
-                        {e.code}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{e.description}</Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                        {formatDateLong(e.eventTime)}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="xs" c="dimmed" ff="monospace">
-                        {e.userId ?? '-'}
-                      </Text>
-                    </Table.Td>
+            <Table.ScrollContainer minWidth={560}>
+              <Table verticalSpacing="xs" aria-label="Event log">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Code</Table.Th>
+                    <Table.Th>Description</Table.Th>
+                    <Table.Th>Event time</Table.Th>
+                    <Table.Th>User ID</Table.Th>
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+                </Table.Thead>
+                <Table.Tbody>
+                  {events.data.map((e) => (
+                    <Table.Tr key={e.id} data-testid="event-row">
+                      <Table.Td>
+                        <CodeBadge code={e.code} />
+                      </Table.Td>
+                      <Table.Td miw={180}>
+                        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                          {e.description}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <When iso={e.eventTime} />
+                      </Table.Td>
+                      <Table.Td w={120}>{e.userId ? <LongId id={e.userId} /> : '-'}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
           ) : (
             <Empty text="No events" />
           )}
@@ -208,8 +244,8 @@ export function HistorySections({ invoice }: { invoice: Invoice }) {
         {tickets.data?.length ? (
           <Stack gap="sm">
             {tickets.data.map((t) => (
-              <Group key={t.id} justify="space-between" wrap="nowrap" align="flex-start" data-testid="support-ticket">
-                <Stack gap={2}>
+              <Group key={t.id} justify="space-between" wrap="wrap" align="flex-start" data-testid="support-ticket">
+                <Stack gap={2} style={{ minWidth: 0, flex: '1 1 240px' }}>
                   <Group gap="xs">
                     <Text size="sm" fw={500}>
                       #{t.id}
@@ -219,7 +255,9 @@ export function HistorySections({ invoice }: { invoice: Invoice }) {
                       {formatDateLong(t.createDate)}
                     </Text>
                   </Group>
-                  <Text size="sm">{t.description}</Text>
+                  <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                    {t.description}
+                  </Text>
                 </Stack>
                 {canDecideTicket({ status: t.status.code }, perms) && (
                   <TicketDecisionButtons
@@ -246,36 +284,40 @@ export function HistorySections({ invoice }: { invoice: Invoice }) {
       {can.transactions && (
         <Section value="transactions" title="Transactions" count={transactions.data?.length}>
           {transactions.data?.length ? (
-            <Table verticalSpacing="xs" aria-label="Provider transactions">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>ID</Table.Th>
-                  <Table.Th>Type</Table.Th>
-                  <Table.Th>Attempt</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Created</Table.Th>
-                  <Table.Th>Status date</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {transactions.data.map((x) => (
-                  <Table.Tr key={x.id}>
-                    <Table.Td>
-                      <Text size="xs" ff="monospace">
-                        {x.id}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>{x.type}</Table.Td>
-                    <Table.Td>{x.attempt}</Table.Td>
-                    <Table.Td>
-                      <StatusBadge code={x.status} size="sm" />
-                    </Table.Td>
-                    <Table.Td>{formatDateLong(x.createDate)}</Table.Td>
-                    <Table.Td>{formatDateLong(x.statusDate)}</Table.Td>
+            <Table.ScrollContainer minWidth={560}>
+              <Table verticalSpacing="xs" aria-label="Provider transactions">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>ID</Table.Th>
+                    <Table.Th>Type</Table.Th>
+                    <Table.Th>Attempt</Table.Th>
+                    <Table.Th>Status</Table.Th>
+                    <Table.Th>Created</Table.Th>
+                    <Table.Th>Status date</Table.Th>
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+                </Table.Thead>
+                <Table.Tbody>
+                  {transactions.data.map((x) => (
+                    <Table.Tr key={x.id} data-testid="transaction-row">
+                      <Table.Td w={150}>
+                        <LongId id={x.id} />
+                      </Table.Td>
+                      <Table.Td>{x.type}</Table.Td>
+                      <Table.Td>{x.attempt}</Table.Td>
+                      <Table.Td>
+                        <StatusBadge code={x.status} size="sm" />
+                      </Table.Td>
+                      <Table.Td>
+                        <When iso={x.createDate} />
+                      </Table.Td>
+                      <Table.Td>
+                        <When iso={x.statusDate} />
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
           ) : (
             <Empty text="No transactions" />
           )}

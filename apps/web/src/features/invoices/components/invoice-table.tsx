@@ -4,13 +4,14 @@ import { formatDateLong } from '@paydesk/contracts/dates';
 import type { Invoice } from '@paydesk/contracts/invoices';
 import { formatMoney } from '@paydesk/contracts/money';
 import { ROUTES } from '../../../lib/routes';
-import { StatusBadge } from './status-badge';
+import { StatusBadge, UNCLIPPED_BADGE } from './status-badge';
 
 /** Rows of SPEC §2: id upper case, dates in the long format, flow and Test badges, status badge, amount. */
 export function InvoiceTable({ rows }: { rows: Invoice[] }) {
   const navigate = useNavigate();
   return (
-    <Table.ScrollContainer minWidth={760}>
+    // narrower screens scroll the table inside its card (scrollbar shown) rather than squeeze badges and amounts
+    <Table.ScrollContainer minWidth={820} scrollAreaProps={{ type: 'auto' }}>
       <Table highlightOnHover verticalSpacing="sm" aria-label="Transactions">
         <Table.Thead>
           <Table.Tr>
@@ -58,11 +59,11 @@ export function InvoiceTable({ rows }: { rows: Invoice[] }) {
               </Table.Td>
               <Table.Td>
                 <Group gap={4} wrap="nowrap">
-                  <Badge variant="outline" color="gray" tt="lowercase">
+                  <Badge variant="outline" color="gray" tt="lowercase" {...UNCLIPPED_BADGE}>
                     {inv.flowType.code.toLowerCase()}
                   </Badge>
                   {inv.isTestProcessing && (
-                    <Badge variant="filled" color="orange">
+                    <Badge variant="filled" color="orange" {...UNCLIPPED_BADGE}>
                       Test
                     </Badge>
                   )}

@@ -51,6 +51,8 @@ export function TransactionCard({ invoice }: { invoice: Invoice }) {
   const retry = useRetry(invoice.invoiceId);
   const callback = useSendCallback(invoice.invoiceId);
   const showRetry = canRequestRetry(rule, perms);
+  const canReadCredentials = hasPermission(perms, 'invoice.credentials.read');
+  const canReadProvider = hasPermission(perms, 'invoice.provider.read');
   const fullName = invoice.customer
     ? `${invoice.customer.people.firstName} ${invoice.customer.people.lastName}`.trim()
     : '';
@@ -104,7 +106,7 @@ export function TransactionCard({ invoice }: { invoice: Invoice }) {
         <Row label="Flow Type">{invoice.flowType.code}</Row>
         <Row label="Invoice ID">{invoice.invoiceId}</Row>
         <Row label="Merchant Invoice ID">{invoice.merchantInvoiceId}</Row>
-        {hasPermission(perms, 'invoice.provider.read') && invoice.providerInvoiceId && (
+        {canReadProvider && invoice.providerInvoiceId && (
           <Row label="Provider Invoice ID">{invoice.providerInvoiceId}</Row>
         )}
         <Row label="User ID">{invoice.customer?.externalId ?? '-'}</Row>
@@ -124,13 +126,13 @@ export function TransactionCard({ invoice }: { invoice: Invoice }) {
         <Row label="Status date">{formatDateLong(invoice.statusDate)}</Row>
         <Row label="Currency code">{invoice.currency.code}</Row>
         <Row label="Payment method name">{invoice.paymentMethod?.paymentMethod.name ?? '-'}</Row>
-        {/* the server sends full requisites with invoice.credentials.read, otherwise only a masked withdrawal card */}
-        {(hasPermission(perms, 'invoice.credentials.read') || invoice.account) && (
-          <Row label="Credentials">{invoice.account?.value ?? '-'}</Row>
+        {/* the server sends none of these without the permission; the screen does not rely on it */}
+        {canReadCredentials && <Row label="Credentials">{invoice.account?.value ?? '-'}</Row>}
+        {canReadCredentials && invoice.credentials?.bankName && (
+          <Row label="Bank name">{invoice.credentials.bankName}</Row>
         )}
-        {invoice.credentials?.bankName && <Row label="Bank name">{invoice.credentials.bankName}</Row>}
-        {invoice.credentials?.owner && <Row label="Owner">{invoice.credentials.owner}</Row>}
-        {invoice.credentials?.provider && <Row label="Provider">{invoice.credentials.provider}</Row>}
+        {canReadCredentials && invoice.credentials?.owner && <Row label="Owner">{invoice.credentials.owner}</Row>}
+        {canReadProvider && invoice.credentials?.provider && <Row label="Provider">{invoice.credentials.provider}</Row>}
       </Stack>
 
       {(canChangeAmount(rule, perms) || showRetry || canSendCallback(perms)) && (

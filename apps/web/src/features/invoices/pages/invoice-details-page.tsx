@@ -29,30 +29,31 @@ export default function InvoiceDetailsPage() {
       {isPending ? (
         <SectionLoader label="Loading transaction" />
       ) : isError ? (
-        <Alert
-          color="red"
-          title={
-            isApiError(error) && (error.status === 404 || error.status === 400)
-              ? 'Transaction not found'
-              : 'Could not load the transaction'
-          }
-        >
-          {error.message}
-        </Alert>
+        // a malformed id (400) and an unknown or foreign one (404) are the same thing to the reader: no such invoice
+        isApiError(error) && (error.status === 404 || error.status === 400) ? (
+          <Alert color="gray" title="Transaction not found">
+            This invoice doesn&apos;t exist. Check the link, or find the transaction in the list.
+          </Alert>
+        ) : (
+          <Alert color="red" title="Could not load the transaction">
+            {error.message}
+          </Alert>
+        )
       ) : (
-        <Grid gap="lg">
-          <Grid.Col span={{ base: 12, lg: 7 }}>
-            <TransactionCard invoice={invoice} />
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, lg: 5 }}>
-            <Stack gap="lg">
+        <Stack gap="lg">
+          <Grid gap="lg">
+            <Grid.Col span={{ base: 12, lg: 7 }}>
+              <TransactionCard invoice={invoice} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, lg: 5 }}>
               <Paper withBorder radius="md" p="lg">
                 <StatusHistory invoiceId={invoice.invoiceId} />
               </Paper>
-              <HistorySections invoice={invoice} />
-            </Stack>
-          </Grid.Col>
-        </Grid>
+            </Grid.Col>
+          </Grid>
+          {/* below the card and across the page (SPEC §2): the event and transaction tables get the width */}
+          <HistorySections invoice={invoice} />
+        </Stack>
       )}
     </>
   );

@@ -6,7 +6,7 @@ import { Refusal } from '../../../components/refusal';
 import { useCurrencies } from '../../../lib/references';
 import { useCan } from '../../../lib/session';
 import { useSelectedTerminal, useTerminals } from '../../../lib/terminals';
-import { useFinance } from '../../../lib/finance';
+import { toFigures, useFinance } from '../../../lib/finance';
 import {
   BalanceReportCard,
   InvoiceReportCard,
@@ -28,15 +28,13 @@ function BalanceStrip({ terminalId }: { terminalId: string }) {
       </Alert>
     );
   }
-  if (balance.data === null) return null;
-  const code = balance.data?.currency;
-  const dim = code ? currencies.data?.find((c) => c.code === code)?.dimension : undefined;
+  // nothing on the ledger yet: no tile
+  if (balance.data?.length === 0) return null;
   return (
     <Group mb="lg" align="stretch">
       <BalanceCard
         title="balance"
-        amount={dim === undefined ? undefined : balance.data?.sum}
-        currency={code && dim !== undefined ? { code, dimension: dim } : undefined}
+        figures={toFigures(balance.data, currencies.data)}
         terminalId={terminalId || undefined}
         book={book}
       />

@@ -1,0 +1,3 @@
+CREATE INDEX "customers_merchant_external_prefix_idx" ON "customers" USING btree ("merchant_id",lower("external_id") text_pattern_ops);--> statement-breakpoint
+CREATE INDEX "invoices_merchant_mid_prefix_idx" ON "invoices" USING btree ("merchant_id",lower("merchant_invoice_id") text_pattern_ops);--> statement-breakpoint
+CREATE INDEX "invoices_merchant_pid_prefix_idx" ON "invoices" USING btree ("merchant_id",lower("provider_invoice_id") text_pattern_ops);
