@@ -1,7 +1,8 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/support/chromium';
 
-const PORT = 3100;
+// E2E_PORT: another port, so two checkouts (or a CI clone and a working tree) can run side by side
+const PORT = Number(process.env.E2E_PORT) || 3100;
 
 /** End-to-end against the real server with demo data, driving Debian's Chromium (DESIGN §6). */
 export default defineConfig({

@@ -142,6 +142,8 @@ test('the width check sees what sticks out, and leaves tables scrolling in their
 }) => {
   await page.setViewportSize({ width: 1024, height: HEIGHT });
   await signInAs('owner');
+  // the list's rows, not its loading state: the check below puts an element inside the table's scroller
+  await expect(page.locator('main table tbody tr').first()).toBeVisible();
   await page.evaluate(() => {
     const wide = document.createElement('div');
     wide.style.width = '1500px';

@@ -106,7 +106,7 @@ test('monitoring shows every terminal with counts and percents that match the pe
     // coloured against the seeded thresholds (60 low, 85 high)
     const level = s.successPercent < 60 ? 'low' : s.successPercent >= 85 ? 'high' : 'mid';
     await expect(row.getByTestId('success-percent')).toHaveAttribute('data-level', level);
-    await expect(row.getByRole('img', { name: new RegExp(`^Success rate of ${s.name}`) })).toBeVisible();
+    await expect(page.getByRole('figure', { name: new RegExp(`^Success rate of ${s.name} per`) })).toBeVisible();
   }
 
   // another period asks the server again

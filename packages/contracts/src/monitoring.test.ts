@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { minutesSinceUtcMidnight, percentOf, periodMinutes, successLevel, terminalStatisticQuery } from './monitoring';
+import {
+  bucketMinutesFor,
+  minutesSinceUtcMidnight,
+  percentOf,
+  periodMinutes,
+  successLevel,
+  terminalStatisticQuery,
+} from './monitoring';
 
 describe('monitoring helpers', () => {
   it('percentOf: one decimal, 0 when there is nothing', () => {
@@ -32,5 +39,20 @@ describe('monitoring helpers', () => {
     expect(terminalStatisticQuery.parse({ minutes: '60' })).toEqual({ minutes: 60 });
     for (const minutes of ['0', '1441', '1.5', 'x'])
       expect(terminalStatisticQuery.safeParse({ minutes }).success).toBe(false);
+  });
+  it('bucket size suits the period: 5 min for 1 h, 15 min for 3 h, hourly for a day', () => {
+    expect(bucketMinutesFor(1)).toBe(5);
+    expect(bucketMinutesFor(60)).toBe(5);
+    expect(bucketMinutesFor(61)).toBe(15);
+    expect(bucketMinutesFor(180)).toBe(15);
+    expect(bucketMinutesFor(360)).toBe(30);
+    expect(bucketMinutesFor(361)).toBe(60);
+    expect(bucketMinutesFor(1440)).toBe(60);
+    for (const m of [1, 60, 180, 300, 600, 1440]) {
+      const points = Math.ceil(m / bucketMinutesFor(m));
+      expect(1440 % bucketMinutesFor(m)).toBe(0);
+      if (m >= 60) expect(points).toBeGreaterThanOrEqual(8);
+      expect(points).toBeLessThanOrEqual(24);
+    }
   });
 });

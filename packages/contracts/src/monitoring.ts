@@ -9,8 +9,17 @@ export const MONITORING_PERIODS = [
 ] as const;
 export const MONITORING_DEFAULT_PERIOD = 60;
 export const MONITORING_REFRESH_MS = 60_000;
-/** How many buckets the success-rate series of a terminal has. */
-export const MONITORING_SERIES_BUCKETS = 10;
+/**
+ * Bucket size of the success-rate series for a period of `minutes`: about 8 to 24 points whatever the period,
+ * on UTC clock boundaries (5 min for 1 h, 15 min for 3 h, hourly once "from day start" passes six hours).
+ * Every size divides a day, so buckets line up with UTC midnight.
+ */
+export function bucketMinutesFor(minutes: number): number {
+  if (minutes <= 60) return 5;
+  if (minutes <= 180) return 15;
+  if (minutes <= 360) return 30;
+  return 60;
+}
 
 /** Minutes elapsed since UTC midnight, at least 1 so that the period is never empty. */
 export function minutesSinceUtcMidnight(now: Date): number {
@@ -37,11 +46,14 @@ export function percentOf(part: number, total: number): number {
 }
 
 export const successPoint = z.object({
-  /** Bucket start, ISO. */
+  /** Bucket start (UTC clock boundary), ISO; the bucket lasts `bucketMinutes` of its terminal item. */
   t: z.iso.datetime(),
+  /** Invoices created in the bucket (within the period). */
+  total: z.int(),
+  /** Of which DONE. */
+  successCount: z.int(),
   /** null when the bucket has no invoices. */
   successPercent: z.number().nullable(),
-  total: z.int(),
 });
 export type SuccessPoint = z.infer<typeof successPoint>;
 
@@ -60,6 +72,9 @@ export const terminalStatItem = z.object({
   declinedPercent: z.number(),
   successPercentLowThreshold: z.number().nullable(),
   successPercentHighThreshold: z.number().nullable(),
+  /** Length of each series bucket, see bucketMinutesFor. */
+  bucketMinutes: z.int(),
+  /** Success rate per bucket, oldest first, from the bucket holding the period start to the one holding now. */
   series: z.array(successPoint),
 });
 export type TerminalStatItem = z.infer<typeof terminalStatItem>;

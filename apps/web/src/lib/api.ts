@@ -69,7 +69,7 @@ export function setSessionStepRequiredHandler(handler: () => void) {
 /**
  * Builds a same-origin URL. Empty values are dropped and arrays become repeated keys without index (SPEC §5).
  */
-function apiUrl(path: string, query: QueryParams = {}, scoped = true): string {
+export function apiUrl(path: string, query: QueryParams = {}, scoped = true): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     const values = Array.isArray(value) ? value : [value];

@@ -19,6 +19,13 @@ describe('error texts', () => {
     expect(errorText('VALIDATION_ERROR', 'Invalid body: reason: …', fields)).toBe(fields.reason);
   });
 
+  it("a service's refusal keeps its own sentence over its field hint", () => {
+    const fields = { peopleAccountId: 'Choose an account of this currency' };
+    expect(errorText('VALIDATION_ERROR', 'Account 9 takes another currency', fields)).toBe(
+      'Account 9 takes another currency',
+    );
+  });
+
   it('a refusal that explains itself keeps the server words; technical texts do not', () => {
     expect(errorText('INSUFFICIENT_BALANCE', 'Settlement exceeds the available balance (1.00 UZS)')).toBe(
       'Settlement exceeds the available balance (1.00 UZS)',

@@ -56,6 +56,9 @@ const SERVER_WORDS_FOR_PEOPLE: ReadonlySet<ApiErrorCode> = new Set<ApiErrorCode>
 ]);
 
 /** zod's built-in texts and the server's unknown-field note: about a request the app built, not for people. */
+/** The schema validator's summary line (apps/server/src/plugins/error-handler.ts). */
+const SCHEMA_REFUSAL = /^Invalid (body|querystring|params|headers)\b/;
+
 const SCHEMA_DEFAULT =
   /^(Invalid (UUID|input|option|string|number|uuid|email|url|type)\b|Required$|Too (small|big):|Unknown field|Unrecognized key)/;
 
@@ -65,6 +68,9 @@ const SCHEMA_DEFAULT =
  */
 export function errorText(code: ApiErrorCode, serverMessage: string, fields?: Record<string, string>): string {
   if (code === 'VALIDATION_ERROR') {
+    // a service's refusal is a sentence for people ("Account 9 takes another currency"); the schema validator's
+    // starts "Invalid body|querystring|params: …" and speaks through its fields instead
+    if (serverMessage && !SCHEMA_REFUSAL.test(serverMessage)) return serverMessage;
     const first = fields ? Object.values(fields)[0] : undefined;
     return first && !SCHEMA_DEFAULT.test(first) ? first : ERROR_TEXTS.VALIDATION_ERROR;
   }

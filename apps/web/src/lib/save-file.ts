@@ -1,4 +1,7 @@
-/** Hands a file made in the browser (an export, recovery codes) to the browser's download. */
+/**
+ * Hands a small file made in the browser (the two-factor recovery codes) to the browser's download. Server exports
+ * (CSV) are not read into the page: they download by navigation, see csv-download.ts.
+ */
 export function saveFile(blob: Blob, filename: string) {
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');

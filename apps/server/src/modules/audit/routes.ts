@@ -3,6 +3,7 @@ import { AUDIT_CSV_FILENAME, auditCsvQuery, auditListQuery, auditListResponse } 
 import type { AppContext } from '../../lib/context';
 import { currentUser, perm } from '../../plugins/auth';
 import { exportAuditCsv, listAudit } from './service';
+import { attachmentHeaders, framableBySameOrigin } from '../../lib/file-download';
 
 export const auditRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
@@ -34,14 +35,11 @@ export const auditRoutes =
           produces: ['text/csv'],
           description: `Every audit record matching the filters as ${AUDIT_CSV_FILENAME}, streamed.`,
         },
+        onSend: framableBySameOrigin,
       },
       async (req, reply) => {
         const stream = await exportAuditCsv(ctx, currentUser(req), req.query);
-        return reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="${AUDIT_CSV_FILENAME}"`)
-          .header('cache-control', 'no-store')
-          .send(stream);
+        return attachmentHeaders(reply, AUDIT_CSV_FILENAME).send(stream);
       },
     );
   };

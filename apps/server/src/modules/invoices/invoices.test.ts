@@ -479,6 +479,11 @@ describe('GET /api/v1/invoice/csv', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe('attachment; filename="Invoices.csv"');
+    // the back-office downloads by navigating a hidden same-origin frame: framable by the app only, and a cookie
+    // that tells the page the file has started (it ends its "Preparing your file…" notice)
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(res.headers['set-cookie']).toBe('paydesk-download-started=1; Path=/; Max-Age=30; SameSite=Strict');
     const rows = parseCsv(res.body);
     expect(rows[0]).toEqual([...INVOICE_CSV_COLUMNS]);
     const body = rows.slice(1);
@@ -530,7 +535,12 @@ describe('GET /api/v1/invoice/csv', () => {
     const res = await get('/api/v1/invoice/csv?dateFrom=99/99/2020');
     expect(res.statusCode).toBe(400);
     expect(res.json().error.fields).toHaveProperty('dateFrom');
+    // the refusal is readable by the app's hidden download frame, and says nothing started
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+    expect(res.headers['set-cookie']).toBeUndefined();
     expect((await get('/api/v1/invoice/csv?page=0')).statusCode).toBe(400);
+    // every other route stays unframable
+    expect((await get('/api/v1/invoice')).headers['content-security-policy']).toContain("frame-ancestors 'none'");
   });
 
   it('a search term with quotes and backslashes is a literal, not SQL', async () => {

@@ -20,6 +20,7 @@ import {
 } from '@paydesk/contracts';
 import type { AppContext } from '../../lib/context';
 import { notFound } from '../../lib/errors';
+import { attachmentHeaders, framableBySameOrigin } from '../../lib/file-download';
 import { merchantOf } from '../../lib/scope';
 import { currentUser, perm } from '../../plugins/auth';
 import {
@@ -51,6 +52,8 @@ export const invoicesRoutes =
     app.get(
       '/api/v1/invoice/csv',
       {
+        // the back-office downloads by navigating a hidden frame here (streamed to disk, errors read back)
+        onSend: framableBySameOrigin,
         config: session,
         schema: {
           tags,
@@ -62,11 +65,7 @@ export const invoicesRoutes =
       async (req, reply) => {
         const merchantId = await merchantOf(req);
         const stream = await exportInvoicesCsv(ctx, merchantId, req.query, currentUser(req).permissions);
-        return reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="${INVOICE_CSV_FILENAME}"`)
-          .header('cache-control', 'no-store')
-          .send(stream);
+        return attachmentHeaders(reply, INVOICE_CSV_FILENAME).send(stream);
       },
     );
 

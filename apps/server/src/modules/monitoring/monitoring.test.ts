@@ -38,7 +38,8 @@ type Stat = {
   declinedPercent: number;
   successPercentLowThreshold: number | null;
   successPercentHighThreshold: number | null;
-  series: { t: string; successPercent: number | null; total: number }[];
+  bucketMinutes: number;
+  series: { t: string; total: number; successCount: number; successPercent: number | null }[];
 };
 
 /** A few invoices of known outcome on the test terminal, created minutes ago. */
@@ -58,6 +59,29 @@ async function addInvoices(statuses: string[], minutesAgo: number) {
       expiresAt: new Date(now + 30 * 60_000),
       createdAt: new Date(now - minutesAgo * 60_000 - i * 1000),
       statusDate: new Date(now - minutesAgo * 60_000),
+    })),
+  );
+}
+
+/** One invoice per [status, createdAt ISO] on a terminal, for bucket tests at a fixed clock. */
+async function addAt(
+  terminal: { id: string; currencyId: number; merchantId: string },
+  rows: [status: string, createdAt: string][],
+) {
+  await t.ctx.db.insert(invoices).values(
+    rows.map(([status, at]) => ({
+      merchantId: terminal.merchantId,
+      terminalId: terminal.id,
+      merchantInvoiceId: `mon-${randomUUID()}`,
+      formId: randomBytes(16).toString('hex'),
+      flowType: 'DEPOSIT',
+      status,
+      amount: 1_000_000,
+      currencyId: terminal.currencyId,
+      isTest: true,
+      expiresAt: new Date(new Date(at).getTime() + 30 * 60_000),
+      createdAt: new Date(at),
+      statusDate: new Date(at),
     })),
   );
 }
@@ -112,20 +136,37 @@ function expectMatchesCount(stats: Stat[], counted: Map<string, Map<string, numb
       declinedPercent: pct(n('DECLINED'), total),
     });
     expect(s.series.reduce((a, p) => a + p.total, 0)).toBe(total);
+    expect(s.series.reduce((a, p) => a + p.successCount, 0)).toBe(n('DONE'));
   }
 }
 
 describe('GET /api/data/v1/terminal', () => {
   it("gives every terminal of the merchant with counts and percents that match a count of the period's invoices", async () => {
     await addInvoices(['DONE', 'DONE', 'DONE', 'DECLINED', 'CANCELED', 'NEW', 'IN_PROGRESS', 'DONE'], 20);
-    for (const minutes of [60, 180, 1440]) {
+    for (const [minutes, bucketMinutes] of [
+      [60, 5],
+      [180, 15],
+      [1440, 60],
+    ] as const) {
+      // a whole second, so that no seed invoice sits between this and the server's own clock reading
+      const now = new Date(Math.floor(Date.now() / 1000) * 1000 + 500);
+      t.clock.set(now);
       const res = await get(owner, `/api/data/v1/terminal?minutes=${minutes}`);
+      t.clock.reset();
       expect(res.statusCode).toBe(200);
       const stats = res.json().data as Stat[];
       expect(stats.map((s) => s.terminalId).sort()).toEqual(demo.terminals.map((x) => x.id).sort());
-      expect(stats[0]!.series).toHaveLength(10);
-      const from = new Date(stats[0]!.series[0]!.t);
-      expect(Math.abs(from.getTime() - (Date.now() - minutes * 60_000))).toBeLessThan(10_000);
+      for (const s of stats) {
+        expect(s.bucketMinutes).toBe(bucketMinutes);
+        // consecutive buckets on UTC clock boundaries, from the period start's bucket to now's
+        const starts = s.series.map((p) => new Date(p.t).getTime());
+        const step = bucketMinutes * 60_000;
+        expect(starts.every((x, i) => x % step === 0 && (i === 0 || x - starts[i - 1]! === step))).toBe(true);
+        expect(starts.at(-1)).toBe(Math.floor(now.getTime() / step) * step);
+        expect(s.series.length).toBeGreaterThanOrEqual(minutes / bucketMinutes);
+        expect(s.series.length).toBeLessThanOrEqual(minutes / bucketMinutes + 1);
+      }
+      const from = new Date(now.getTime() - minutes * 60_000);
       expectMatchesCount(stats, await countByTerminal(demo.merchantId, from, minutes));
     }
   });
@@ -134,13 +175,12 @@ describe('GET /api/data/v1/terminal', () => {
     const stats = (await get(owner, '/api/data/v1/terminal?minutes=60')).json().data as Stat[];
     const s = stats.find((x) => x.terminalId === testTerminal.id)!;
     // the seed may also have put invoices on this terminal in the last hour; those are in the count too
-    const counted = (await countByTerminal(demo.merchantId, new Date(s.series[0]!.t), 60)).get(testTerminal.id)!;
-    expect(counted.get('DONE')).toBeGreaterThanOrEqual(4);
-    expect(s.successCount).toBe(counted.get('DONE'));
+    expect(s.successCount).toBeGreaterThanOrEqual(4);
     expect(s).toMatchObject({ enable: true, successPercentLowThreshold: 60, successPercentHighThreshold: 85 });
-    // the bucket 20 minutes ago holds our 8 invoices
+    // the 5-minute bucket 20 minutes ago holds our 8 invoices
     const bucket = s.series.find((p) => p.total >= 8);
     expect(bucket).toBeDefined();
+    expect(bucket!.successCount).toBeGreaterThanOrEqual(4);
   });
 
   it('a fresh period with exactly our invoices gives exact percents', async () => {
@@ -165,17 +205,22 @@ describe('GET /api/data/v1/terminal', () => {
         successPercent: 0,
         series: expect.arrayContaining([expect.objectContaining({ successPercent: null })]),
       });
-    expect(s.series.at(-1)).toMatchObject({ total: 8, successPercent: 50 });
+    expect(s.series.filter((p) => p.total > 0)).toEqual([
+      expect.objectContaining({ total: 8, successCount: 4, successPercent: 50 }),
+    ]);
     t.clock.reset();
   });
 
   it('scopes: a merchant user naming another merchant gets its own; merchant.rw.all gets the one it names', async () => {
     const mine = (await get(owner, `/api/data/v1/terminal?minutes=60&merchantId=${secondId}`)).json().data as Stat[];
     expect(mine.map((s) => s.terminalId).sort()).toEqual(demo.terminals.map((x) => x.id).sort());
+    const now = new Date(Math.floor(Date.now() / 1000) * 1000 + 500);
+    t.clock.set(now);
     const res = await get(admin, `/api/data/v1/terminal?minutes=180&merchantId=${secondId}`);
+    t.clock.reset();
     const theirs = res.json().data as Stat[];
     expect(theirs.map((s) => s.name).sort()).toEqual(['Shop RUB Withdrawal', 'Shop UZS Deposit']);
-    expectMatchesCount(theirs, await countByTerminal(secondId, new Date(theirs[0]!.series[0]!.t), 180));
+    expectMatchesCount(theirs, await countByTerminal(secondId, new Date(now.getTime() - 180 * 60_000), 180));
   });
 
   it('403 without data.terminal.statistic (support, viewer); 401 without a session', async () => {
@@ -202,6 +247,124 @@ describe('GET /api/data/v1/terminal', () => {
       expect(res.statusCode, q).toBe(400);
       expect(res.json().error.code).toBe('VALIDATION_ERROR');
       expect(res.json().error.message, q).toMatch(msg);
+    }
+  });
+});
+
+describe('GET /api/data/v1/terminal: success-rate series', () => {
+  // a quiet day far from the seed: 10:37:30 UTC
+  const NOW = '2030-01-15T10:37:30Z';
+  let shopTerminal: { id: string; currencyId: number; merchantId: string };
+
+  beforeAll(async () => {
+    const r = await t.ctx.db.execute<{ id: string; currency_id: number }>(
+      sql`SELECT id, currency_id FROM terminals WHERE merchant_id = ${secondId} AND name = 'Shop UZS Deposit'`,
+    );
+    shopTerminal = { id: String(r.rows[0]!.id), currencyId: Number(r.rows[0]!.currency_id), merchantId: secondId };
+    const ours = { ...testTerminal, merchantId: demo.merchantId };
+    await addAt(ours, [
+      ['DONE', '2030-01-14T23:59:45Z'], // in "from day start" (sent as 638 min = from 23:59:30), folded into 00:00
+      ['DONE', '2030-01-15T07:37:00Z'], // before the 3 h period
+      ['DECLINED', '2030-01-15T08:01:00Z'], // 3 h: bucket 08:00
+      ['DONE', '2030-01-15T09:37:00Z'], // before the 1 h period; 3 h: bucket 09:30
+      ['DONE', '2030-01-15T09:37:45Z'], // 1 h: first bucket 09:35
+      ['DONE', '2030-01-15T10:02:00Z'], // 1 h: bucket 10:00
+      ['DONE', '2030-01-15T10:04:59Z'],
+      ['DECLINED', '2030-01-15T10:03:00Z'],
+      ['NEW', '2030-01-15T10:36:00Z'], // 1 h: last bucket 10:35
+      ['DONE', '2030-01-15T10:40:00Z'], // after now: never counted
+    ]);
+    // another merchant's traffic in the very same buckets must not show up in ours
+    await addAt(shopTerminal, [
+      ['DONE', '2030-01-15T10:01:00Z'],
+      ['DECLINED', '2030-01-15T10:02:00Z'],
+      ['DONE', '2030-01-15T10:36:00Z'],
+    ]);
+  });
+
+  async function statsAt(cookie: string, query: string) {
+    t.clock.set(new Date(NOW));
+    const res = await get(cookie, `/api/data/v1/terminal?${query}`);
+    t.clock.reset();
+    expect(res.statusCode, query).toBe(200);
+    return res.json().data as Stat[];
+  }
+  const nonEmpty = (s: Stat) =>
+    s.series.filter((p) => p.total > 0).map((p) => [p.t.slice(11, 16), p.successCount, p.total]);
+
+  it('1 h: 5-minute buckets from 09:35 to 10:35 with the successes and totals of the invoices made', async () => {
+    const stats = await statsAt(owner, 'minutes=60');
+    const s = stats.find((x) => x.terminalId === testTerminal.id)!;
+    expect(s.bucketMinutes).toBe(5);
+    expect(s.series.map((p) => p.t.slice(11, 16))).toEqual(
+      Array.from({ length: 13 }, (_, i) => {
+        const m = 9 * 60 + 35 + i * 5;
+        return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+      }),
+    );
+    expect(s.series[0]!.t).toBe('2030-01-15T09:35:00Z');
+    expect(nonEmpty(s)).toEqual([
+      ['09:35', 1, 1],
+      ['10:00', 2, 3],
+      ['10:35', 0, 1],
+    ]);
+    expect(s.series.find((p) => p.t.slice(11, 16) === '10:00')!.successPercent).toBe(66.7);
+    expect(s.series.find((p) => p.t.slice(11, 16) === '10:35')!.successPercent).toBe(0);
+    expect(s.series.find((p) => p.t.slice(11, 16) === '10:10')!.successPercent).toBeNull();
+    expect(s).toMatchObject({ total: 5, successCount: 3, declinedCount: 1, newCount: 1, successPercent: 60 });
+    // Demo Merchant's other terminals had nothing: every bucket empty
+    for (const o of stats.filter((x) => x.terminalId !== testTerminal.id)) {
+      expect(o.series).toHaveLength(13);
+      expect(nonEmpty(o)).toEqual([]);
+    }
+  });
+
+  it('3 h: 15-minute buckets from 07:30; from day start: hourly from 00:00, the seconds before midnight folded in', async () => {
+    const three = (await statsAt(owner, 'minutes=180')).find((x) => x.terminalId === testTerminal.id)!;
+    expect(three.bucketMinutes).toBe(15);
+    expect(three.series).toHaveLength(13);
+    expect(three.series[0]!.t).toBe('2030-01-15T07:30:00Z');
+    expect(nonEmpty(three)).toEqual([
+      ['08:00', 0, 1],
+      ['09:30', 2, 2],
+      ['10:00', 2, 3],
+      ['10:30', 0, 1],
+    ]);
+
+    // what the web sends for "from day start" at 10:37:30: ceil(637.5) = 638 minutes
+    const day = (await statsAt(owner, 'minutes=638')).find((x) => x.terminalId === testTerminal.id)!;
+    expect(day.bucketMinutes).toBe(60);
+    expect(day.series.map((p) => p.t)).toEqual(
+      Array.from({ length: 11 }, (_, h) => `2030-01-15T${String(h).padStart(2, '0')}:00:00Z`),
+    );
+    expect(nonEmpty(day)).toEqual([
+      ['00:00', 1, 1],
+      ['07:00', 1, 1],
+      ['08:00', 0, 1],
+      ['09:00', 2, 2],
+      ['10:00', 2, 4],
+    ]);
+    expect(day.total).toBe(9);
+  });
+
+  it("scoping: the other merchant's owner sees only its own buckets, never ours, even naming our merchant", async () => {
+    const shop2 = await loginAs(t.app, 'shop2');
+    for (const q of ['minutes=60', `minutes=60&merchantId=${demo.merchantId}`]) {
+      const stats = await statsAt(shop2, q);
+      expect(stats.map((s) => s.terminalId)).not.toContain(testTerminal.id);
+      const s = stats.find((x) => x.terminalId === shopTerminal.id)!;
+      expect(nonEmpty(s)).toEqual([
+        ['10:00', 1, 2],
+        ['10:35', 1, 1],
+      ]);
+    }
+  });
+
+  it('400 for a period the series cannot take', async () => {
+    for (const q of ['minutes=0', 'minutes=1441', 'minutes=-5', 'minutes=60&bucket=5']) {
+      const res = await get(owner, `/api/data/v1/terminal?${q}`);
+      expect(res.statusCode, q).toBe(400);
+      expect(res.json().error.code).toBe('VALIDATION_ERROR');
     }
   });
 });

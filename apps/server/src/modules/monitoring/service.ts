@@ -1,10 +1,5 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
-import {
-  MONITORING_SERIES_BUCKETS,
-  percentOf,
-  type StatisticMerchant,
-  type TerminalStatItem,
-} from '@paydesk/contracts';
+import { bucketMinutesFor, percentOf, type StatisticMerchant, type TerminalStatItem } from '@paydesk/contracts';
 import { merchants, terminals } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 
@@ -47,9 +42,13 @@ const threshold = (v: string | null) => {
   return Number.isFinite(n) ? n : null;
 };
 
+/** UTC midnight: with bucket sizes that divide a day, date_bin from here gives UTC clock boundaries. */
+const BUCKET_ORIGIN = '2000-01-01T00:00:00Z';
+
 /**
- * Per-terminal outcome counts of the invoices created in the last `minutes` (up to the server clock), with
- * percents over all of them, and the success rate in MONITORING_SERIES_BUCKETS equal buckets of the period.
+ * Per-terminal outcome counts of the invoices created in (now - minutes, now] (server clock), with percents over
+ * all of them, and the success rate per bucket of bucketMinutesFor(minutes) on UTC clock boundaries. Like the
+ * counts, the series holds test and live invoices alike: they are all the terminal's traffic.
  */
 export async function terminalStatistics(
   ctx: AppContext,
@@ -58,7 +57,15 @@ export async function terminalStatistics(
 ): Promise<TerminalStatItem[]> {
   const now = ctx.now();
   const from = new Date(now.getTime() - minutes * 60_000);
-  const buckets = MONITORING_SERIES_BUCKETS;
+  // "from day start" is sent rounded up to whole minutes, so `from` may sit seconds before a boundary (23:59:21
+  // for a day starting at 00:00); the series starts at the next whole minute's bucket and those seconds fold into
+  // it, so the chart does not begin with an almost empty bucket of yesterday.
+  const seriesFrom = new Date(Math.ceil(from.getTime() / 60_000) * 60_000);
+  const bucketMinutes = bucketMinutesFor(minutes);
+  const step = sql`make_interval(mins => ${bucketMinutes}::int)`;
+  const origin = sql`${BUCKET_ORIGIN}::timestamptz`;
+  const fromTs = sql`${from.toISOString()}::timestamptz`;
+  const nowTs = sql`${now.toISOString()}::timestamptz`;
 
   const ts = await ctx.db.execute<{
     id: string;
@@ -76,35 +83,57 @@ export async function terminalStatistics(
     WHERE t.merchant_id = ${merchantId}
     ORDER BY t.created_at, t.name`);
 
-  const counts = await ctx.db.execute<{ terminal_id: string; bucket: number; status: string; n: number }>(sql`
-    SELECT i.terminal_id,
-      LEAST(width_bucket(EXTRACT(EPOCH FROM i.created_at)::float8, ${from.getTime() / 1000}::float8, ${now.getTime() / 1000}::float8, ${buckets}::int), ${buckets}::int) AS bucket,
-      i.status, COUNT(*)::int AS n
+  const counts = await ctx.db.execute<{ terminal_id: string; status: string; n: number }>(sql`
+    SELECT i.terminal_id, i.status, COUNT(*)::int AS n
     FROM invoices i
-    WHERE i.merchant_id = ${merchantId} AND i.created_at > ${from.toISOString()}::timestamptz AND i.created_at <= ${now.toISOString()}::timestamptz
-    GROUP BY 1, 2, 3`);
+    WHERE i.merchant_id = ${merchantId} AND i.created_at > ${fromTs} AND i.created_at <= ${nowTs}
+    GROUP BY 1, 2`);
 
-  type Acc = { total: number; byStatus: Map<string, number>; bucketTotal: number[]; bucketDone: number[] };
-  const acc = new Map<string, Acc>();
+  // one row per terminal of the merchant and bucket, empty buckets included
+  const series = await ctx.db.execute<{ terminal_id: string; t: string; total: number; done: number }>(sql`
+    WITH first AS (SELECT date_bin(${step}, ${seriesFrom.toISOString()}::timestamptz, ${origin}) AS t),
+    buckets AS (
+      SELECT generate_series((SELECT t FROM first), date_bin(${step}, ${nowTs}, ${origin}), ${step}) AS t
+    ),
+    c AS (
+      SELECT i.terminal_id,
+        GREATEST(date_bin(${step}, i.created_at, ${origin}), (SELECT t FROM first)) AS t,
+        COUNT(*)::int AS total,
+        COUNT(*) FILTER (WHERE i.status = 'DONE')::int AS done
+      FROM invoices i
+      WHERE i.merchant_id = ${merchantId} AND i.created_at > ${fromTs} AND i.created_at <= ${nowTs}
+      GROUP BY 1, 2
+    )
+    SELECT t.id AS terminal_id, to_char(b.t AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS t,
+      COALESCE(c.total, 0) AS total, COALESCE(c.done, 0) AS done
+    FROM terminals t
+    CROSS JOIN buckets b
+    LEFT JOIN c ON c.terminal_id = t.id AND c.t = b.t
+    WHERE t.merchant_id = ${merchantId}
+    ORDER BY t.id, b.t`);
+
+  const byStatus = new Map<string, Map<string, number>>();
   for (const r of counts.rows) {
-    let a = acc.get(r.terminal_id);
-    if (!a) {
-      a = { total: 0, byStatus: new Map(), bucketTotal: Array(buckets).fill(0), bucketDone: Array(buckets).fill(0) };
-      acc.set(r.terminal_id, a);
-    }
-    const n = Number(r.n);
-    const b = Math.min(Math.max(Number(r.bucket), 1), buckets) - 1;
-    a.total += n;
-    a.byStatus.set(r.status, (a.byStatus.get(r.status) ?? 0) + n);
-    a.bucketTotal[b]! += n;
-    if (r.status === 'DONE') a.bucketDone[b]! += n;
+    if (!byStatus.has(r.terminal_id)) byStatus.set(r.terminal_id, new Map());
+    byStatus.get(r.terminal_id)!.set(r.status, Number(r.n));
+  }
+  const pointsOf = new Map<string, TerminalStatItem['series']>();
+  for (const r of series.rows) {
+    const total = Number(r.total);
+    const done = Number(r.done);
+    if (!pointsOf.has(r.terminal_id)) pointsOf.set(r.terminal_id, []);
+    pointsOf.get(r.terminal_id)!.push({
+      t: r.t,
+      total,
+      successCount: done,
+      successPercent: total ? percentOf(done, total) : null,
+    });
   }
 
-  const bucketMs = (now.getTime() - from.getTime()) / buckets;
   return ts.rows.map((t) => {
-    const a = acc.get(t.id);
-    const total = a?.total ?? 0;
-    const c = (s: string) => a?.byStatus.get(s) ?? 0;
+    const s = byStatus.get(t.id);
+    const c = (k: string) => s?.get(k) ?? 0;
+    const total = s ? [...s.values()].reduce((a, b) => a + b, 0) : 0;
     return {
       terminalId: t.id,
       name: t.name,
@@ -119,14 +148,8 @@ export async function terminalStatistics(
       declinedPercent: percentOf(c('DECLINED'), total),
       successPercentLowThreshold: threshold(t.low),
       successPercentHighThreshold: threshold(t.high),
-      series: Array.from({ length: buckets }, (_, i) => {
-        const bt = a?.bucketTotal[i] ?? 0;
-        return {
-          t: new Date(from.getTime() + Math.round(i * bucketMs)).toISOString(),
-          successPercent: bt ? percentOf(a!.bucketDone[i]!, bt) : null,
-          total: bt,
-        };
-      }),
+      bucketMinutes,
+      series: pointsOf.get(t.id) ?? [],
     };
   });
 }

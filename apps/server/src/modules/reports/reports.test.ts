@@ -321,7 +321,24 @@ describe('report permissions and validation', () => {
         );
       }
     }
-    for (const url of urls()) expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
+    for (const url of urls()) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(401);
+      // the back-office's hidden download frame may read the refusal (framable by the app only); nothing started
+      expect(res.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+  });
+
+  it('each report is an attachment the app may frame, with the cookie that says the file has started', async () => {
+    for (const url of urls()) {
+      const res = await get(ops, `${url}&merchantId=${demo.merchantId}`);
+      expect(res.statusCode, `${url} ${res.body.slice(0, 200)}`).toBe(200);
+      expect(res.headers['content-disposition']).toMatch(/^attachment; filename="report-[a-z-]+-[\d-]+_[\d-]+\.csv"$/);
+      expect(res.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+      expect(res.headers['content-security-policy']).not.toContain("frame-ancestors 'none'");
+      expect(res.headers['set-cookie']).toBe('paydesk-download-started=1; Path=/; Max-Age=30; SameSite=Strict');
+    }
   });
 
   it('provider and pool reports are for platform staff only: merchant owners and finance are refused', async () => {

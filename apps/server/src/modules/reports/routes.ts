@@ -10,16 +10,13 @@ import {
   type ReportKind,
 } from '@paydesk/contracts';
 import type { AppContext } from '../../lib/context';
+import { attachmentHeaders, framableBySameOrigin } from '../../lib/file-download';
 import { merchantOf } from '../../lib/scope';
 import { perm } from '../../plugins/auth';
 import { balanceReport, invoiceReport, poolBalanceReport, providerReport } from './service';
 
 function sendCsv(reply: FastifyReply, kind: ReportKind, q: { periodStart: string; periodEnd: string }, body: Readable) {
-  return reply
-    .header('content-type', 'text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${reportFileName(kind, q.periodStart, q.periodEnd)}"`)
-    .header('cache-control', 'no-store')
-    .send(body);
+  return attachmentHeaders(reply, reportFileName(kind, q.periodStart, q.periodEnd)).send(body);
 }
 
 export const reportsRoutes =
@@ -28,6 +25,8 @@ export const reportsRoutes =
     app.get(
       '/api/v1/report/invoice',
       {
+        // the back-office downloads by navigating a hidden frame here (streamed to disk, errors read back)
+        onSend: framableBySameOrigin,
         config: perm('merchant.read.report', 'report.read.invoice'),
         schema: { tags: ['reports'], querystring: invoiceReportQuery },
       },
@@ -37,6 +36,8 @@ export const reportsRoutes =
     app.get(
       '/api/v1/report/balance',
       {
+        // the back-office downloads by navigating a hidden frame here (streamed to disk, errors read back)
+        onSend: framableBySameOrigin,
         config: perm('merchant.read.report', 'report.read.balance'),
         schema: { tags: ['reports'], querystring: balanceReportQuery },
       },
@@ -46,6 +47,8 @@ export const reportsRoutes =
     app.get(
       '/api/v1/report/provider',
       {
+        // the back-office downloads by navigating a hidden frame here (streamed to disk, errors read back)
+        onSend: framableBySameOrigin,
         config: perm('merchant.read.report', 'report.read.provider'),
         schema: { tags: ['reports'], querystring: providerReportQuery },
       },
@@ -55,6 +58,8 @@ export const reportsRoutes =
     app.get(
       '/api/v1/report/pool/balance',
       {
+        // the back-office downloads by navigating a hidden frame here (streamed to disk, errors read back)
+        onSend: framableBySameOrigin,
         config: perm('merchant.read.report', 'report.read.pool.balance'),
         schema: { tags: ['reports'], querystring: poolBalanceReportQuery },
       },

@@ -1,9 +1,9 @@
 import { Badge, Table, Text, Tooltip } from '@mantine/core';
 import { successLevel, type SuccessLevel, type TerminalStatItem } from '@paydesk/contracts/monitoring';
-import { SuccessChart } from './success-chart';
+import { countOf } from '../lib/chart-format';
 
-/** Red below the low threshold, amber between, green at or above the high one. */
-const LEVEL_COLOR: Record<SuccessLevel, string> = { low: 'red', mid: 'yellow', high: 'teal', none: 'gray' };
+/** Red below successPercentLowThreshold, orange between, green at or above successPercentHighThreshold. */
+const LEVEL_COLOR: Record<SuccessLevel, string> = { low: 'red', mid: 'orange', high: 'teal', none: 'gray' };
 const LEVEL_TEXT: Record<SuccessLevel, string> = {
   low: 'below the low threshold',
   mid: 'between thresholds',
@@ -35,7 +35,7 @@ export function TerminalStatsTable({ rows }: { rows: TerminalStatItem[] }) {
     );
   }
   return (
-    <Table.ScrollContainer minWidth={900}>
+    <Table.ScrollContainer minWidth={640}>
       <Table striped highlightOnHover verticalSpacing="sm" aria-label="Terminal statistics">
         <Table.Thead>
           <Table.Tr>
@@ -45,7 +45,6 @@ export function TerminalStatsTable({ rows }: { rows: TerminalStatItem[] }) {
             <Table.Th>Success</Table.Th>
             <Table.Th>Canceled</Table.Th>
             <Table.Th>Declined</Table.Th>
-            <Table.Th>Success rate over the period</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -67,7 +66,7 @@ export function TerminalStatsTable({ rows }: { rows: TerminalStatItem[] }) {
                   <Text fw={500}>{r.name}</Text>
                   {hasData && (
                     <Text size="xs" c="dimmed">
-                      {r.total} invoices
+                      {countOf(r.total, 'invoice', 'invoices')}
                     </Text>
                   )}
                 </Table.Td>
@@ -98,12 +97,9 @@ export function TerminalStatsTable({ rows }: { rows: TerminalStatItem[] }) {
                     </Table.Td>
                     <CountCell count={r.cancelCount} percent={r.cancelPercent} label="Canceled" />
                     <CountCell count={r.declinedCount} percent={r.declinedPercent} label="Declined" />
-                    <Table.Td>
-                      <SuccessChart series={r.series} color={`${LEVEL_COLOR[level]}.6`} name={r.name} />
-                    </Table.Td>
                   </>
                 ) : (
-                  <Table.Td colSpan={5}>
+                  <Table.Td colSpan={4}>
                     <Text c="dimmed" fs="italic">
                       no data
                     </Text>

@@ -9,6 +9,7 @@ import { useCurrentMerchantId } from '../../../lib/merchant';
 import { useLedgerReconciliation, useStatisticMerchants, useTerminalStatistics } from '../api/statistics';
 import { useCurrentUser } from '../../../lib/session';
 import { TerminalStatsTable } from '../components/terminal-stats-table';
+import { SuccessCharts } from '../components/success-charts';
 
 // the back-office shows UTC everywhere, like the top-bar clock
 
@@ -28,6 +29,7 @@ function MerchantPanel({ merchantId, period, active }: { merchantId: string; per
         Updated {formatUtcTime(stats.dataUpdatedAt, true)} UTC · refreshes every minute
       </Text>
       <TerminalStatsTable rows={stats.data} />
+      <SuccessCharts rows={stats.data} />
     </>
   );
 }

@@ -60,7 +60,10 @@ export function ReportDates<T extends FieldValues>({ control, errors, from, to }
 
 type CardProps = { title: string; description: string; onSubmit: () => void; loading: boolean; children: ReactNode };
 
-/** One report: its fields and a Get report button that shows a loader until the file is downloaded. */
+/**
+ * One report: its fields and a Get report button that says "Preparing your file…" until the server answers; the
+ * browser's own download UI shows the file's progress after that.
+ */
 export function ReportCard({ title, description, onSubmit, loading, children }: CardProps) {
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-label={title}>
@@ -81,7 +84,12 @@ export function ReportCard({ title, description, onSubmit, loading, children }: 
             </Text>
           </div>
           {children}
-          <Group justify="flex-end">
+          <Group justify="flex-end" gap="sm">
+            {loading && (
+              <Text size="sm" c="dimmed" role="status">
+                Preparing your file…
+              </Text>
+            )}
             <Button type="submit" loading={loading} leftSection={<IconDownload size={16} aria-hidden />}>
               Get report
             </Button>
