@@ -1,8 +1,12 @@
+import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/support/chromium';
 
 // E2E_PORT: another port, so two checkouts (or a CI clone and a working tree) can run side by side
 const PORT = Number(process.env.E2E_PORT) || 3100;
+/** Its own data folder per port: a second run must not wipe the database of the first. */
+const DATA_DIR = PORT === 3100 ? '.tmp/e2e-data' : `.tmp/e2e-data-${PORT}`;
+process.env.E2E_DATA_DIR ??= path.resolve(import.meta.dirname, DATA_DIR);
 
 /** End-to-end against the real server with demo data, driving Debian's Chromium (DESIGN §6). */
 export default defineConfig({
@@ -23,8 +27,8 @@ export default defineConfig({
   webServer: {
     command: [
       'npm run build -w apps/web',
-      'rm -rf .tmp/e2e-data',
-      `DATA_DIR=.tmp/e2e-data PORT=${PORT} SANDBOX_DELAY_MS=300 LOG_LEVEL=warn npx tsx apps/server/src/server.ts`,
+      `rm -rf ${DATA_DIR}`,
+      `DATA_DIR=${DATA_DIR} PORT=${PORT} SANDBOX_DELAY_MS=300 LOG_LEVEL=warn npx tsx apps/server/src/server.ts`,
     ].join(' && '),
     url: `http://localhost:${PORT}/api/health`,
     reuseExistingServer: false,

@@ -8,7 +8,8 @@ import { createInvoice } from './support/merchant-api';
  * the payment form render and work: no HSTS, no `upgrade-insecure-requests` sending assets to https.
  * Chromium resolves `paydesk.test` to this machine through a host-resolver rule.
  */
-const HOST = 'http://paydesk.test:3100';
+const PORT = Number(process.env.E2E_PORT) || 3100; // playwright.config.ts
+const HOST = `http://paydesk.test:${PORT}`;
 
 test.use({
   baseURL: HOST,
@@ -37,7 +38,7 @@ test('the back-office signs in and lists transactions at a non-localhost http ad
 });
 
 test('the payment form renders at a non-localhost http address', async ({ page }) => {
-  const inv = await createInvoice('http://localhost:3100', { flowType: 'DEPOSIT', amount: 150_000_00 });
+  const inv = await createInvoice(`http://localhost:${PORT}`, { flowType: 'DEPOSIT', amount: 150_000_00 });
   await page.goto(`/payment/${inv.formId}`);
   await expect(page).toHaveTitle(/Payment/);
   await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible();
