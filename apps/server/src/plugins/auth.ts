@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SignJWT, jwtVerify } from 'jose';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import {
   effectivePermissions,
   isPlatformPermission,
@@ -13,6 +13,7 @@ import {
 import { merchants, roles, sessions, settings, users } from '../db/schema';
 import { AppError } from '../lib/errors';
 import type { AppContext } from '../lib/context';
+import type { DbOrTx } from '../db/create-db';
 
 export type SessionUser = {
   id: string;
@@ -84,6 +85,17 @@ async function loadJwtSecret(ctx: AppContext): Promise<Uint8Array> {
     .onConflictDoNothing();
   const [row] = await ctx.db.select().from(settings).where(eq(settings.key, SECRET_KEY));
   return new TextEncoder().encode(row!.value);
+}
+
+/**
+ * Ends a user's sessions (all of them, or all but the one that asked): a password change or reset, a second factor
+ * turned on, off or reset, a user disabled. The session check reads `revoked_at` on every request.
+ */
+export function endSessions(db: DbOrTx, userId: string, at: Date, keep?: string) {
+  return db
+    .update(sessions)
+    .set({ revokedAt: at })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), keep ? ne(sessions.id, keep) : undefined));
 }
 
 export async function issueSessionToken(ctx: AppContext, secret: Uint8Array, userId: string) {

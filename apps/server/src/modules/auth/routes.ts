@@ -15,9 +15,8 @@ import {
 } from '@paydesk/contracts';
 import type { AppContext } from '../../lib/context';
 import { COOKIE_NAME, currentUser } from '../../plugins/auth';
-import { changePassword, login, loginSecondFactor, logout, withCountedCode } from './service';
+import { changePassword, login, loginSecondFactor, logout } from './service';
 import {
-  assertFactorChangeable,
   disableTwoFactor,
   enableTwoFactor,
   renewRecoveryCodes,
@@ -204,9 +203,7 @@ export const authRoutes =
         },
       },
       async (req) => {
-        const me = currentUser(req);
-        assertFactorChangeable(me, 'disable');
-        await withCountedCode(ctx, me, req.ip, () => disableTwoFactor(ctx, me, req.ip, req.body.code));
+        await disableTwoFactor(ctx, currentUser(req), req.ip, req.body.code);
         return { data: { ok: true as const } };
       },
     );
@@ -222,11 +219,8 @@ export const authRoutes =
           response: { 200: recoveryCodesResponse },
         },
       },
-      async (req) => {
-        const me = currentUser(req);
-        assertFactorChangeable(me, 'renew');
-        const codes = await withCountedCode(ctx, me, req.ip, () => renewRecoveryCodes(ctx, me, req.ip, req.body.code));
-        return { data: { recoveryCodes: codes } };
-      },
+      async (req) => ({
+        data: { recoveryCodes: await renewRecoveryCodes(ctx, currentUser(req), req.ip, req.body.code) },
+      }),
     );
   };

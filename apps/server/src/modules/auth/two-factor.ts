@@ -1,13 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, count, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import type { TwoFactorSetup, TwoFactorStatus } from '@paydesk/contracts';
-import { recoveryCodes, sessions, users } from '../../db/schema';
+import { recoveryCodes, users } from '../../db/schema';
 import type { DbOrTx } from '../../db/create-db';
 import type { AppContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
-import type { SessionUser } from '../../plugins/auth';
+import { endSessions, type SessionUser } from '../../plugins/auth';
 import { recordAudit, staffActor } from '../audit/service';
+import { WrongCodeError, withCountedCode } from './attempts';
 
 /**
  * Two-factor sign-in with TOTP (RFC 6238: HMAC-SHA1, 6 digits, 30 s, what every authenticator app reads),
@@ -139,7 +140,7 @@ export async function enableTwoFactor(ctx: AppContext, me: SessionUser, ip: stri
       .update(users)
       .set({ totpSecret: u.pending, totpPendingSecret: null, totpEnabledAt: now, totpLastStep: step })
       .where(eq(users.id, me.id));
-    await endOtherSessions(tx, me, now);
+    await endSessions(tx, me.id, now, me.sessionId);
     const codes = await replaceRecoveryCodes(tx, me.id);
     await recordAudit(
       tx,
@@ -151,30 +152,25 @@ export async function enableTwoFactor(ctx: AppContext, me: SessionUser, ip: stri
   });
 }
 
-/** A wrong or used code given by a signed-in user: the auth service counts it like a failed sign-in. */
-export class WrongCodeError extends AppError {
-  constructor() {
-    super('VALIDATION_ERROR', 'The code is wrong or was already used', {
-      code: 'The code is wrong or was already used',
-    });
-  }
-}
-
 /** A current code (or a recovery code) proves the app is at hand before the factor is changed. */
 async function confirmWithCode(tx: DbOrTx, me: SessionUser, code: string, at: Date) {
-  if (!me.twoFactorEnabled) throw new AppError('INVALID_STATE', 'Two-factor sign-in is not on');
   if (!(await useSecondFactor(tx, me.id, code, at))) throw new WrongCodeError();
 }
 
-/** Turning the factor on or off ends the user's other sessions: one opened before (maybe not by them) goes. */
-const endOtherSessions = (tx: DbOrTx, me: SessionUser, at: Date) =>
-  tx
-    .update(sessions)
-    .set({ revokedAt: at })
-    .where(and(eq(sessions.userId, me.id), isNull(sessions.revokedAt), ne(sessions.id, me.sessionId)));
+/**
+ * Removes a user's second factor and recovery codes: the user turning it off, or a platform admin resetting it
+ * (users module). Its sessions are the caller's business.
+ */
+export async function removeSecondFactor(tx: DbOrTx, userId: string) {
+  await tx
+    .update(users)
+    .set({ totpSecret: null, totpPendingSecret: null, totpEnabledAt: null, totpLastStep: null })
+    .where(eq(users.id, userId));
+  await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+}
 
 /** What may be refused before any code is looked at (so a refusal there is no guess, and counts nothing). */
-export function assertFactorChangeable(me: SessionUser, change: 'disable' | 'renew') {
+function assertFactorChangeable(me: SessionUser, change: 'disable' | 'renew') {
   if (!me.twoFactorEnabled) throw new AppError('INVALID_STATE', 'Two-factor sign-in is not on');
   if (change === 'disable' && me.twoFactorRequired) {
     throw new AppError(
@@ -186,38 +182,40 @@ export function assertFactorChangeable(me: SessionUser, change: 'disable' | 'ren
   }
 }
 
+/** Turns the factor off with a current code, counted like a sign-in attempt (a stolen session cannot guess it). */
 export async function disableTwoFactor(ctx: AppContext, me: SessionUser, ip: string, code: string) {
   assertFactorChangeable(me, 'disable');
   const now = ctx.now();
-  await ctx.db.transaction(async (tx) => {
-    await confirmWithCode(tx, me, code, now);
-    await tx
-      .update(users)
-      .set({ totpSecret: null, totpPendingSecret: null, totpEnabledAt: null, totpLastStep: null })
-      .where(eq(users.id, me.id));
-    await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, me.id));
-    await endOtherSessions(tx, me, now);
-    await recordAudit(
-      tx,
-      staffActor(me, ip),
-      { action: 'auth.two_factor_disabled', merchantId: me.merchantId, targetType: 'user', targetId: me.id },
-      now,
-    );
-  });
+  await withCountedCode(ctx, me, ip, () =>
+    ctx.db.transaction(async (tx) => {
+      await confirmWithCode(tx, me, code, now);
+      await removeSecondFactor(tx, me.id);
+      await endSessions(tx, me.id, now, me.sessionId);
+      await recordAudit(
+        tx,
+        staffActor(me, ip),
+        { action: 'auth.two_factor_disabled', merchantId: me.merchantId, targetType: 'user', targetId: me.id },
+        now,
+      );
+    }),
+  );
 }
 
+/** Ten new recovery codes (the old ones stop working) for a current code, counted like a sign-in attempt. */
 export async function renewRecoveryCodes(ctx: AppContext, me: SessionUser, ip: string, code: string) {
   assertFactorChangeable(me, 'renew');
   const now = ctx.now();
-  return ctx.db.transaction(async (tx) => {
-    await confirmWithCode(tx, me, code, now);
-    const codes = await replaceRecoveryCodes(tx, me.id);
-    await recordAudit(
-      tx,
-      staffActor(me, ip),
-      { action: 'auth.recovery_codes_renewed', merchantId: me.merchantId, targetType: 'user', targetId: me.id },
-      now,
-    );
-    return codes;
-  });
+  return withCountedCode(ctx, me, ip, () =>
+    ctx.db.transaction(async (tx) => {
+      await confirmWithCode(tx, me, code, now);
+      const codes = await replaceRecoveryCodes(tx, me.id);
+      await recordAudit(
+        tx,
+        staffActor(me, ip),
+        { action: 'auth.recovery_codes_renewed', merchantId: me.merchantId, targetType: 'user', targetId: me.id },
+        now,
+      );
+      return codes;
+    }),
+  );
 }

@@ -12,11 +12,12 @@ import {
   type UserListQuery,
 } from '@paydesk/contracts';
 import type { Tx } from '../../db/create-db';
-import { merchants, recoveryCodes, roles, sessions, users } from '../../db/schema';
+import { merchants, roles, users } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
 import { hashPassword } from '../../lib/password';
-import type { SessionUser } from '../../plugins/auth';
+import { endSessions, type SessionUser } from '../../plugins/auth';
+import { removeSecondFactor } from '../auth/service';
 import { recordAudit, type AuditActor } from '../audit/service';
 
 /**
@@ -364,12 +365,6 @@ async function lockEditable(tx: Tx, actor: SessionUser, id: string, action: stri
   return target;
 }
 
-const revokeSessions = (tx: Tx, userId: string, at: Date) =>
-  tx
-    .update(sessions)
-    .set({ revokedAt: at })
-    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
-
 export async function changeUserRole(ctx: AppContext, actor: Actor, id: string, roleId: number): Promise<TeamUser> {
   return ctx.db.transaction(async (tx) => {
     await lockAdmins(tx);
@@ -412,7 +407,7 @@ export async function setUserDisabled(ctx: AppContext, actor: Actor, id: string,
       .set(disabled ? { disabledAt: now } : { disabledAt: null, failedLogins: 0, lockedUntil: null })
       .where(eq(users.id, id));
     if (disabled) {
-      await revokeSessions(tx, id, now);
+      await endSessions(tx, id, now);
       await assertPlatformAdminRemains(tx, 'This user cannot be disabled');
     }
     await recordAudit(
@@ -446,7 +441,7 @@ export async function resetUserPassword(
       .update(users)
       .set({ passwordHash, mustChangePassword: true, failedLogins: 0, lockedUntil: null })
       .where(eq(users.id, id));
-    await revokeSessions(tx, id, now);
+    await endSessions(tx, id, now);
     await recordAudit(
       tx,
       actor.audit,
@@ -475,12 +470,8 @@ export async function resetUserTwoFactor(ctx: AppContext, actor: Actor, id: stri
       throw new AppError('INVALID_STATE', `${target.user.username} has no two-factor sign-in to reset`);
     }
     const now = ctx.now();
-    await tx
-      .update(users)
-      .set({ totpSecret: null, totpPendingSecret: null, totpEnabledAt: null, totpLastStep: null })
-      .where(eq(users.id, id));
-    await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, id));
-    await revokeSessions(tx, id, now);
+    await removeSecondFactor(tx, id);
+    await endSessions(tx, id, now);
     await recordAudit(
       tx,
       actor.audit,
