@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
+import { createDb, runMigrations } from '../src/db/create-db';
+import { ensureReferenceData } from '../src/db/seed/reference-data';
 
 /** A co-located PostgreSQL is reached over its Unix socket when there is one (cheaper than loopback TCP). */
 export const benchBaseUrl = () =>
@@ -23,6 +25,25 @@ export async function sqlOn(url: string, q: string, params: unknown[] = []) {
     await c.end();
   }
 }
+
+/**
+ * A fresh database `name` on the bench server (one an earlier run left is dropped first), migrated, with the
+ * reference data: its URL, an open handle (the caller closes it) and the reference data.
+ */
+export async function createBenchDatabase(name: string) {
+  const base = benchBaseUrl();
+  await sqlOn(base, `DROP DATABASE IF EXISTS ${name}`);
+  await sqlOn(base, `CREATE DATABASE ${name}`);
+  const url = withDb(base, name);
+  const dbh = await createDb({ databaseUrl: url });
+  await runMigrations(dbh);
+  const ref = await ensureReferenceData(dbh.db);
+  return { url, dbh, ref };
+}
+
+/** Drops what createBenchDatabase made, whoever is still connected. */
+export const dropBenchDatabase = (name: string) =>
+  sqlOn(benchBaseUrl(), `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 
 export async function freePort() {
   return new Promise<number>((resolve) => {

@@ -12,10 +12,8 @@ import { parseArgs } from 'node:util';
 // @ts-expect-error autocannon ships no types
 import autocannon from 'autocannon';
 import { merchantSignaturePayload } from '@paydesk/contracts';
-import { createDb, runMigrations } from '../src/db/create-db';
-import { ensureReferenceData } from '../src/db/seed/reference-data';
 import { merchants, terminalMethods, terminals } from '../src/db/schema';
-import { benchBaseUrl, sqlOn, startServer, withDb } from './lib';
+import { createBenchDatabase, dropBenchDatabase, startServer } from './lib';
 
 const { values: args } = parseArgs({
   options: {
@@ -25,19 +23,12 @@ const { values: args } = parseArgs({
     processes: { type: 'string', default: '1' },
   },
 });
-const base = benchBaseUrl();
 const dbName = `paydesk_bench_${process.pid}`;
-const admin = (q: string) => sqlOn(base, q);
 
 async function main() {
-  await admin(`DROP DATABASE IF EXISTS ${dbName}`);
-  await admin(`CREATE DATABASE ${dbName}`);
-  const url = withDb(base, dbName);
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
-    const dbh = await createDb({ databaseUrl: url });
-    await runMigrations(dbh);
-    const ref = await ensureReferenceData(dbh.db);
+    const { url, dbh, ref } = await createBenchDatabase(dbName);
     const { publicKey, privateKey } = generateKeyPairSync('ed25519', {
       publicKeyEncoding: { type: 'spki', format: 'pem' },
       privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
@@ -133,7 +124,7 @@ async function main() {
     console.log(pass ? 'PASS: ≥ 1,000 req/s and p99 < 100 ms' : 'BELOW TARGET: ≥ 1,000 req/s and p99 < 100 ms');
   } finally {
     await server?.stop();
-    await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await dropBenchDatabase(dbName);
   }
 }
 

@@ -12,9 +12,8 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 // @ts-expect-error autocannon ships no types
 import autocannon from 'autocannon';
-import { benchBaseUrl, sqlOn, startServer, withDb } from './lib';
-import { createDb, runMigrations } from '../src/db/create-db';
-import { ensureReferenceData } from '../src/db/seed/reference-data';
+import { createBenchDatabase, dropBenchDatabase, sqlOn, startServer } from './lib';
+import { createDb } from '../src/db/create-db';
 import { rebuildLedgerBalances } from '../src/modules/ledger/reconcile';
 
 const { values: args } = parseArgs({
@@ -24,7 +23,6 @@ const { values: args } = parseArgs({
   },
 });
 const CONCURRENCY = [8, 16, 32];
-const base = benchBaseUrl();
 const dbName = `paydesk_bench_routing_${process.pid}`;
 
 /** NEW deposit invoices with forms, in bulk: the credential step routes each one once. */
@@ -78,14 +76,9 @@ async function measure(target: string, forms: { form_id: string; amount: string 
 }
 
 async function main() {
-  await sqlOn(base, `DROP DATABASE IF EXISTS ${dbName}`);
-  await sqlOn(base, `CREATE DATABASE ${dbName}`);
-  const url = withDb(base, dbName);
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
-    const dbh = await createDb({ databaseUrl: url });
-    await runMigrations(dbh);
-    const ref = await ensureReferenceData(dbh.db);
+    const { url, dbh, ref } = await createBenchDatabase(dbName);
     await dbh.close();
     await sqlOn(url, 'CREATE EXTENSION IF NOT EXISTS pgcrypto');
     const method = ref.methods.get('HUMOUZS')!;
@@ -178,7 +171,7 @@ async function main() {
     }
   } finally {
     await server?.stop();
-    await sqlOn(base, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await dropBenchDatabase(dbName);
   }
 }
 

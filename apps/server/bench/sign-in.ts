@@ -12,11 +12,9 @@ import os from 'node:os';
 // @ts-expect-error autocannon ships no types
 import autocannon from 'autocannon';
 import { eq } from 'drizzle-orm';
-import { createDb, runMigrations } from '../src/db/create-db';
-import { ensureReferenceData } from '../src/db/seed/reference-data';
 import { roles, users } from '../src/db/schema';
 import { hashPassword } from '../src/lib/password';
-import { benchBaseUrl, sqlOn, startServer, withDb } from './lib';
+import { createBenchDatabase, dropBenchDatabase, startServer } from './lib';
 
 const { values: args } = parseArgs({
   options: {
@@ -26,7 +24,6 @@ const { values: args } = parseArgs({
     'hash-concurrency': { type: 'string' },
   },
 });
-const base = benchBaseUrl();
 const dbName = `paydesk_bench_signin_${process.pid}`;
 const PASSWORD = 'bench sign-in passphrase';
 
@@ -77,14 +74,9 @@ function attack(target: string, n: number) {
 }
 
 async function main() {
-  await sqlOn(base, `DROP DATABASE IF EXISTS ${dbName}`);
-  await sqlOn(base, `CREATE DATABASE ${dbName}`);
-  const url = withDb(base, dbName);
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
-    const dbh = await createDb({ databaseUrl: url });
-    await runMigrations(dbh);
-    await ensureReferenceData(dbh.db);
+    const { url, dbh } = await createBenchDatabase(dbName);
     const [role] = await dbh.db.select().from(roles).where(eq(roles.code, 'platform_admin'));
     await dbh.db.insert(users).values({
       username: 'reader',
@@ -142,7 +134,7 @@ async function main() {
     );
   } finally {
     await server?.stop();
-    await sqlOn(base, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await dropBenchDatabase(dbName);
   }
 }
 

@@ -74,3 +74,4 @@ export function pemDisplayLines(pem: string): [begin: string, body: string, end:
 
 /** Whether every user of the merchant must use two-factor sign-in (set by someone who manages its team). */
 export const merchantTwoFactorPolicyBody = z.object({ requireTwoFactor: z.boolean() }).strict();
+export type MerchantTwoFactorPolicyBody = z.infer<typeof merchantTwoFactorPolicyBody>;

@@ -1,36 +1,33 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import { Agent } from 'undici';
+import { addressIn, subnetList } from './ip-ranges';
 
 /** Addresses a merchant-supplied URL must not reach from our network (SSRF): loopback, private, link-local… */
-const blocked = new net.BlockList();
-for (const [addr, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 3],
-] as const)
-  blocked.addSubnet(addr, prefix, 'ipv4');
-for (const [addr, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  blocked.addSubnet(addr, prefix, 'ipv6');
+const blocked = subnetList(
+  [
+    ['0.0.0.0', 8],
+    ['10.0.0.0', 8],
+    ['100.64.0.0', 10],
+    ['127.0.0.0', 8],
+    ['169.254.0.0', 16],
+    ['172.16.0.0', 12],
+    ['192.168.0.0', 16],
+    ['198.18.0.0', 15],
+    ['224.0.0.0', 3],
+  ],
+  [
+    ['::', 128],
+    ['::1', 128],
+    ['fc00::', 7],
+    ['fe80::', 10],
+    ['ff00::', 8],
+  ],
+);
 
+/** Not a public address (anything that is not an IP address counts as private). */
 export function isPrivateAddress(ip: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) return blocked.check(mapped[1]!, 'ipv4');
-  const family = net.isIP(ip);
-  if (family === 0) return true;
-  return blocked.check(ip, family === 4 ? 'ipv4' : 'ipv6');
+  return addressIn(blocked, ip) ?? true;
 }
 
 /**

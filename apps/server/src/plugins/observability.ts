@@ -1,10 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import net from 'node:net';
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { MIGRATIONS_DIR } from '../db/create-db';
 import type { AppContext } from '../lib/context';
 import { AppError } from '../lib/errors';
+import { addressIn, subnetList } from '../lib/ip-ranges';
 import { createAppMetrics, METRICS_CONTENT_TYPE, withTimeout } from '../lib/metrics';
 
 /**
@@ -43,8 +43,9 @@ export function registerObservability(app: FastifyInstance, ctx: AppContext) {
     const ms = reply.elapsedTime;
     metrics.observeRequest(req.method, route ?? 'unmatched', reply.statusCode, ms / 1000);
     // the path without its query string (search terms live there); never headers (cookies, keys) or bodies
-    const path = req.url.split('?', 1)[0];
-    const quiet = QUIET.test(path!) && reply.statusCode < 500;
+    const q = req.url.indexOf('?');
+    const path = q === -1 ? req.url : req.url.slice(0, q);
+    const quiet = reply.statusCode < 500 && QUIET.test(path);
     req.log[quiet ? 'debug' : 'info'](
       {
         method: req.method,
@@ -89,30 +90,24 @@ export function registerObservability(app: FastifyInstance, ctx: AppContext) {
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
 
-/** Loopback and private networks (RFC 1918, RFC 4193 unique-local, link-local). */
-const internal = new net.BlockList();
-for (const [addr, prefix] of [
-  ['127.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-  ['169.254.0.0', 16],
-] as const)
-  internal.addSubnet(addr, prefix, 'ipv4');
-for (const [addr, prefix] of [
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-] as const)
-  internal.addSubnet(addr, prefix, 'ipv6');
-
-function isInternalAddress(ip: string) {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) return internal.check(mapped[1]!, 'ipv4');
-  const family = net.isIP(ip);
-  if (family === 0) return false;
-  return internal.check(ip, family === 4 ? 'ipv4' : 'ipv6');
-}
+/**
+ * Loopback and private networks (RFC 1918, RFC 4193 unique-local, link-local): narrower than lib/egress.ts's list
+ * of what a callback may not reach (no CGNAT, benchmark or multicast ranges here: those are not our network).
+ */
+const internal = subnetList(
+  [
+    ['127.0.0.0', 8],
+    ['10.0.0.0', 8],
+    ['172.16.0.0', 12],
+    ['192.168.0.0', 16],
+    ['169.254.0.0', 16],
+  ],
+  [
+    ['::1', 128],
+    ['fc00::', 7],
+    ['fe80::', 10],
+  ],
+);
 
 function internalClient(req: FastifyRequest, proxiesListed: boolean) {
   // behind a proxy we were not told about, every client would look like the proxy's own private address; with
@@ -120,7 +115,7 @@ function internalClient(req: FastifyRequest, proxiesListed: boolean) {
   // Only with TRUST_PROXY listing the proxies is the forwarded address believed (the first one not listed).
   const forwarded = req.headers['x-forwarded-for'] || req.headers.forwarded || req.headers['x-real-ip'];
   if (forwarded && !proxiesListed) return false;
-  return isInternalAddress(req.ip);
+  return addressIn(internal, req.ip) ?? false;
 }
 
 /** Journal times of the migrations this build carries (drizzle's meta/_journal.json), read once. */

@@ -115,30 +115,40 @@ const ITEM_JOINS = sql.raw(`
   LEFT JOIN providers pr ON pr.id = pa.provider_id
   LEFT JOIN "references" bank ON bank.id = i.bank_code AND bank.header_id = 205`);
 
-/**
- * One page: the LIMIT/OFFSET applies to invoices alone, the joins only to the rows shown.
- * `fewMatches` (a search known to match at most the count's cap) collects the matches first through their
- * indexes and sorts only them: the newest-first scan the planner would pick otherwise walks past every newer
- * invoice when the matches sit together in the past (a prefix of ids made on one day).
- */
-export function listSql(f: InvoiceFilter, opts: FilterOptions, page: number, size: number, fewMatches = false): SQL {
-  const pageOf = fewMatches
-    ? sql`(WITH m AS MATERIALIZED (SELECT i.id, i.created_at FROM invoices i WHERE ${whereSql(f, opts)})
-          SELECT inv.* FROM (SELECT * FROM m i ORDER BY ${ORDER} LIMIT ${size}::int OFFSET ${page * size}::bigint) p
-          JOIN invoices inv ON inv.id = p.id)`
-    : sql`(SELECT * FROM invoices i WHERE ${whereSql(f, opts)} ORDER BY ${ORDER}
-          LIMIT ${size}::int OFFSET ${page * size}::bigint)`;
+/** One page: the LIMIT/OFFSET applies to invoices alone, the joins only to the rows shown. */
+export function listSql(f: InvoiceFilter, opts: FilterOptions, page: number, size: number): SQL {
   return sql`
     SELECT ${ITEM_COLUMNS}
-    FROM ${pageOf} i
+    FROM (SELECT * FROM invoices i WHERE ${whereSql(f, opts)} ORDER BY ${ORDER}
+          LIMIT ${size}::int OFFSET ${page * size}::bigint) i
     ${ITEM_JOINS}
+    ORDER BY ${ORDER}`;
+}
+
+const CAP_PLUS_ONE = sql.raw(String(INVOICE_TOTAL_CAP + 1));
+
+/**
+ * A search's capped count and, when it matches at most INVOICE_TOTAL_CAP invoices, its page, in one query: the
+ * matches are gathered once through their indexes (as countSql reads them), counted, and only they are sorted. The
+ * newest-first scan the planner would pick otherwise walks past every newer invoice when the matches sit together
+ * in the past (a prefix of ids made on one day). Every row carries `matches`; a page without rows (or more matches
+ * than the cap: listSql pages those) is one row whose other columns are null.
+ */
+export function searchPageSql(f: InvoiceFilter, opts: FilterOptions, page: number, size: number): SQL {
+  return sql`
+    WITH m AS MATERIALIZED (SELECT i.id, i.created_at FROM invoices i WHERE ${whereSql(f, opts)} LIMIT ${CAP_PLUS_ONE}),
+    n AS (SELECT count(*)::int AS matches FROM m),
+    p AS (SELECT i.id FROM m i WHERE (SELECT matches FROM n) <= ${INVOICE_TOTAL_CAP}::int
+          ORDER BY ${ORDER} LIMIT ${size}::int OFFSET ${page * size}::bigint)
+    SELECT n.matches, ${ITEM_COLUMNS}
+    FROM n LEFT JOIN (p JOIN invoices i ON i.id = p.id ${ITEM_JOINS}) ON true
     ORDER BY ${ORDER}`;
 }
 
 /** Exact count up to the cap: reads at most INVOICE_TOTAL_CAP + 1 index entries. */
 export function countSql(f: InvoiceFilter, opts: FilterOptions): SQL {
   return sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM invoices i WHERE ${whereSql(f, opts)}
-    LIMIT ${sql.raw(String(INVOICE_TOTAL_CAP + 1))}) s`;
+    LIMIT ${CAP_PLUS_ONE}) s`;
 }
 
 export function detailSql(invoiceId: string, merchantId: string): SQL {

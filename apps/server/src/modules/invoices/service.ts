@@ -27,6 +27,7 @@ import {
   toQuery,
   detailSql,
   listSql,
+  searchPageSql,
   statusRef,
   toInvoice,
   type ItemRow,
@@ -59,6 +60,9 @@ function withVisibleRequisites(inv: Invoice, v: Visibility): Invoice {
   };
 }
 
+/** A row of searchPageSql: the item's columns are null on the one row of a page without invoices. */
+type SearchRow = Omit<ItemRow, 'id'> & { id: string | null; matches: number };
+
 const present = (r: ItemRow, v: Visibility) => withVisibleRequisites(toInvoice(r, v), v);
 
 export async function listInvoices(
@@ -69,24 +73,28 @@ export async function listInvoices(
 ): Promise<InvoiceListResponse> {
   const v = visibility(perms);
   const opts = { merchantId, canReadProvider: v.canReadProvider };
-  let rows;
+  let rows: ItemRow[];
   let n: number;
   if (q.search) {
-    // a search counts first: up to the cap its matches are gathered through their indexes and sorted (listSql)
-    n = (await ctx.db.execute<{ n: number }>(countSql(q, opts))).rows[0]!.n;
-    rows = await ctx.db.execute<ItemRow>(listSql(q, opts, q.page, q.size, n <= INVOICE_TOTAL_CAP));
+    // the count and, up to the cap, the page in one query (searchPageSql); past the cap the page as without a search
+    const found = (await ctx.db.execute<SearchRow>(searchPageSql(q, opts, q.page, q.size))).rows;
+    n = found[0]!.matches;
+    rows =
+      n <= INVOICE_TOTAL_CAP
+        ? found.filter((r): r is SearchRow & ItemRow => r.id !== null)
+        : (await ctx.db.execute<ItemRow>(listSql(q, opts, q.page, q.size))).rows;
   } else {
     // the page and the capped count side by side (two connections on PostgreSQL; queued on PGlite's one)
     const [listed, counted] = await Promise.all([
       ctx.db.execute<ItemRow>(listSql(q, opts, q.page, q.size)),
       ctx.db.execute<{ n: number }>(countSql(q, opts)),
     ]);
-    rows = listed;
+    rows = listed.rows;
     n = counted.rows[0]!.n;
   }
   const isCapped = n > INVOICE_TOTAL_CAP;
   return {
-    data: rows.rows.map((r) => present(r, v)),
+    data: rows.map((r) => present(r, v)),
     total: isCapped ? INVOICE_TOTAL_CAP : n,
     totalIsCapped: isCapped,
   };

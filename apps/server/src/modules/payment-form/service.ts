@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, notInArray, or, sql } from 'drizzle-orm';
+import { and, eq, notInArray, sql } from 'drizzle-orm';
 import {
   feeFor,
   holdsRequisites,
@@ -63,7 +63,7 @@ async function terminalMethods(db: DbOrTx, terminalId: string): Promise<MethodRo
     minAmount: Number(r.min_amount),
     maxAmount: Number(r.max_amount),
     currencyId: Number(r.currency_id),
-    countryCode: r.country_code,
+    countryCode: r.country_code.trim().toUpperCase(),
   }));
 }
 
@@ -317,7 +317,7 @@ export async function completePayment(ctx: AppContext, formId: string, body: For
     if (method.isBankTransfer) {
       if (body.bankCodeInteger === undefined)
         throw badRequest('Choose the bank', { bankCodeInteger: 'Choose the bank' });
-      const banks = await listBanks(tx, [method.countryCode.trim().toUpperCase()]);
+      const banks = ofCountries(await listBanks(tx), [method.countryCode]);
       if (!banks.some((b) => b.codeInteger === body.bankCodeInteger)) {
         throw badRequest('Unknown bank', { bankCodeInteger: 'Choose a bank from the list' });
       }
@@ -350,11 +350,8 @@ export async function completePayment(ctx: AppContext, formId: string, body: For
   return out;
 }
 
-/**
- * Bank list for SBP withdrawals: reference header 205, only the banks of the given countries (and those
- * with no country). codeInteger is the numeric code, else the row id.
- */
-export async function listBanks(db: DbOrTx, countries: readonly string[]): Promise<BankOption[]> {
+/** Bank list for SBP withdrawals: reference header 205; codeInteger is the numeric code, else the row id. */
+export async function listBanks(db: DbOrTx): Promise<BankOption[]> {
   const rows = await db
     .select({
       id: references.id,
@@ -364,14 +361,7 @@ export async function listBanks(db: DbOrTx, countries: readonly string[]): Promi
       countryCode: references.countryCode,
     })
     .from(references)
-    .where(
-      and(
-        eq(references.headerId, BANK_HEADER_ID),
-        countries.length
-          ? or(isNull(references.countryCode), inArray(references.countryCode, [...countries]))
-          : undefined,
-      ),
-    )
+    .where(eq(references.headerId, BANK_HEADER_ID))
     .orderBy(references.sort, references.value);
   return rows.map((r) => ({
     id: r.id,
@@ -381,6 +371,10 @@ export async function listBanks(db: DbOrTx, countries: readonly string[]): Promi
     codeInteger: /^\d{1,15}$/.test(r.code) ? Number(r.code) : r.id,
   }));
 }
+
+/** The banks of the given countries and those with no country (every bank when no country is given). */
+const ofCountries = (banks: BankOption[], countries: readonly string[]) =>
+  countries.length ? banks.filter((b) => b.countryCode === null || countries.includes(b.countryCode)) : banks;
 
 /**
  * The countries whose banks a form's SBP list offers: its chosen method's, else those of the terminal's
@@ -392,13 +386,13 @@ function bankCountries(methods: readonly MethodRow[], inv: Pick<InvoiceRow, 'pay
   const inCurrency = methods.filter((m) => m.currencyId === inv.currencyId);
   const transfers = inCurrency.filter((m) => m.isBankTransfer);
   const candidates = chosen ? [chosen] : transfers.length ? transfers : inCurrency;
-  return [...new Set(candidates.map((m) => m.countryCode.trim().toUpperCase()))];
+  return [...new Set(candidates.map((m) => m.countryCode))];
 }
 
 export async function banksForForm(ctx: AppContext, formId: string): Promise<BankOption[]> {
   const inv = await invoiceByForm(ctx.db, formId);
-  const methods = await terminalMethods(ctx.db, inv.terminalId);
-  return listBanks(ctx.db, bankCountries(methods, inv));
+  const [methods, banks] = await Promise.all([terminalMethods(ctx.db, inv.terminalId), listBanks(ctx.db)]);
+  return ofCountries(banks, bankCountries(methods, inv));
 }
 
 export async function openSupportTicket(

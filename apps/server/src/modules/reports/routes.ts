@@ -22,11 +22,12 @@ function sendCsv(reply: FastifyReply, kind: ReportKind, q: { periodStart: string
 export const reportsRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
+    // every route here is a CSV download, which the back-office makes by navigating a hidden frame to it (streamed
+    // to disk, errors read back); the hook stays inside this plugin
+    app.addHook('onSend', framableBySameOrigin);
     app.get(
       '/api/v1/report/invoice',
       {
-        // the back-office downloads by navigating a hidden frame here (streamed to disk, errors read back)
-        onSend: framableBySameOrigin,
         config: perm('merchant.read.report', 'report.read.invoice'),
         schema: { tags: ['reports'], querystring: invoiceReportQuery },
       },
@@ -36,8 +37,6 @@ export const reportsRoutes =
     app.get(
       '/api/v1/report/balance',
       {
-        // the back-office downloads by navigating a hidden frame here (streamed to disk, errors read back)
-        onSend: framableBySameOrigin,
         config: perm('merchant.read.report', 'report.read.balance'),
         schema: { tags: ['reports'], querystring: balanceReportQuery },
       },
@@ -47,8 +46,6 @@ export const reportsRoutes =
     app.get(
       '/api/v1/report/provider',
       {
-        // the back-office downloads by navigating a hidden frame here (streamed to disk, errors read back)
-        onSend: framableBySameOrigin,
         config: perm('merchant.read.report', 'report.read.provider'),
         schema: { tags: ['reports'], querystring: providerReportQuery },
       },
@@ -58,8 +55,6 @@ export const reportsRoutes =
     app.get(
       '/api/v1/report/pool/balance',
       {
-        // the back-office downloads by navigating a hidden frame here (streamed to disk, errors read back)
-        onSend: framableBySameOrigin,
         config: perm('merchant.read.report', 'report.read.pool.balance'),
         schema: { tags: ['reports'], querystring: poolBalanceReportQuery },
       },
