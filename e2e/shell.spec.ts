@@ -1,20 +1,10 @@
 import type { Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { seriousViolations } from './support/a11y';
 import { DEMO_PASSWORD, DEMO_ROLES, expect, signIn, signOut, test } from './support/auth';
 import { ALL_NAV_ENTRIES, expectedNav } from './support/roles';
 import { apiSession, newColleague } from './support/people';
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Main navigation' });
-
-/** Serious WCAG A/AA violations, on the whole page or only within the given landmarks. */
-async function seriousViolations(page: Page, within: string[] = []) {
-  const builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']);
-  for (const selector of within) builder.include(selector);
-  const { violations } = await builder.analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => `${n.html} (${n.failureSummary ?? ''})`).join(', ')}`);
-}
 
 test.describe('signed-in layout', () => {
   // what each demo user should see follows from its preset role's permissions (contracts)

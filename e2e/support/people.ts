@@ -2,7 +2,7 @@ import { request as playwrightRequest, type APIRequestContext } from '@playwrigh
 import { expect } from './auth';
 
 /** Users made for one test, so that no demo user is left changed (other specs share the server and database). */
-const suffix = () => Math.random().toString(36).slice(2, 7);
+export const suffix = () => Math.random().toString(36).slice(2, 7);
 
 /** A signed-in API session, as a browser would have after Log In. */
 export async function apiSession(baseURL: string, username: string, password: string): Promise<APIRequestContext> {

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
-import { ActionIcon, Alert, CopyButton, Stack, Text, TextInput, Tooltip } from '@mantine/core';
-import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
+import { Alert, Stack, Text, TextInput } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { CopyIconButton } from './copy-icon-button';
 
 type Props = {
   /** what the value is, e.g. "One-time password" */
@@ -26,22 +27,7 @@ export function OneTimeSecret({ label, value, children }: Props) {
         onFocus={(e) => e.currentTarget.select()}
         styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
         rightSectionWidth={44}
-        rightSection={
-          <CopyButton value={value}>
-            {({ copied, copy }) => (
-              <Tooltip label={copied ? 'Copied' : 'Copy'} withArrow>
-                <ActionIcon
-                  variant="light"
-                  color={copied ? 'teal' : 'blue'}
-                  onClick={copy}
-                  aria-label={copied ? 'Copied' : `Copy ${label.toLowerCase()}`}
-                >
-                  {copied ? <IconCheck size={18} aria-hidden /> : <IconCopy size={18} aria-hidden />}
-                </ActionIcon>
-              </Tooltip>
-            )}
-          </CopyButton>
-        }
+        rightSection={<CopyIconButton value={value} what={label.toLowerCase()} />}
       />
       <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={18} aria-hidden />}>
         <Stack gap={4}>

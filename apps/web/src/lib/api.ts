@@ -55,7 +55,7 @@ export function setUnauthorizedHandler(handler: () => void) {
 }
 
 /** The server refuses everything but one step until the user takes it: a new password, or the second factor's setup. */
-const SESSION_STEPS: readonly ApiErrorCode[] = ['PASSWORD_CHANGE_REQUIRED', 'TWO_FACTOR_SETUP_REQUIRED'];
+export const SESSION_STEPS: readonly ApiErrorCode[] = ['PASSWORD_CHANGE_REQUIRED', 'TWO_FACTOR_SETUP_REQUIRED'];
 
 let onSessionStepRequired: () => void = () => {};
 /**

@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { ApiError, apiUrl, type ApiErrorCode, type QueryParams } from './api';
+import { ApiError, SESSION_STEPS, apiUrl, type ApiErrorCode, type QueryParams } from './api';
 import { meQueryKey } from './session';
 
 export type CsvSource = {
@@ -26,11 +26,7 @@ const FRAME_LIFETIME_MS = 30 * 60_000;
 export const DOWNLOAD_FAILED = 'The download could not start. Try again.';
 
 /** Codes after which the user must be reloaded: the session ended, or the server wants a step first. */
-const SESSION_CODES: readonly ApiErrorCode[] = [
-  'UNAUTHORIZED',
-  'PASSWORD_CHANGE_REQUIRED',
-  'TWO_FACTOR_SETUP_REQUIRED',
-];
+const SESSION_CODES: readonly ApiErrorCode[] = ['UNAUTHORIZED', ...SESSION_STEPS];
 
 const startedCookieSet = () => document.cookie.split(/;\s*/).some((c) => c.startsWith(`${STARTED_COOKIE}=`));
 const clearStartedCookie = () => {

@@ -1,7 +1,8 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { Alert, Anchor, Button, Group, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack, Switch, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconArrowLeft } from '@tabler/icons-react';
 import type { Me } from '@paydesk/contracts/auth';
+import { CodeInput } from '../../../components/code-input';
 import { useLoginSecondFactor, type SecondFactorChallenge } from '../api/login';
 import { codeProblem, secondFactorFailure, type CodeMode } from '../model/second-factor';
 
@@ -87,26 +88,18 @@ export function CodeStep({ challenge, username, onSignedIn, onBack }: Props) {
             {alert}
           </Alert>
         )}
-        <TextInput
+        <CodeInput
           ref={input}
+          numeric={mode === 'app'}
           label={text.label}
           value={code}
-          onChange={(e) => {
-            setCode(e.currentTarget.value);
+          onChange={(value) => {
+            setCode(value);
             if (fieldError) setFieldError(null);
           }}
           error={fieldError}
           autoFocus
-          withAsterisk
-          size="md"
-          spellCheck={false}
-          autoCapitalize="none"
-          maxLength={mode === 'app' ? 7 : 20}
           placeholder={mode === 'recovery' ? 'xxxxx-xxxxx' : undefined}
-          {...(mode === 'app'
-            ? { autoComplete: 'one-time-code', inputMode: 'numeric' as const }
-            : { autoComplete: 'off', inputMode: 'text' as const })}
-          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', letterSpacing: '0.1em' } }}
         />
         <Switch
           label="Use a recovery code"

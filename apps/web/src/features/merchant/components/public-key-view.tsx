@@ -1,5 +1,5 @@
-import { ActionIcon, Code, Group, Stack, Text, Tooltip, CopyButton } from '@mantine/core';
-import { IconCheck, IconCopy } from '@tabler/icons-react';
+import { Code, Group, Stack, Text } from '@mantine/core';
+import { CopyIconButton } from '../../../components/copy-icon-button';
 import { pemDisplayLines } from '@paydesk/contracts';
 
 /** The stored key in three lines (BEGIN, base64 body, END) with a copy control (SPEC §2). */
@@ -21,20 +21,7 @@ export function PublicKeyView({ pem }: { pem: string | null }) {
           ))}
         </Stack>
       </Code>
-      <CopyButton value={pem}>
-        {({ copied, copy }) => (
-          <Tooltip label={copied ? 'Copied' : 'Copy'} withArrow>
-            <ActionIcon
-              variant="subtle"
-              color={copied ? 'teal' : 'gray'}
-              onClick={copy}
-              aria-label={copied ? 'Copied' : 'Copy public key'}
-            >
-              {copied ? <IconCheck size={18} aria-hidden /> : <IconCopy size={18} aria-hidden />}
-            </ActionIcon>
-          </Tooltip>
-        )}
-      </CopyButton>
+      <CopyIconButton value={pem} what="public key" variant="subtle" color="gray" />
     </Group>
   );
 }

@@ -12,9 +12,7 @@ type Props = {
   name: string;
 };
 
-type Row = SuccessPoint;
-
-function BucketTooltip({ row, bucketMinutes }: { row: Row | undefined; bucketMinutes: number }) {
+function BucketTooltip({ row, bucketMinutes }: { row: SuccessPoint | undefined; bucketMinutes: number }) {
   if (!row) return null;
   return (
     <Paper withBorder shadow="sm" p="xs" radius="sm" data-testid="success-chart-tooltip">

@@ -12,12 +12,18 @@ export const twoFactorStatusQuery = queryOptions({
   refetchOnWindowFocus: false,
 });
 
-/** Changes of the second factor refresh its status; me is refreshed by whoever decides when (see the enrolment). */
-function useTwoFactorMutation<TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) {
+/**
+ * Changes of the second factor refresh its status; me too when `refreshMe` (turning it off), otherwise whoever
+ * decides when refreshes it (see the enrolment).
+ */
+function useTwoFactorMutation<TVars, TResult>(fn: (vars: TVars) => Promise<TResult>, refreshMe = false) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: fn,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: twoFactorStatusQuery.queryKey, exact: true }),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: twoFactorStatusQuery.queryKey, exact: true });
+      if (refreshMe) await queryClient.invalidateQueries({ queryKey: meQueryKey, exact: true });
+    },
   });
 }
 
@@ -33,16 +39,8 @@ export const useEnableTwoFactor = () =>
     api.post<{ data: RecoveryCodes }>(`${path}/enable`, { code }, { scoped: false }).then((r) => r.data.recoveryCodes),
   );
 
-export const useDisableTwoFactor = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (code: string) => api.post(`${path}/disable`, { code }, { scoped: false }),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: twoFactorStatusQuery.queryKey, exact: true });
-      await queryClient.invalidateQueries({ queryKey: meQueryKey, exact: true });
-    },
-  });
-};
+export const useDisableTwoFactor = () =>
+  useTwoFactorMutation((code: string) => api.post(`${path}/disable`, { code }, { scoped: false }), true);
 
 /** Ten new recovery codes (shown once); the old ones stop working. */
 export const useRenewRecoveryCodes = () =>

@@ -1,7 +1,8 @@
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { Alert, Button, Group, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Stack } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import type { z } from 'zod';
+import { CodeInput } from '../../../components/code-input';
 import { actionErrorMessage, isApiError } from '../../../lib/api';
 
 type Props = {
@@ -80,27 +81,20 @@ export function CodeForm({
             {alert}
           </Alert>
         )}
-        <TextInput
+        <CodeInput
           ref={input}
+          numeric={Boolean(numeric)}
           label={label}
           description={description}
           value={code}
-          onChange={(e) => {
-            setCode(e.currentTarget.value);
+          onChange={(value) => {
+            setCode(value);
             if (fieldError) setFieldError(null);
           }}
           error={fieldError}
-          withAsterisk
           data-autofocus
-          size="md"
           maw={260}
-          spellCheck={false}
-          autoCapitalize="none"
-          maxLength={numeric ? 7 : 20}
-          {...(numeric
-            ? { autoComplete: 'one-time-code', inputMode: 'numeric' as const }
-            : { autoComplete: 'off', placeholder: '123456 or xxxxx-xxxxx' })}
-          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', letterSpacing: '0.1em' } }}
+          placeholder={numeric ? undefined : '123456 or xxxxx-xxxxx'}
         />
         <Group justify={actions === 'page' ? 'flex-start' : 'flex-end'} gap="sm">
           {actions === 'dialog' && cancel}

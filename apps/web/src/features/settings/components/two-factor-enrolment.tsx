@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
-import { ActionIcon, Alert, Box, Button, Code, CopyButton, Flex, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { IconAlertCircle, IconCheck, IconCopy } from '@tabler/icons-react';
+import { Alert, Box, Button, Code, Flex, Stack, Text, Title } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
 import { QRCodeSVG } from 'qrcode.react';
 import { totpCode } from '@paydesk/contracts/auth';
+import { CopyIconButton } from '../../../components/copy-icon-button';
 import { SectionLoader } from '../../../components/full-page-loader';
 import { actionErrorMessage } from '../../../lib/api';
 import { useEnableTwoFactor, useStartTwoFactorSetup } from '../api/two-factor';
@@ -92,21 +93,7 @@ export function TwoFactorEnrolment({ username, onDone, onCancel }: Props) {
               <Code fz="md" px="sm" py={6} c="dark.8" style={{ wordSpacing: '0.15em', lineHeight: 1.6 }}>
                 <SetupKey secret={secret} />
               </Code>
-              <CopyButton value={secret}>
-                {({ copied, copy }) => (
-                  <Tooltip label={copied ? 'Copied' : 'Copy'} withArrow>
-                    <ActionIcon
-                      variant="light"
-                      color={copied ? 'teal' : 'blue'}
-                      size="lg"
-                      onClick={copy}
-                      aria-label={copied ? 'Copied' : 'Copy setup key'}
-                    >
-                      {copied ? <IconCheck size={18} aria-hidden /> : <IconCopy size={18} aria-hidden />}
-                    </ActionIcon>
-                  </Tooltip>
-                )}
-              </CopyButton>
+              <CopyIconButton value={secret} what="setup key" size="lg" />
             </Flex>
             <Text size="xs" c="dimmed">
               Time-based key, 6 digits every 30 seconds. Spaces do not matter.

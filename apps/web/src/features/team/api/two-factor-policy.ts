@@ -1,33 +1,30 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Merchant } from '@paydesk/contracts/merchants';
+import type { Merchant, MerchantTwoFactorPolicyBody } from '@paydesk/contracts/merchants';
 import { api } from '../../../lib/api';
-import { currentMerchantQuery, merchantsQuery } from '../../../lib/merchant';
+import { merchantsQuery } from '../../../lib/merchant';
 import { meQueryKey } from '../../../lib/session';
 
 /**
  * Requires (or stops requiring) two-factor sign-in of everyone in a merchant's team. The merchant is named in
- * the path (platform staff pass the one they picked); the merchant caches and the signed-in user are refreshed,
- * since the caller may be one of the team now required to set it up.
+ * the path (platform staff pass the one they picked); the server's answer goes into the merchant caches (the list
+ * and every cached current merchant) and the signed-in user is refreshed, since the caller may be one of the team
+ * now required to set it up.
  */
 export function useSetTwoFactorPolicy() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ merchantId, requireTwoFactor }: { merchantId: string; requireTwoFactor: boolean }) =>
+    mutationFn: ({ merchantId, requireTwoFactor }: MerchantTwoFactorPolicyBody & { merchantId: string }) =>
       api
         .put<{ data: Merchant }>(
           `/api/v1/merchant/${merchantId}/two-factor-policy`,
           { requireTwoFactor },
-          {
-            scoped: false,
-          },
+          { scoped: false },
         )
         .then((r) => r.data),
     onSuccess: async (merchant) => {
-      queryClient.setQueryData(merchantsQuery.queryKey, (list) =>
-        list ? { ...list, data: list.data.map((m) => (m.id === merchant.id ? merchant : m)) } : list,
-      );
-      queryClient.setQueryData(currentMerchantQuery(null).queryKey, (m) => (m?.id === merchant.id ? merchant : m));
-      await queryClient.invalidateQueries({ queryKey: ['merchant'] });
+      const fresh = <M extends Merchant | undefined>(m: M) => (m?.id === merchant.id ? merchant : m);
+      queryClient.setQueryData(merchantsQuery.queryKey, (list) => list && { ...list, data: list.data.map(fresh) });
+      queryClient.setQueriesData<Merchant>({ queryKey: ['merchant', 'me'] }, fresh);
       await queryClient.invalidateQueries({ queryKey: meQueryKey, exact: true });
     },
   });
