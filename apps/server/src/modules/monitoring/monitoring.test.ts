@@ -42,9 +42,14 @@ type Stat = {
   series: { t: string; total: number; successCount: number; successPercent: number | null }[];
 };
 
-/** A few invoices of known outcome on the test terminal, created minutes ago. */
+/**
+ * A few invoices of known outcome on the test terminal, created about `minutesAgo` minutes ago: moved to the middle of
+ * their 5-minute UTC bucket, so that the few seconds they span never straddle a bucket boundary whatever the clock says.
+ */
 async function addInvoices(statuses: string[], minutesAgo: number) {
   const now = t.ctx.now().getTime();
+  const bucket = 5 * 60_000;
+  const at = Math.floor((now - minutesAgo * 60_000) / bucket) * bucket + bucket / 2;
   await t.ctx.db.insert(invoices).values(
     statuses.map((status, i) => ({
       merchantId: demo.merchantId,
@@ -57,8 +62,8 @@ async function addInvoices(statuses: string[], minutesAgo: number) {
       currencyId: testTerminal.currencyId,
       isTest: true,
       expiresAt: new Date(now + 30 * 60_000),
-      createdAt: new Date(now - minutesAgo * 60_000 - i * 1000),
-      statusDate: new Date(now - minutesAgo * 60_000),
+      createdAt: new Date(at - i * 1000),
+      statusDate: new Date(at),
     })),
   );
 }
