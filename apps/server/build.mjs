@@ -46,7 +46,7 @@ export async function buildServer(outdir = path.join(serverDir, 'dist')) {
       // native or wasm parts), and node_modules is there at run time anyway
       packages: 'external',
       // …except the workspace package of shared schemas, which is TypeScript source (aliases apply before `packages`)
-      alias: { '@paydesk/contracts': path.join(contracts, 'src/index.ts') },
+      alias: { '@paydesk/contracts': path.join(contracts, 'src') },
       // class and function names as in the source (error names, stack traces)
       keepNames: true,
       sourcemap: 'linked',

@@ -1,12 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type onSendAsyncHookHandler,
+} from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './lib/context';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerObservability, requestLogController } from './plugins/observability';
@@ -16,8 +19,13 @@ import { registerAuth } from './plugins/auth';
 import { registerMerchantScope } from './lib/scope';
 import { registerModules } from './modules';
 import { demoReceiver } from './modules/callbacks/demo-receiver';
+import { registerDocs } from './openapi/plugin';
 
-export type BuildOptions = { logger?: boolean | object };
+export type BuildOptions = {
+  logger?: boolean | object;
+  /** Sees every answer before it leaves (the tests check each one against the OpenAPI document). */
+  onSend?: onSendAsyncHookHandler;
+};
 
 /** Builds the whole app (tests import this); server.ts listens and runs workers. */
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
@@ -38,6 +46,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   registerErrorHandler(app);
   // before any route: its onResponse hook (metrics, the request log line) must cover every route and the 404s
   registerObservability(app, ctx);
+  if (opts.onSend) app.addHook('onSend', opts.onSend);
 
   await app.register(cookie);
   await app.register(helmet, {
@@ -72,30 +81,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     }
   });
 
-  await app.register(swagger, {
-    openapi: {
-      info: {
-        title: 'Paydesk API',
-        version: '1.0.0',
-        description: 'Back-office, merchant, payment-form and provider APIs',
-      },
-      components: {
-        securitySchemes: {
-          cookieAuth: { type: 'apiKey', in: 'cookie', name: 'jwt' },
-          merchantSignature: {
-            type: 'apiKey',
-            in: 'header',
-            name: 'X-Signature',
-            description:
-              'base64 Ed25519 signature of `${X-Timestamp}.${METHOD}.${path}.${rawBody}` with headers X-Merchant-Id and X-Timestamp',
-          },
-          providerToken: { type: 'http', scheme: 'bearer' },
-        },
-      },
-    },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  await registerDocs(app, ctx);
 
   await registerAuth(app, ctx);
   registerMerchantScope(app, ctx);

@@ -42,6 +42,10 @@ const envSchema = z.object({
   REQUIRE_2FA_PLATFORM: z.enum(['auto', 'true', 'false']).default('auto'),
 });
 
+/** The external origin (PUBLIC_URL, else this machine's port), without a trailing slash: links and documents use it. */
+export const publicBaseUrl = (config: Pick<Config, 'publicUrl' | 'port'>) =>
+  (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/+$/, '');
+
 export type Config = {
   env: 'development' | 'production' | 'test';
   port: number;

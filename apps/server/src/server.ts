@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
-import { loadConfig, type Config } from './config';
+import { loadConfig, publicBaseUrl, type Config } from './config';
 import { createDb, DataDirLockedError, runMigrations, type DbHandle } from './db/create-db';
 import { buildApp } from './app';
 import type { AppContext } from './lib/context';
@@ -42,7 +42,7 @@ async function prepare(ctx: AppContext) {
  * line, which tools read (`Paydesk is running at http://host:port`, engine/scale-out.test.ts).
  */
 function announce(port: number, kind: DbHandle['kind'], demo: boolean) {
-  const url = config.publicUrl ?? `http://localhost:${port}`;
+  const url = publicBaseUrl({ ...config, port });
   const db = kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL';
   const procs = config.webConcurrency > 1 ? `, ${config.webConcurrency} processes` : '';
   const lines = [`Paydesk is running at ${url}`, '', `Database: ${db}${procs}; ready in ${Date.now() - started} ms`];

@@ -40,6 +40,9 @@ export const AUDIT_ACTIONS = [
   'terminal.updated',
   'terminal.attribute_removed',
   'terminal.switched_to_production',
+  'saved_view.created',
+  'saved_view.changed',
+  'saved_view.deleted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -24,3 +24,5 @@ export * from './team';
 export * from './audit';
 export * from './fees';
 export * from './exact-json';
+export * from './saved-views';
+export * from './route-spec';

@@ -702,3 +702,32 @@ export const idempotencyKeys = pgTable(
   },
   (t) => [primaryKey({ columns: [t.merchantId, t.key] })],
 );
+
+/**
+ * Saved views of the Transactions list (issue 13): filters, search and page size under a name,
+ * kept by one user on one merchant, private or shared with everyone working on that merchant.
+ */
+export const savedViews = pgTable(
+  'saved_views',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    ownerUserId: uuid('owner_user_id')
+      .notNull()
+      .references(() => users.id),
+    name: text('name').notNull(),
+    shared: boolean('shared').notNull().default(false),
+    /** The list's state, validated by the contracts' savedViewState before it is written. */
+    state: jsonb('state').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('saved_views_owner_name_uq').on(t.merchantId, t.ownerUserId, sql`lower(${t.name})`),
+    index('saved_views_merchant_shared_idx')
+      .on(t.merchantId)
+      .where(sql`${t.shared}`),
+  ],
+);

@@ -19,6 +19,7 @@ import { reportsRoutes } from './reports/routes';
 import { settlementsRoutes } from './settlements/routes';
 import { usersRoutes } from './users/routes';
 import { auditRoutes } from './audit/routes';
+import { savedViewsRoutes } from './saved-views/routes';
 
 /** Every domain's routes. One line per module. */
 export async function registerModules(app: FastifyInstance, ctx: AppContext) {
@@ -41,4 +42,5 @@ export async function registerModules(app: FastifyInstance, ctx: AppContext) {
   await app.register(settlementsRoutes(ctx));
   await app.register(usersRoutes(ctx));
   await app.register(auditRoutes(ctx));
+  await app.register(savedViewsRoutes(ctx));
 }

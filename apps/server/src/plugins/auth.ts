@@ -7,6 +7,7 @@ import {
   isPlatformPermission,
   userScope,
   refusalMessage,
+  type Access,
   type Permission,
   type RoleScope,
 } from '@paydesk/contracts';
@@ -41,7 +42,7 @@ export type SessionUser = {
  * 'public' (login), 'session' (any signed-in user) or the permissions it needs (all of them),
  * optionally only for platform staff.
  */
-export type RouteAuth = 'public' | 'session' | { all: Permission[]; platformOnly?: boolean };
+export type RouteAuth = Exclude<Access, 'merchant' | 'provider'>;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -59,10 +60,6 @@ declare module 'fastify' {
 const STAFF_PREFIXES = ['/api/v1/', '/api/data/', '/api/router/'];
 export const COOKIE_NAME = 'jwt';
 const SECRET_KEY = 'internal.jwt_secret';
-
-export const perm = (...all: Permission[]): { auth: RouteAuth } => ({ auth: { all } });
-/** A route only platform staff may use (role editing), on top of its permissions. */
-export const platformPerm = (...all: Permission[]): { auth: RouteAuth } => ({ auth: { all, platformOnly: true } });
 
 /**
  * The one enforcement point of DESIGN §1a: may this user pass a guard naming these permissions?
@@ -225,6 +222,9 @@ declare module 'fastify' {
     staffRoutes: readonly StaffRoute[];
   }
 }
+
+/** Who acts and from where, as services that audit take it. */
+export const currentCaller = (req: FastifyRequest) => ({ user: currentUser(req), ip: req.ip });
 
 /** The signed-in user; only valid on routes whose auth is not 'public'. */
 export function currentUser(req: FastifyRequest): SessionUser {

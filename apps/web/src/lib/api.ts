@@ -1,4 +1,6 @@
 import type { ErrorCode } from '@paydesk/contracts/errors';
+import type { BodyOf, ParamsOf, QueryOf, RouteSpec, SuccessBodyOf } from '@paydesk/contracts/route-spec';
+import type { RouteKey, Routes } from '@paydesk/contracts/routes';
 import { parseJson, stringifyJson } from '@paydesk/contracts/exact-json';
 import { errorText, type ApiErrorCode } from './error-texts';
 import { getScopedMerchantId } from './merchant-scope';
@@ -161,3 +163,40 @@ export const api = {
     apiRequest<T>(path, { ...opts, method: 'PATCH', body }),
   delete: <T>(path: string, opts?: BodylessOptions) => apiRequest<T>(path, { ...opts, method: 'DELETE' }),
 };
+
+/* ---- Calls typed by the route table (contracts/routes.ts): path, params, query, body and answer ---- */
+
+type QueryValues<Q> = { [P in keyof NonNullable<Q>]?: QueryScalar | readonly QueryScalar[] };
+type Inputs<S extends RouteSpec> = (undefined extends ParamsOf<S> ? { params?: never } : { params: ParamsOf<S> }) &
+  (S extends { body: object } ? { body: BodyOf<S> } : { body?: never }) &
+  (S extends { query: object } ? { query?: QueryValues<QueryOf<S>> } : { query?: never });
+
+/** The options of a call to route K: its path params, query, body, and the usual request options. */
+type CallOptions<K extends RouteKey> = Omit<RequestOptions, 'method' | 'body' | 'query'> & Inputs<Routes[K]>;
+
+type OptionalIfEmpty<T> = object extends T ? [opts?: T] : [opts: T];
+
+/** The path of a route key (`GET /api/v1/invoice/:id`) with its params filled in, each one URL-encoded. */
+function fillPath(key: string, params: Record<string, unknown> | undefined): string {
+  const path = key.slice(key.indexOf(' ') + 1);
+  return path.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => {
+    const v = params?.[name];
+    if (v === undefined || v === null) throw new Error(`${key}: missing path param ${name}`);
+    return encodeURIComponent(String(v));
+  });
+}
+
+/**
+ * Calls a route of the route table: `call('GET /api/v1/invoice/:id', { params: { id } })`. The path must
+ * exist, its params, query keys and body are checked against the route's schemas, and the answer has the
+ * route's success type.
+ */
+export function call<K extends RouteKey>(
+  key: K,
+  ...[opts]: OptionalIfEmpty<CallOptions<K>>
+): Promise<SuccessBodyOf<Routes[K]>> {
+  const given = opts as unknown as (RequestOptions & { params?: Record<string, unknown> }) | undefined;
+  const { params, ...rest } = given ?? {};
+  const method = key.slice(0, key.indexOf(' ')) as NonNullable<RequestOptions['method']>;
+  return apiRequest<SuccessBodyOf<Routes[K]>>(fillPath(key, params), { ...rest, method });
+}

@@ -1,25 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  accountCreateBody,
-  accountCreateResponse,
-  accountDetailsResponse,
-  accountEnabledBody,
-  accountEnabledResponse,
-  accountLimitBody,
-  accountLimitResponse,
-  accountListResponse,
-  accountParams,
-  credentialCreateBody,
-  credentialParams,
-  credentialResponse,
-  credentialUpdateBody,
-  okResponse,
-  plainScopedQuery,
-} from '@paydesk/contracts';
+import { accountsRoutes as spec } from '@paydesk/contracts/routes/accounts';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../lib/context';
+import { serve } from '../../lib/route';
 import { staffActor } from '../audit/service';
-import { currentUser, perm } from '../../plugins/auth';
+import { currentUser } from '../../plugins/auth';
 import {
   addCredential,
   createAccount,
@@ -36,104 +21,42 @@ import {
 export const accountsRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
-    const tags = ['accounts'];
-    const read = perm('people.account');
-    const edit = perm('people.account', 'people.account.edit');
-    const querystring = plainScopedQuery;
     const audit = (req: FastifyRequest) => staffActor(currentUser(req), req.ip);
 
-    app.get(
-      '/api/v1/people/account',
-      { config: read, schema: { tags, querystring, response: { 200: accountListResponse } } },
-      async () => ({
-        data: await listAccounts(ctx),
-      }),
+    serve(app, spec['GET /api/v1/people/account'], async () => ({
+      data: await listAccounts(ctx),
+    }));
+
+    serve(app, spec['GET /api/v1/people/account/:id'], async (req) => ({
+      data: await getAccount(ctx, currentUser(req), req.params.id),
+    }));
+
+    serve(app, spec['PATCH /api/v1/people/account/:id'], async (req) => ({
+      data: await setAccountEnabled(ctx, audit(req), req.params.id, req.body.enabled),
+    }));
+
+    serve(app, spec['POST /api/v1/people/create'], async (req, reply) =>
+      reply.status(201).send({ data: await createAccount(ctx, audit(req), req.body) }),
     );
 
-    app.get(
-      '/api/v1/people/account/:id',
-      { config: read, schema: { tags, params: accountParams, querystring, response: { 200: accountDetailsResponse } } },
-      async (req) => ({ data: await getAccount(ctx, currentUser(req), req.params.id) }),
+    serve(app, spec['POST /api/v1/people/account/credentials'], async (req, reply) =>
+      reply.status(201).send({ data: await addCredential(ctx, currentUser(req), audit(req), req.body) }),
     );
 
-    app.patch(
-      '/api/v1/people/account/:id',
-      {
-        config: edit,
-        schema: {
-          tags,
-          params: accountParams,
-          querystring,
-          body: accountEnabledBody,
-          response: { 200: accountEnabledResponse },
-        },
-      },
-      async (req) => ({ data: await setAccountEnabled(ctx, audit(req), req.params.id, req.body.enabled) }),
-    );
+    serve(app, spec['PUT /api/v1/people/account/credentials/:credentialId'], async (req) => ({
+      data: await updateCredential(ctx, currentUser(req), audit(req), req.params.credentialId, req.body.value),
+    }));
 
-    app.post(
-      '/api/v1/people/create',
-      {
-        config: edit,
-        schema: { tags, querystring, body: accountCreateBody, response: { 201: accountCreateResponse } },
-      },
-      async (req, reply) => reply.status(201).send({ data: await createAccount(ctx, audit(req), req.body) }),
-    );
+    serve(app, spec['DELETE /api/v1/people/account/credentials/:credentialId'], async (req) => {
+      await removeCredential(ctx, audit(req), req.params.credentialId);
+      return { data: { ok: true as const } };
+    });
 
-    app.post(
-      '/api/v1/people/account/credentials',
-      {
-        config: edit,
-        schema: { tags, querystring, body: credentialCreateBody, response: { 201: credentialResponse } },
-      },
-      async (req, reply) =>
-        reply.status(201).send({ data: await addCredential(ctx, currentUser(req), audit(req), req.body) }),
-    );
+    serve(app, spec['GET /api/router/v1/people/account/limit/:id'], async (req) => ({
+      data: await getLimit(ctx, req.params.id),
+    }));
 
-    app.put(
-      '/api/v1/people/account/credentials/:credentialId',
-      {
-        config: edit,
-        schema: {
-          tags,
-          params: credentialParams,
-          querystring,
-          body: credentialUpdateBody,
-          response: { 200: credentialResponse },
-        },
-      },
-      async (req) => ({
-        data: await updateCredential(ctx, currentUser(req), audit(req), req.params.credentialId, req.body.value),
-      }),
-    );
-
-    app.delete(
-      '/api/v1/people/account/credentials/:credentialId',
-      { config: edit, schema: { tags, params: credentialParams, querystring, response: { 200: okResponse } } },
-      async (req) => {
-        await removeCredential(ctx, audit(req), req.params.credentialId);
-        return { data: { ok: true as const } };
-      },
-    );
-
-    app.get(
-      '/api/router/v1/people/account/limit/:id',
-      { config: read, schema: { tags, params: accountParams, querystring, response: { 200: accountLimitResponse } } },
-      async (req) => ({ data: await getLimit(ctx, req.params.id) }),
-    );
-
-    app.put(
-      '/api/router/v1/people/account/limit/:id',
-      {
-        config: edit,
-        schema: {
-          tags,
-          params: accountParams,
-          querystring,
-          body: accountLimitBody,
-          response: { 200: accountLimitResponse },
-        },
-      },
-      async (req) => ({ data: await setLimit(ctx, audit(req), req.params.id, req.body) }),
-    );
+    serve(app, spec['PUT /api/router/v1/people/account/limit/:id'], async (req) => ({
+      data: await setLimit(ctx, audit(req), req.params.id, req.body),
+    }));
   };

@@ -1,45 +1,24 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AUDIT_CSV_FILENAME, auditCsvQuery, auditListQuery, auditListResponse } from '@paydesk/contracts';
+import { AUDIT_CSV_FILENAME } from '@paydesk/contracts';
+import { auditRoutes as spec } from '@paydesk/contracts/routes/audit';
 import type { AppContext } from '../../lib/context';
-import { currentUser, perm } from '../../plugins/auth';
+import { serve } from '../../lib/route';
+import { currentUser } from '../../plugins/auth';
 import { exportAuditCsv, listAudit } from './service';
 import { attachmentHeaders, framableBySameOrigin } from '../../lib/file-download';
 
 export const auditRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
-    const tags = ['audit'];
+    serve(app, spec['GET /api/v1/audit'], async (req) => listAudit(ctx, currentUser(req), req.query));
 
-    app.get(
-      '/api/v1/audit',
-      {
-        config: perm('audit.read'),
-        schema: {
-          tags,
-          description:
-            "The audit trail, newest first. Platform staff see every record; a merchant's staff see their merchant's.",
-          querystring: auditListQuery,
-          response: { 200: auditListResponse },
-        },
-      },
-      async (req) => listAudit(ctx, currentUser(req), req.query),
-    );
-
-    app.get(
-      '/api/v1/audit/csv',
-      {
-        config: perm('audit.read'),
-        schema: {
-          tags,
-          querystring: auditCsvQuery,
-          produces: ['text/csv'],
-          description: `Every audit record matching the filters as ${AUDIT_CSV_FILENAME}, streamed.`,
-        },
-        onSend: framableBySameOrigin,
-      },
+    serve(
+      app,
+      spec['GET /api/v1/audit/csv'],
       async (req, reply) => {
         const stream = await exportAuditCsv(ctx, currentUser(req), req.query);
         return attachmentHeaders(reply, AUDIT_CSV_FILENAME).send(stream);
       },
+      { onSend: framableBySameOrigin },
     );
   };

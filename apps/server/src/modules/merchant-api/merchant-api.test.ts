@@ -221,7 +221,10 @@ describe('merchant API refuses bad input and writes nothing', () => {
   it('OpenAPI documents the merchant API', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
     const doc = res.json();
-    expect(doc.paths['/api/merchant/v1/invoices'].post.security).toEqual([{ merchantSignature: [] }]);
+    expect(doc.paths['/api/merchant/v1/invoices'].post.security).toEqual([
+      { merchantId: [], merchantTimestamp: [], merchantSignature: [] },
+    ]);
+    expect(doc.paths['/api/payments/form/{formId}/credential'].post.security).toEqual([]);
     expect(doc.paths['/api/payments/form/{formId}/credential']).toBeTruthy();
   });
 });

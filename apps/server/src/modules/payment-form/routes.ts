@@ -1,22 +1,9 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  banksResponse,
-  formCompleteBody,
-  formCompleteResponse,
-  formCredentialBody,
-  formCredentialResponse,
-  formIdParams,
-  formInitResponse,
-  formStatusResponse,
-  formSupportBody,
-  formSupportResponse,
-  PAYMENT_FORM_PREFIX,
-} from '@paydesk/contracts';
+import { paymentFormRoutes as spec } from '@paydesk/contracts/routes/payment-form';
 import type { AppContext } from '../../lib/context';
+import { serve } from '../../lib/route';
 import { banksForForm, completePayment, formStatus, initForm, openSupportTicket, requestCredential } from './service';
-
-const tags = ['payment form'];
 
 /** The public payment form API: addressed by an unguessable form id, no session. */
 export const paymentFormRoutes =
@@ -32,69 +19,27 @@ export const paymentFormRoutes =
       }),
     });
 
-    app.post(
-      `${PAYMENT_FORM_PREFIX}/:formId/init`,
-      { schema: { tags, summary: 'Load the payment form', params: formIdParams, response: { 200: formInitResponse } } },
-      async (req) => ({ data: await initForm(ctx, req.params.formId) }),
-    );
-    app.post(
-      `${PAYMENT_FORM_PREFIX}/:formId/credential`,
-      {
-        schema: {
-          tags,
-          summary: 'Choose method and amount; get requisites (deposit)',
-          params: formIdParams,
-          body: formCredentialBody,
-          response: { 200: formCredentialResponse },
-        },
-      },
-      async (req) => ({ data: await requestCredential(ctx, req.params.formId, req.body) }),
-    );
-    app.post(
-      `${PAYMENT_FORM_PREFIX}/:formId/complete`,
-      {
-        schema: {
-          tags,
-          summary: '"Have paid" (deposit) or payout details (withdrawal)',
-          params: formIdParams,
-          body: formCompleteBody.optional(),
-          response: { 200: formCompleteResponse },
-        },
-      },
-      async (req) => ({ data: await completePayment(ctx, req.params.formId, req.body ?? {}) }),
-    );
-    app.post(
-      `${PAYMENT_FORM_PREFIX}/:formId/status`,
-      {
-        schema: {
-          tags,
-          summary: 'Current status (polled)',
-          params: formIdParams,
-          response: { 200: formStatusResponse },
-        },
-      },
-      async (req) => ({ data: await formStatus(ctx, req.params.formId) }),
-    );
-    app.get(
-      `${PAYMENT_FORM_PREFIX}/:formId/banks/sbp`,
-      {
-        schema: { tags, summary: 'Banks for SBP withdrawals', params: formIdParams, response: { 200: banksResponse } },
-      },
-      async (req) => {
-        return { data: await banksForForm(ctx, req.params.formId) };
-      },
-    );
-    app.post(
-      `${PAYMENT_FORM_PREFIX}/:formId/support`,
-      {
-        schema: {
-          tags,
-          summary: 'Open a support ticket for this payment',
-          params: formIdParams,
-          body: formSupportBody.optional(),
-          response: { 200: formSupportResponse },
-        },
-      },
-      async (req) => ({ data: await openSupportTicket(ctx, req.params.formId, req.body ?? {}) }),
-    );
+    serve(app, spec['POST /api/payments/form/:formId/init'], async (req) => ({
+      data: await initForm(ctx, req.params.formId),
+    }));
+
+    serve(app, spec['POST /api/payments/form/:formId/credential'], async (req) => ({
+      data: await requestCredential(ctx, req.params.formId, req.body),
+    }));
+
+    serve(app, spec['POST /api/payments/form/:formId/complete'], async (req) => ({
+      data: await completePayment(ctx, req.params.formId, req.body ?? {}),
+    }));
+
+    serve(app, spec['POST /api/payments/form/:formId/status'], async (req) => ({
+      data: await formStatus(ctx, req.params.formId),
+    }));
+
+    serve(app, spec['GET /api/payments/form/:formId/banks/sbp'], async (req) => {
+      return { data: await banksForForm(ctx, req.params.formId) };
+    });
+
+    serve(app, spec['POST /api/payments/form/:formId/support'], async (req) => ({
+      data: await openSupportTicket(ctx, req.params.formId, req.body ?? {}),
+    }));
   };

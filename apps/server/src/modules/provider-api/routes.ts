@@ -1,17 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  incomingBody,
-  incomingListQuery,
-  incomingListResponse,
-  incomingResponse,
-  payoutBody,
-  payoutParams,
-  payoutResponse,
-  PROVIDER_API_PREFIX,
-} from '@paydesk/contracts';
+import { providerApiRoutes as spec } from '@paydesk/contracts/routes/provider-api';
 import type { AppContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
+import { serve } from '../../lib/route';
 import { resolveProviderTransaction } from '../engine/service';
 import { listIncoming, providerIdByCode, reportIncoming } from './service';
 
@@ -38,9 +30,6 @@ const providerOf = (req: FastifyRequest) => {
   return req.providerId;
 };
 
-const security = [{ providerToken: [] }];
-const tags = ['provider API'];
-
 export const providerApiRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
@@ -54,65 +43,30 @@ export const providerApiRoutes =
       req.providerId = id;
     });
 
-    app.post(
-      `${PROVIDER_API_PREFIX}/incoming`,
-      {
-        schema: {
-          tags,
-          summary: 'Report money that arrived on an account',
-          description:
-            'Matched to the single active deposit on the account with that amount; a repeated reference is idempotent.',
-          security,
-          body: incomingBody,
-          response: { 200: incomingResponse },
+    serve(app, spec['POST /api/provider/v1/incoming'], async (req) => ({
+      data: await reportIncoming(ctx, providerOf(req), req.body),
+    }));
+
+    serve(app, spec['GET /api/provider/v1/incoming'], async (req) => ({
+      data: await listIncoming(ctx, providerOf(req), req.query.unmatched === 'true', req.query.limit),
+    }));
+
+    serve(app, spec['POST /api/provider/v1/payouts/:transactionId'], async (req) => {
+      const r = await resolveProviderTransaction(ctx, {
+        transactionId: req.params.transactionId,
+        result: req.body.status,
+        reason: req.body.reason,
+        actor: { kind: 'provider' },
+        providerId: providerOf(req),
+        type: 'PAYOUT',
+      });
+      return {
+        data: {
+          transactionId: r.transaction.id,
+          transactionStatus: r.transaction.status,
+          invoiceId: r.invoice.id,
+          invoiceStatus: r.invoice.status,
         },
-      },
-      async (req) => ({ data: await reportIncoming(ctx, providerOf(req), req.body) }),
-    );
-    app.get(
-      `${PROVIDER_API_PREFIX}/incoming`,
-      {
-        schema: {
-          tags,
-          summary: 'Reported incoming payments',
-          security,
-          querystring: incomingListQuery,
-          response: { 200: incomingListResponse },
-        },
-      },
-      async (req) => ({
-        data: await listIncoming(ctx, providerOf(req), req.query.unmatched === 'true', req.query.limit),
-      }),
-    );
-    app.post(
-      `${PROVIDER_API_PREFIX}/payouts/:transactionId`,
-      {
-        schema: {
-          tags,
-          summary: 'Report the result of a payout',
-          security,
-          params: payoutParams,
-          body: payoutBody,
-          response: { 200: payoutResponse },
-        },
-      },
-      async (req) => {
-        const r = await resolveProviderTransaction(ctx, {
-          transactionId: req.params.transactionId,
-          result: req.body.status,
-          reason: req.body.reason,
-          actor: { kind: 'provider' },
-          providerId: providerOf(req),
-          type: 'PAYOUT',
-        });
-        return {
-          data: {
-            transactionId: r.transaction.id,
-            transactionStatus: r.transaction.status,
-            invoiceId: r.invoice.id,
-            invoiceStatus: r.invoice.status,
-          },
-        };
-      },
-    );
+      };
+    });
   };

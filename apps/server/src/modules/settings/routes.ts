@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { merchantScopeQuery, settingBody, settingParams, settingResponse } from '@paydesk/contracts';
+import { settingsRoutes as spec } from '@paydesk/contracts/routes/settings';
 import type { AppContext } from '../../lib/context';
+import { serve } from '../../lib/route';
 import { merchantOf } from '../../lib/scope';
-import { currentUser, perm } from '../../plugins/auth';
+import { currentUser } from '../../plugins/auth';
 import { staffActor } from '../audit/service';
 import { getSetting, setSetting } from './service';
 
@@ -10,33 +11,12 @@ import { getSetting, setSetting } from './service';
 export const settingsRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
-    const querystring = merchantScopeQuery.strict();
-    app.get(
-      '/api/v1/settings/:setting',
-      {
-        config: perm('settings.read'),
-        schema: { tags: ['settings'], params: settingParams, querystring, response: { 200: settingResponse } },
-      },
-      async (req) => ({
-        data: { value: await getSetting(ctx.db, await merchantOf(req), req.params.setting) },
-      }),
-    );
-    app.post(
-      '/api/v1/settings/:setting',
-      {
-        config: perm('settings.edit'),
-        schema: {
-          tags: ['settings'],
-          params: settingParams,
-          querystring,
-          body: settingBody,
-          response: { 200: settingResponse },
-        },
-      },
-      async (req) => {
-        const merchantId = await merchantOf(req);
-        await setSetting(ctx, staffActor(currentUser(req), req.ip), merchantId, req.params.setting, req.body.value);
-        return { data: { value: req.body.value } };
-      },
-    );
+    serve(app, spec['GET /api/v1/settings/:setting'], async (req) => ({
+      data: { value: await getSetting(ctx.db, await merchantOf(req), req.params.setting) },
+    }));
+    serve(app, spec['POST /api/v1/settings/:setting'], async (req) => {
+      const merchantId = await merchantOf(req);
+      await setSetting(ctx, staffActor(currentUser(req), req.ip), merchantId, req.params.setting, req.body.value);
+      return { data: { value: req.body.value } };
+    });
   };

@@ -1,22 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  roleCreateBody,
-  roleListResponse,
-  roleParams,
-  roleResponse,
-  roleUpdateBody,
-  userCreateBody,
-  userListQuery,
-  userListResponse,
-  userParams,
-  userResponse,
-  userRoleBody,
-  userStatusBody,
-  userWithPasswordResponse,
-} from '@paydesk/contracts';
 import type { FastifyRequest } from 'fastify';
+import { usersRoutes as spec } from '@paydesk/contracts/routes/users';
 import type { AppContext } from '../../lib/context';
-import { currentUser, perm, platformPerm } from '../../plugins/auth';
+import { serve } from '../../lib/route';
+import { currentUser } from '../../plugins/auth';
 import { staffActor } from '../audit/service';
 import {
   changeUserRole,
@@ -34,110 +21,42 @@ import {
 export const usersRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
-    const tags = ['team'];
     const actor = (req: FastifyRequest) => {
       const user = currentUser(req);
       return { user, audit: staffActor(user, req.ip) };
     };
 
-    app.get(
-      '/api/v1/users',
-      {
-        config: perm('users.manage'),
-        schema: { tags, querystring: userListQuery, response: { 200: userListResponse } },
-      },
-      async (req) => ({ data: await listUsers(ctx, currentUser(req), req.query) }),
+    serve(app, spec['GET /api/v1/users'], async (req) => ({
+      data: await listUsers(ctx, currentUser(req), req.query),
+    }));
+
+    serve(app, spec['POST /api/v1/users'], async (req, reply) =>
+      reply.status(201).send({ data: await createUser(ctx, actor(req), req.body) }),
     );
 
-    app.post(
-      '/api/v1/users',
-      {
-        config: perm('users.manage'),
-        schema: {
-          tags,
-          description:
-            'Creates a user with a one-time password, returned this once; the user must change it at first sign-in.',
-          body: userCreateBody,
-          response: { 201: userWithPasswordResponse },
-        },
-      },
-      async (req, reply) => reply.status(201).send({ data: await createUser(ctx, actor(req), req.body) }),
+    serve(app, spec['PUT /api/v1/users/:id/role'], async (req) => ({
+      data: await changeUserRole(ctx, actor(req), req.params.id, req.body.roleId),
+    }));
+
+    serve(app, spec['PUT /api/v1/users/:id/status'], async (req) => ({
+      data: await setUserDisabled(ctx, actor(req), req.params.id, req.body.disabled),
+    }));
+
+    serve(app, spec['POST /api/v1/users/:id/two-factor-reset'], async (req) => ({
+      data: await resetUserTwoFactor(ctx, actor(req), req.params.id),
+    }));
+
+    serve(app, spec['POST /api/v1/users/:id/password-reset'], async (req) => ({
+      data: await resetUserPassword(ctx, actor(req), req.params.id),
+    }));
+
+    serve(app, spec['GET /api/v1/roles'], async (req) => ({ data: await listRoles(ctx, currentUser(req)) }));
+
+    serve(app, spec['POST /api/v1/roles'], async (req, reply) =>
+      reply.status(201).send({ data: await createRole(ctx, actor(req), req.body) }),
     );
 
-    app.put(
-      '/api/v1/users/:id/role',
-      {
-        config: perm('users.manage'),
-        schema: { tags, params: userParams, body: userRoleBody, response: { 200: userResponse } },
-      },
-      async (req) => ({ data: await changeUserRole(ctx, actor(req), req.params.id, req.body.roleId) }),
-    );
-
-    app.put(
-      '/api/v1/users/:id/status',
-      {
-        config: perm('users.manage'),
-        schema: {
-          tags,
-          description: 'Disables (ends every session at once) or enables a user.',
-          params: userParams,
-          body: userStatusBody,
-          response: { 200: userResponse },
-        },
-      },
-      async (req) => ({ data: await setUserDisabled(ctx, actor(req), req.params.id, req.body.disabled) }),
-    );
-
-    app.post(
-      '/api/v1/users/:id/two-factor-reset',
-      {
-        config: platformPerm('users.manage'),
-        schema: {
-          tags,
-          description:
-            "Platform admins only: removes the user's second factor and recovery codes and ends its sessions.",
-          params: userParams,
-          response: { 200: userResponse },
-        },
-      },
-      async (req) => ({ data: await resetUserTwoFactor(ctx, actor(req), req.params.id) }),
-    );
-
-    app.post(
-      '/api/v1/users/:id/password-reset',
-      {
-        config: perm('users.manage'),
-        schema: {
-          tags,
-          description: "Sets a new one-time password (returned this once) and ends the user's sessions.",
-          params: userParams,
-          response: { 200: userWithPasswordResponse },
-        },
-      },
-      async (req) => ({ data: await resetUserPassword(ctx, actor(req), req.params.id) }),
-    );
-
-    app.get(
-      '/api/v1/roles',
-      { config: perm('users.manage'), schema: { tags, response: { 200: roleListResponse } } },
-      async (req) => ({ data: await listRoles(ctx, currentUser(req)) }),
-    );
-
-    app.post(
-      '/api/v1/roles',
-      {
-        config: platformPerm('users.manage'),
-        schema: { tags, body: roleCreateBody, response: { 201: roleResponse } },
-      },
-      async (req, reply) => reply.status(201).send({ data: await createRole(ctx, actor(req), req.body) }),
-    );
-
-    app.put(
-      '/api/v1/roles/:id',
-      {
-        config: platformPerm('users.manage'),
-        schema: { tags, params: roleParams, body: roleUpdateBody, response: { 200: roleResponse } },
-      },
-      async (req) => ({ data: await updateRole(ctx, actor(req), req.params.id, req.body) }),
-    );
+    serve(app, spec['PUT /api/v1/roles/:id'], async (req) => ({
+      data: await updateRole(ctx, actor(req), req.params.id, req.body),
+    }));
   };

@@ -39,6 +39,9 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'terminal.updated': 'Terminal updated',
   'terminal.attribute_removed': 'Terminal attribute removed',
   'terminal.switched_to_production': 'Terminal switched to production',
+  'saved_view.created': 'Shared view saved',
+  'saved_view.changed': 'Shared view changed',
+  'saved_view.deleted': 'Shared view deleted',
 };
 
 export const ACTOR_KIND: Record<AuditActorKind, { label: string; color: string }> = {

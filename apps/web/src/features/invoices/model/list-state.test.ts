@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseListState, toQuery, toSearchParams } from './list-state';
+import { savedViewState } from '@paydesk/contracts/saved-views';
+import { listStateOf, parseListState, showsView, toQuery, toSearchParams, viewStateOf } from './list-state';
 
 describe('list state in the URL', () => {
   it('round-trips a filtered view', () => {
@@ -42,5 +43,27 @@ describe('list state in the URL', () => {
     const state = parseListState(new URLSearchParams('statusIds=2'));
     expect(toQuery(state)).toMatchObject({ page: 0, size: 10, statusIds: [2] });
     expect(toQuery(state, false)).not.toHaveProperty('page');
+  });
+});
+
+describe('saved views', () => {
+  const url = 'search=FX-1&page=3&size=25&statusIds=4&statusIds=1&dateFrom=01%2F01%2F2026&flowType=DEPOSIT&sumTo=5000';
+  it('keep everything but the page, in the shape the server accepts', () => {
+    const view = viewStateOf(parseListState(new URLSearchParams(url)));
+    expect(savedViewState.parse(view)).toEqual(view);
+    expect(view).toMatchObject({ search: 'FX-1', statusIds: [1, 4], size: 25, terminalId: null, sumTo: 5000 });
+    expect(listStateOf(view).page).toBe(0);
+  });
+  it('tell which view the list shows, on any page, whatever the order of statuses', () => {
+    const view = viewStateOf(parseListState(new URLSearchParams(url)));
+    expect(showsView(parseListState(new URLSearchParams(url.replace('page=3', 'page=0'))), view)).toBe(true);
+    expect(
+      showsView(
+        parseListState(new URLSearchParams(url.replace('statusIds=4&statusIds=1', 'statusIds=1&statusIds=4'))),
+        view,
+      ),
+    ).toBe(true);
+    expect(showsView(parseListState(new URLSearchParams(url.replace('size=25', 'size=40'))), view)).toBe(false);
+    expect(showsView(parseListState(new URLSearchParams('')), savedViewState.parse({}))).toBe(true);
   });
 });

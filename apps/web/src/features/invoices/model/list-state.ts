@@ -8,6 +8,7 @@ import {
   statusById,
   type FlowType,
 } from '@paydesk/contracts';
+import type { SavedViewState } from '@paydesk/contracts/saved-views';
 import type { QueryParams } from '../../../lib/api';
 
 /**
@@ -98,3 +99,18 @@ export function toSearchParams(s: ListState): URLSearchParams {
 export const activeFilterCount = (f: InvoiceFilters) =>
   (f.statusIds.length ? 1 : 0) +
   [f.dateFrom, f.dateTo, f.lastStatusDate, f.flowType, f.sumFrom, f.sumTo].filter((v) => v !== null).length;
+
+/** What a saved view keeps of the list: everything but the page (a view opens on its first page). */
+export const viewStateOf = ({ page: _page, search, terminalId, statusIds, ...rest }: ListState): SavedViewState => ({
+  ...rest,
+  search: search.trim(),
+  terminalId: terminalId || null,
+  statusIds: [...statusIds].sort((a, b) => a - b),
+});
+
+/** The list state a saved view opens: its filters on page 0. */
+export const listStateOf = (v: SavedViewState): ListState => ({ ...v, terminalId: v.terminalId ?? '', page: 0 });
+
+/** The list shows exactly this view (any page of it). */
+export const showsView = (s: ListState, v: SavedViewState) =>
+  toSearchParams(listStateOf(viewStateOf(s))).toString() === toSearchParams(listStateOf(v)).toString();

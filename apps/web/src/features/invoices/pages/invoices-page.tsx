@@ -14,6 +14,7 @@ import { useInvoiceList } from '../api/invoice-list';
 import { FilterDialog } from '../components/filter-dialog';
 import { FinanceStrip } from '../components/finance-strip';
 import { InvoiceTable } from '../components/invoice-table';
+import { SavedViewsBar, SaveViewButton } from '../components/saved-views';
 import {
   activeFilterCount,
   parseListState,
@@ -31,7 +32,7 @@ const INVOICE_CSV = { path: '/api/v1/invoice/csv', filename: INVOICE_CSV_FILENAM
  * are kept equal: a bookmarked URL selects its terminal on arrival, and picking a terminal in the
  * top bar rewrites the URL (back to page 0).
  */
-function useListState(): [ListState, (next: Partial<ListState>) => void] {
+function useListState(): [ListState, (next: Partial<ListState>) => void, (terminalId: string) => void] {
   const [sp, setSp] = useSearchParams();
   const [terminalId, setTerminalId] = useSelectedTerminal();
   const state = useMemo(() => parseListState(sp), [sp]);
@@ -59,12 +60,12 @@ function useListState(): [ListState, (next: Partial<ListState>) => void] {
   }, [terminalId]);
 
   const effectiveTerminal = sp.has('terminalId') ? state.terminalId : terminalId;
-  return [{ ...state, terminalId: effectiveTerminal }, update];
+  return [{ ...state, terminalId: effectiveTerminal }, update, setTerminalId];
 }
 
 export default function InvoicesPage() {
   const canSeeFinance = useCan('merchant.read.finance');
-  const [state, update] = useListState();
+  const [state, update, selectTerminal] = useListState();
   const [filterOpen, setFilterOpen] = useState(false);
   const [searchText, setSearchText] = useState(state.search);
   const query = useMemo(() => toQuery(state), [state]);
@@ -122,9 +123,12 @@ export default function InvoicesPage() {
             >
               Filter
             </Button>
+            <SaveViewButton state={state} />
             <CsvButton source={INVOICE_CSV} query={toQuery(state, false)} label="Report" />
           </Group>
         </Group>
+
+        <SavedViewsBar state={state} onOpen={(v) => selectTerminal(v.state.terminalId ?? '')} />
 
         {isPending ? (
           <SectionLoader label="Loading transactions" />
