@@ -113,7 +113,7 @@ test('admin filters by status and dates; the bookmarked URL shows the same list'
     .toBe(true);
 });
 
-test('ops changes status and amount with a reason, sends a manual callback and sees its attempt', async ({
+test('ops changes status and amount with a reason, sends a manual callback and sees it delivered and verified', async ({
   page,
   signInAs,
   baseURL,
@@ -174,8 +174,14 @@ test('ops changes status and amount with a reason, sends a manual callback and s
   await expect(toast(page, 'Manual callback queued')).toBeVisible();
   const manual = page.getByTestId('callback-item').filter({ hasText: 'manual' });
   await expect(page.getByTestId('callback-item')).toHaveCount(before + 1);
-  // the worker tries the (closed) demo callback URL: the attempt shows up
+  // the worker delivers it to the demo's own inbox, which verifies it with standardwebhooks: the attempt and the
+  // receipt (verdict, headers, body) show up
   await expect(manual.first()).toContainText('Attempt 1', { timeout: 20_000 });
+  const receipt = manual.first().getByTestId('callback-receipt');
+  await expect(receipt).toContainText('Signature verified with standardwebhooks (current secret)');
+  await receipt.getByRole('button', { name: 'Show headers and body' }).click();
+  await expect(receipt.getByLabel('Headers')).toContainText('webhook-signature: v1,');
+  await expect(receipt.getByLabel('Body')).toContainText('"type": "invoice.manual"');
 });
 
 test('ops approves a ticket', async ({ page, signInAs }) => {

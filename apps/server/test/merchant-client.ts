@@ -2,7 +2,8 @@ import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { merchantSignaturePayload } from '@paydesk/contracts';
+import { Webhook } from 'standardwebhooks';
+import { merchantSignaturePayload, webhookPayload } from '@paydesk/contracts';
 
 /** Signed merchant API requests for tests (inject or real HTTP). */
 export function merchantSigner(merchantId: string, privateKeyPem: string, now: () => Date = () => new Date()) {
@@ -51,15 +52,45 @@ export async function fetchSigned(
 
 export type ReceivedHook = { headers: Record<string, string>; body: string };
 
-/** A merchant's callback endpoint on 127.0.0.1: answers `status()` and records what arrived. */
-export async function startReceiver(status: () => number = () => 200) {
+/**
+ * What is wrong with a callback as received (null when nothing): the body must match the documented
+ * webhook schema, and one of its signatures must be what the independent `standardwebhooks` library
+ * computes with one of the merchant's secrets. The signature is compared at the callback's own
+ * timestamp, because tests run on a simulated clock past the library's 5-minute tolerance.
+ */
+export function callbackProblem(hook: ReceivedHook, secrets: readonly string[]): string | null {
+  let body: unknown;
+  try {
+    body = JSON.parse(hook.body);
+  } catch {
+    return 'body is not JSON';
+  }
+  const parsed = webhookPayload.safeParse(body);
+  if (!parsed.success) return `body does not match the webhook schema: ${parsed.error.message}`;
+  const id = hook.headers['webhook-id'];
+  const ts = Number(hook.headers['webhook-timestamp']);
+  if (!id || !Number.isInteger(ts)) return 'webhook-id or webhook-timestamp missing';
+  const given = (hook.headers['webhook-signature'] ?? '').split(' ');
+  const ok = secrets.some((s) => given.includes(new Webhook(s).sign(id, new Date(ts * 1000), hook.body)));
+  return ok ? null : 'no signature verifies with standardwebhooks';
+}
+
+/**
+ * A merchant's callback endpoint on 127.0.0.1: answers `status()` and records what arrived. Every
+ * callback it gets is checked with callbackProblem against `secrets()` (the merchant's current ones);
+ * close() fails the test if any was wrong.
+ */
+export async function startReceiver(status: () => number = () => 200, secrets: () => readonly string[]) {
   const received: ReceivedHook[] = [];
   const refused: ReceivedHook[] = [];
+  const problems: string[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const hook = { headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') };
+      const problem = callbackProblem(hook, secrets());
+      if (problem) problems.push(`${hook.headers['webhook-id']}: ${problem}`);
       const code = status();
       (code >= 200 && code < 300 ? received : refused).push(hook);
       res.writeHead(code, { 'content-type': 'text/plain' }).end('ok');
@@ -71,7 +102,11 @@ export async function startReceiver(status: () => number = () => 200) {
     url: `http://127.0.0.1:${port}/hooks`,
     received,
     refused,
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    async close() {
+      await new Promise<void>((r) => server.close(() => r()));
+      if (problems.length)
+        throw new Error(`Callbacks that are not what the document promises:\n${problems.join('\n')}`);
+    },
   };
 }
 

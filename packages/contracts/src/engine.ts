@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dataOf, scopedQuery } from './common';
-import { INVOICE_STATUS_CODES } from './statuses';
+import { FLOW_TYPES, INVOICE_STATUS_CODES } from './statuses';
 import { exactInt } from './exact-json';
 
 /** Balance, deposit and withdrawal sums (SPEC §3 "Balance item"): the first element is shown. */
@@ -26,6 +26,18 @@ export const callbackAttempt = z.object({
   latencyMs: z.int().nullable(),
   error: z.string().nullable(),
 });
+/**
+ * A callback as the demo's own receiver got it (outside production the demo terminals deliver to
+ * /api/demo/callbacks): the Standard Webhooks headers, the raw body, and what the verifier said.
+ */
+export const callbackReceipt = z.object({
+  receivedAt: z.iso.datetime(),
+  headers: z.record(z.string(), z.string()),
+  body: z.string(),
+  verified: z.boolean(),
+  result: z.string(),
+});
+export type CallbackReceipt = z.infer<typeof callbackReceipt>;
 export const callbackItem = z.object({
   id: z.uuid(),
   status: z.enum(CALLBACK_STATUSES),
@@ -34,24 +46,51 @@ export const callbackItem = z.object({
   createDate: z.iso.datetime(),
   executionDate: z.iso.datetime().nullable(),
   attempts: z.array(callbackAttempt),
+  /** what the demo receiver got for this callback (empty when it went elsewhere) */
+  received: z.array(callbackReceipt),
 });
 export type CallbackItem = z.infer<typeof callbackItem>;
 export const callbackListResponse = dataOf(z.array(callbackItem));
 export const callbackEnqueueResponse = dataOf(z.object({ id: z.uuid(), status: z.enum(CALLBACK_STATUSES) }));
 
-/** The JSON body POSTed to a merchant (Standard Webhooks headers carry id, timestamp, signature). */
-/** invoice.status: the status changed; invoice.amount_changed: an operator or the customer changed the amount; invoice.manual: sent by staff. */
+/**
+ * The callbacks Paydesk POSTs to a merchant (issue 14): invoice.status when the status changed,
+ * invoice.amount_changed when an operator or the customer changed the amount, invoice.manual when
+ * staff sent one by hand. The body is this schema, built and checked by the server before it is
+ * stored; the Standard Webhooks headers carry the id, timestamp and signature.
+ */
 export const WEBHOOK_TYPES = ['invoice.status', 'invoice.amount_changed', 'invoice.manual'] as const;
 export type WebhookType = (typeof WEBHOOK_TYPES)[number];
-export const webhookPayload = z.object({
-  type: z.enum(WEBHOOK_TYPES),
-  invoiceId: z.uuid(),
-  merchantInvoiceId: z.string(),
-  status: z.enum(INVOICE_STATUS_CODES),
-  amount: z.int(),
-  currency: z.string(),
-  statusDate: z.iso.datetime(),
-});
+export const WEBHOOK_DESCRIPTIONS: Record<WebhookType, { summary: string; description: string }> = {
+  'invoice.status': {
+    summary: 'An invoice changed status',
+    description:
+      'Sent in the same transaction as the change (never lost): when a customer pays and the provider confirms ' +
+      '(DONE), when it is declined, cancelled or expires, and on every other status change.',
+  },
+  'invoice.amount_changed': {
+    summary: 'An invoice’s amount changed',
+    description: 'An operator corrected the amount, or the customer paid a different amount that was accepted.',
+  },
+  'invoice.manual': {
+    summary: 'Sent again by hand',
+    description: 'Staff pressed "Send callback" on the invoice: the current state, e.g. after your endpoint was down.',
+  },
+};
+export const webhookPayload = z
+  .object({
+    type: z.enum(WEBHOOK_TYPES).meta({ description: 'What happened.' }),
+    invoiceId: z.uuid().meta({ description: 'Paydesk’s invoice id.' }),
+    merchantInvoiceId: z.string().meta({ description: 'Your id, as sent when creating the invoice.' }),
+    flowType: z.enum(FLOW_TYPES).meta({ description: 'DEPOSIT (money in) or WITHDRAWAL (money out).' }),
+    status: z.enum(INVOICE_STATUS_CODES).meta({ description: 'The status now. DONE is final and means paid.' }),
+    amount: z.int().min(0).meta({ description: 'The amount now, in minor units of the currency.' }),
+    currency: z.string().meta({ description: 'ISO 4217 code, e.g. UZS.' }),
+    isTest: z.boolean().meta({ description: 'A test invoice (sandbox terminal): no real money moved.' }),
+    statusDate: z.iso.datetime().meta({ description: 'When the status was set (UTC).' }),
+  })
+  .strict()
+  .meta({ description: 'The body of every callback.' });
 export type WebhookPayload = z.infer<typeof webhookPayload>;
 
 export const retryResponse = dataOf(

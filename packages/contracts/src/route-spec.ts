@@ -66,7 +66,7 @@ export const isStaffAccess = (a: Access) => a === 'session' || typeof a === 'obj
 
 /**
  * Every error code a route can answer: implied by what it takes (a body or query can be invalid, a
- * path id can be unknown), by who may call it (a session can be missing, a permission lacking, a
+ * path id can be unknown or too long), by who may call it (a session can be missing, a permission lacking, a
  * request from another origin refused, a signature wrong), plus the route's own.
  */
 export function errorCodesOf(spec: RouteSpec): ErrorCode[] {
@@ -79,7 +79,11 @@ export function errorCodesOf(spec: RouteSpec): ErrorCode[] {
     // a write that lost a race with another (serialization failure, deadlock) answers 409: retry it
     codes.add('CONFLICT');
   }
-  if (spec.params) codes.add('NOT_FOUND');
+  if (spec.params) {
+    codes.add('NOT_FOUND');
+    // the router refuses a path parameter over its length limit before the route runs (edge-input.ts)
+    codes.add('URI_TOO_LONG');
+  }
   const a = spec.access;
   if (isStaffAccess(a)) {
     codes.add('UNAUTHORIZED');

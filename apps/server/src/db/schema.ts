@@ -731,3 +731,26 @@ export const savedViews = pgTable(
       .where(sql`${t.shared}`),
   ],
 );
+
+/**
+ * What the demo's own callback receiver (/api/demo/callbacks, never in production) got: the headers and
+ * body as they arrived and whether the signature verified, shown on the invoice's Callbacks section.
+ */
+export const demoCallbackInbox = pgTable(
+  'demo_callback_inbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    invoiceId: uuid('invoice_id')
+      .notNull()
+      .references(() => invoices.id),
+    /** the webhook-id header: the callback's id when it is ours */
+    webhookId: text('webhook_id').notNull(),
+    receivedAt: ts('received_at').notNull().defaultNow(),
+    headers: jsonb('headers').notNull(),
+    body: text('body').notNull(),
+    verified: boolean('verified').notNull(),
+    /** what the verifier said, in words */
+    result: text('result').notNull(),
+  },
+  (t) => [index('demo_callback_inbox_invoice_idx').on(t.invoiceId, t.receivedAt)],
+);

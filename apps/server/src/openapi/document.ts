@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { API_SURFACES, ERROR_CODES, errorStatusesOf, type ApiSurface, type RouteSpec } from '@paydesk/contracts';
 import { ROUTES } from '@paydesk/contracts/routes';
+import { quickstartMarkdown } from './quickstart';
+import { webhookPayloadSchema, webhooksOf } from './webhooks';
 
 /**
  * The OpenAPI 3.1 documents (issue 14), generated from the route table in contracts: the whole API at
@@ -201,7 +203,7 @@ function buildDocument({ publicUrl, surface }: DocumentOptions) {
     for (const t of spec.tags) tags.add(t);
   }
   const info = surface
-    ? SURFACE_INFO[surface]
+    ? { ...SURFACE_INFO[surface] }
     : {
         title: 'Paydesk API',
         description:
@@ -209,6 +211,9 @@ function buildDocument({ publicUrl, surface }: DocumentOptions) {
           API_SURFACES.map((s) => SURFACE_INFO[s].title.replace('Paydesk ', '')).join(', ') +
           '.',
       };
+  // the merchant's integrators read the quickstart and the callbacks: in the whole document and theirs
+  const forMerchants = !surface || surface === 'merchant';
+  if (forMerchants) info.description = `${info.description}\n${quickstartMarkdown(publicUrl)}`;
   const used = new Set(specs.flatMap((s) => securityOf(s).flatMap((r) => Object.keys(r))));
   const securitySchemes = Object.fromEntries(Object.entries(SECURITY_SCHEMES).filter(([name]) => used.has(name)));
   return {
@@ -219,11 +224,15 @@ function buildDocument({ publicUrl, surface }: DocumentOptions) {
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: publicUrl.replace(/\/+$/, ''), description: 'This server' }],
-    tags: [...tags].sort().map((name) => ({ name, description: name })),
+    tags: [...tags, ...(forMerchants ? ['Callbacks to the merchant'] : [])]
+      .sort()
+      .map((name) => ({ name, description: name })),
     paths,
+    ...(forMerchants ? { webhooks: webhooksOf() } : {}),
     components: {
       securitySchemes,
       schemas: {
+        ...(forMerchants ? { WebhookPayload: webhookPayloadSchema() } : {}),
         Error: {
           type: 'object',
           required: ['error'],

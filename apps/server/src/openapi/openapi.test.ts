@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_SURFACES, routeKey, type RouteSpec } from '@paydesk/contracts';
+import type { z } from 'zod';
+import { API_SURFACES, WEBHOOK_TYPES, routeKey, webhookPayload, type RouteSpec } from '@paydesk/contracts';
 import { ROUTES } from '@paydesk/contracts/routes';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { TMP_DIR } from '../../test/paths';
@@ -90,6 +91,44 @@ describe('OpenAPI documents', () => {
     }
     // the public payment form says it needs no credentials
     expect(doc.paths['/api/payments/form/{formId}/init']!.post!.security).toEqual([]);
+  });
+
+  it('every example is valid against the schema it illustrates', () => {
+    for (const spec of Object.values(ROUTES) as RouteSpec[]) {
+      const key = routeKey(spec);
+      if (spec.examples?.request !== undefined)
+        expect(spec.body!.safeParse(spec.examples.request).error, key).toBe(undefined);
+      if (spec.examples?.response !== undefined) {
+        const ok = Object.values(spec.responses).find((r): r is z.ZodType => !!r && !('file' in r));
+        expect(ok!.safeParse(spec.examples.response).error, key).toBe(undefined);
+      }
+    }
+  });
+
+  it('documents the callbacks as webhooks (merchant and whole documents), with the payload the server builds', async () => {
+    for (const url of ['/api/docs/json', '/api/docs/merchant.json']) {
+      const doc = (await get(url)) as Doc & {
+        info: { description: string };
+        webhooks: Record<string, { post: { parameters: { name: string }[]; description: string } }>;
+        components: { schemas: Record<string, { required: string[] }> };
+      };
+      expect(Object.keys(doc.webhooks).sort(), url).toEqual([...WEBHOOK_TYPES].sort());
+      for (const hook of Object.values(doc.webhooks)) {
+        expect(hook.post.parameters.map((p) => p.name)).toEqual([
+          'webhook-id',
+          'webhook-timestamp',
+          'webhook-signature',
+        ]);
+        expect(hook.post.description).toMatch(/retried after 30 s, doubling .* up to every 60 min, for 72 h/);
+      }
+      expect(doc.components.schemas.WebhookPayload!.required.sort()).toEqual(Object.keys(webhookPayload.shape).sort());
+      // the quickstart and the rules an integrator needs
+      expect(doc.info.description).toMatch(/## Quickstart/);
+      expect(doc.info.description).toMatch(/409 IDEMPOTENCY_CONFLICT/);
+      expect(doc.info.description).toMatch(/execute once/);
+    }
+    const backOffice = (await get('/api/docs/back-office.json')) as Doc & { webhooks?: unknown };
+    expect(backOffice.webhooks).toBeUndefined();
   });
 
   it('the developer page renders with the bundled renderer, nothing from elsewhere', async () => {

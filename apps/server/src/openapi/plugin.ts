@@ -43,6 +43,10 @@ export async function registerDocs(app: FastifyInstance, ctx: AppContext) {
       content: () => openApiDocument({ publicUrl }),
       pageTitle: 'Paydesk API',
       withDefaultFonts: false,
+      // an integrator's page: no hosted AI chat, no deploy/share toolbar of the renderer's own service
+      agent: { disabled: true },
+      showDeveloperTools: 'never',
+      hideClientButton: false,
     },
   });
 

@@ -107,6 +107,17 @@ describe("the framework's refusals in the API's error shape", () => {
     expect(res.json()).toEqual({ error: { code: 'URI_TOO_LONG', message: 'A path parameter is too long' } });
   });
 
+  it('a body in a media type no route reads is a VALIDATION_ERROR with its one status, 400 (not 415)', async () => {
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/merchant/${t.demo.merchantId}`,
+      headers: { cookie: admin, 'content-type': 'application/xml' },
+      payload: '<merchant name="Demo"/>',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: { code: 'VALIDATION_ERROR', message: expect.any(String) } });
+  });
+
   it('431 for headers (or a URL) past 16 KB, over a real socket', async () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = t.app.server.address() as AddressInfo;

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { DrizzleQueryError } from 'drizzle-orm';
+import { ERROR_STATUS } from '@paydesk/contracts';
 import { AppError } from '../lib/errors';
 
 type Issue = { keyword?: string; instancePath?: string; message?: string; params?: { keys?: string[] } };
@@ -87,8 +88,11 @@ export function registerErrorHandler(app: FastifyInstance) {
       return reply.status(429).send({ error: { code: 'TOO_MANY_REQUESTS', message: err.message } });
     }
     if (status >= 400 && status < 500) {
-      // Fastify's own client errors: malformed JSON, wrong content type, empty body…
-      return reply.status(status).send({ error: { code: 'VALIDATION_ERROR', message: err.message } });
+      // Fastify's own client errors: malformed JSON, wrong content type (its 415), empty body… all are a
+      // VALIDATION_ERROR, sent with that code's one status (ERROR_STATUS, what the OpenAPI document says)
+      return reply
+        .status(ERROR_STATUS.VALIDATION_ERROR)
+        .send({ error: { code: 'VALIDATION_ERROR', message: err.message } });
     }
     req.log.error({ err: redacted(err) }, 'unhandled error');
     return reply.status(500).send({ error: { code: 'INTERNAL', message: 'Internal server error' } });

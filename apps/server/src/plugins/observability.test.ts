@@ -41,13 +41,14 @@ describe('/metrics', () => {
 
   it('serves Prometheus text: requests by route pattern, outbox, pool, sign-ins, process', async () => {
     // an undelivered callback an hour old
-    const inv = await t.ctx.dbh.pool.query<{ id: string; merchant_id: string }>(
-      'SELECT id, merchant_id FROM invoices LIMIT 1',
+    // (a copy of a seeded callback's body: a real one, as the harness checks every callback's body)
+    const inv = await t.ctx.dbh.pool.query<{ id: string; merchant_id: string; payload: unknown }>(
+      'SELECT invoice_id AS id, merchant_id, payload FROM callbacks LIMIT 1',
     );
     await t.ctx.dbh.pool.query(
       `INSERT INTO callbacks (invoice_id, merchant_id, url, payload, invoice_status, status, create_date)
-       VALUES ($1, $2, 'http://127.0.0.1:9/cb', '{}', 'NEW', 'PENDING', now() - interval '1 hour')`,
-      [inv.rows[0]!.id, inv.rows[0]!.merchant_id],
+       VALUES ($1, $2, 'http://127.0.0.1:9/cb', $3, 'NEW', 'PENDING', now() - interval '1 hour')`,
+      [inv.rows[0]!.id, inv.rows[0]!.merchant_id, JSON.stringify(inv.rows[0]!.payload)],
     );
     const pending = await t.ctx.dbh.pool.query<{ n: number }>(
       "SELECT count(*)::int AS n FROM callbacks WHERE status = 'PENDING'",

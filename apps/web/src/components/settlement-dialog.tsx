@@ -4,8 +4,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
-import { makeSettlementSchema, type Settlement } from '@paydesk/contracts/settlements';
-import { api, isApiError } from '../lib/api';
+import { makeSettlementSchema } from '@paydesk/contracts/settlements';
+import { call, isApiError } from '../lib/api';
 import { FINANCE_KEY } from '../lib/finance';
 import { toast } from './toast';
 
@@ -37,7 +37,7 @@ export function SettlementDialog({ opened, onClose, terminalId, currency }: Prop
   });
 
   const create = useMutation({
-    mutationFn: (body: Output) => api.post<{ data: Settlement }>('/api/v1/settlement', body).then((r) => r.data),
+    mutationFn: (body: Output) => call('POST /api/v1/settlement', { body }).then((r) => r.data),
     onSuccess: async () => {
       toast.success('Successfully created');
       // every balance/finance tile

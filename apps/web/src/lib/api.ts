@@ -152,18 +152,6 @@ async function apiRequest<T>(path: string, opts: RequestOptions = {}): Promise<T
   return (text ? parseJson(text) : undefined) as T;
 }
 
-type BodylessOptions = Omit<RequestOptions, 'method' | 'body'>;
-export const api = {
-  get: <T>(path: string, opts?: BodylessOptions) => apiRequest<T>(path, { ...opts, method: 'GET' }),
-  post: <T>(path: string, body?: unknown, opts?: BodylessOptions) =>
-    apiRequest<T>(path, { ...opts, method: 'POST', body }),
-  put: <T>(path: string, body?: unknown, opts?: BodylessOptions) =>
-    apiRequest<T>(path, { ...opts, method: 'PUT', body }),
-  patch: <T>(path: string, body?: unknown, opts?: BodylessOptions) =>
-    apiRequest<T>(path, { ...opts, method: 'PATCH', body }),
-  delete: <T>(path: string, opts?: BodylessOptions) => apiRequest<T>(path, { ...opts, method: 'DELETE' }),
-};
-
 /* ---- Calls typed by the route table (contracts/routes.ts): path, params, query, body and answer ---- */
 
 type QueryValues<Q> = { [P in keyof NonNullable<Q>]?: QueryScalar | readonly QueryScalar[] };

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { BalanceItem, LedgerBook } from '@paydesk/contracts/engine';
 import type { ExactInt } from '@paydesk/contracts/exact-json';
-import { api } from './api';
+import { call } from './api';
 import { useCurrentMerchantId } from './merchant';
 
 /** One currency's figure: minor units, shown with that currency's own dimension. */
@@ -22,9 +22,7 @@ export function useFinance(kind: FinanceKind, terminalId: string, enabled = true
   return useQuery({
     queryKey: [...FINANCE_KEY, kind, merchantId ?? 'own', terminalId, book] as const,
     queryFn: ({ signal }) =>
-      api
-        .get<{ data: BalanceItem[] }>(`/api/v1/merchant/${kind}`, { signal, query: { terminalId, book } })
-        .then((r) => r.data),
+      call(`GET /api/v1/merchant/${kind}`, { signal, query: { terminalId, book } }).then((r) => r.data),
     enabled,
   });
 }

@@ -1,6 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { Merchant } from '@paydesk/contracts/merchants';
-import { api } from './api';
+import { call } from './api';
 import { scopedMerchantStore } from './merchant-scope';
 import { useStore } from './persisted-store';
 import { useCurrentUser } from './session';
@@ -11,7 +10,7 @@ const MERCHANT_LIST_SIZE = 50;
 export const merchantsQuery = queryOptions({
   queryKey: ['merchants', 'list'] as const,
   queryFn: ({ signal }) =>
-    api.get<{ data: Merchant[]; total: number }>('/api/v1/merchant', {
+    call('GET /api/v1/merchant', {
       signal,
       scoped: false,
       query: { page: 0, size: MERCHANT_LIST_SIZE },
@@ -24,7 +23,7 @@ export const merchantsQuery = queryOptions({
 export const currentMerchantQuery = (merchantId: string | null) =>
   queryOptions({
     queryKey: ['merchant', 'me', merchantId ?? 'own'] as const,
-    queryFn: ({ signal }) => api.get<{ data: Merchant }>('/api/v1/merchant/me', { signal }).then((r) => r.data),
+    queryFn: ({ signal }) => call('GET /api/v1/merchant/me', { signal }).then((r) => r.data),
     staleTime: Infinity,
     refetchOnWindowFocus: false,
   });

@@ -1,14 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import {
-  TERMINAL_ATTRIBUTE_TYPE_HEADER,
-  type CurrencyItem,
-  type PaymentMethodItem,
-  type ProviderItem,
-  type ReferenceHeaderId,
-  type ReferenceItem,
-  type TerminalPoolItem,
-} from '@paydesk/contracts';
-import { api } from './api';
+import { TERMINAL_ATTRIBUTE_TYPE_HEADER, type ReferenceHeaderId } from '@paydesk/contracts/references';
+import { call } from './api';
 import { useCurrentMerchantId } from './merchant';
 
 /** Reference lists change with a deployment, not during a session. */
@@ -19,9 +11,7 @@ const referenceQuery = (refHeaderId: ReferenceHeaderId) =>
   queryOptions({
     queryKey: ['reference', refHeaderId] as const,
     queryFn: ({ signal }) =>
-      api
-        .get<{ data: ReferenceItem[] }>('/api/v1/reference', { signal, scoped: false, query: { refHeaderId } })
-        .then((r) => r.data),
+      call('GET /api/v1/reference', { signal, scoped: false, query: { refHeaderId } }).then((r) => r.data),
     staleTime: refHeaderId === TERMINAL_ATTRIBUTE_TYPE_HEADER ? Infinity : REFERENCE_STALE_MS,
     gcTime: refHeaderId === TERMINAL_ATTRIBUTE_TYPE_HEADER ? Infinity : undefined,
     refetchOnWindowFocus: false,
@@ -31,8 +21,7 @@ export const useReference = (refHeaderId: ReferenceHeaderId) => useQuery(referen
 
 const currenciesQuery = queryOptions({
   queryKey: ['reference', 'currency'] as const,
-  queryFn: ({ signal }) =>
-    api.get<{ data: CurrencyItem[] }>('/api/v1/reference/currency', { signal, scoped: false }).then((r) => r.data),
+  queryFn: ({ signal }) => call('GET /api/v1/reference/currency', { signal, scoped: false }).then((r) => r.data),
   staleTime: REFERENCE_STALE_MS,
   refetchOnWindowFocus: false,
 });
@@ -40,8 +29,7 @@ export const useCurrencies = () => useQuery(currenciesQuery);
 
 const providersQuery = queryOptions({
   queryKey: ['reference', 'provider'] as const,
-  queryFn: ({ signal }) =>
-    api.get<{ data: ProviderItem[] }>('/api/v1/provider', { signal, scoped: false }).then((r) => r.data),
+  queryFn: ({ signal }) => call('GET /api/v1/provider', { signal, scoped: false }).then((r) => r.data),
   staleTime: REFERENCE_STALE_MS,
   refetchOnWindowFocus: false,
 });
@@ -51,8 +39,7 @@ export const useProviders = () => useQuery(providersQuery);
 const terminalPoolsQuery = (merchantId: string | null) =>
   queryOptions({
     queryKey: ['terminal-pools', merchantId ?? 'own'] as const,
-    queryFn: ({ signal }) =>
-      api.get<{ data: TerminalPoolItem[] }>('/api/v1/terminal/pool', { signal }).then((r) => r.data),
+    queryFn: ({ signal }) => call('GET /api/v1/terminal/pool', { signal }).then((r) => r.data),
     staleTime: REFERENCE_STALE_MS,
     refetchOnWindowFocus: false,
   });
@@ -60,8 +47,7 @@ export const useTerminalPools = () => useQuery(terminalPoolsQuery(useCurrentMerc
 
 const paymentMethodsQuery = queryOptions({
   queryKey: ['reference', 'payment-method'] as const,
-  queryFn: ({ signal }) =>
-    api.get<{ data: PaymentMethodItem[] }>('/api/v1/payment-method', { signal, scoped: false }).then((r) => r.data),
+  queryFn: ({ signal }) => call('GET /api/v1/payment-method', { signal, scoped: false }).then((r) => r.data),
   staleTime: REFERENCE_STALE_MS,
   refetchOnWindowFocus: false,
 });

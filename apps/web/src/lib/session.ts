@@ -2,7 +2,7 @@ import { createContext, use } from 'react';
 import { queryOptions } from '@tanstack/react-query';
 import type { Me } from '@paydesk/contracts/auth';
 import { hasPermission, type Permission } from '@paydesk/contracts/permissions';
-import { ApiError, api } from './api';
+import { ApiError, call } from './api';
 import { claimUserSelections } from './persisted-store';
 
 export const meQueryKey = ['me'] as const;
@@ -12,7 +12,7 @@ export const meQuery = queryOptions({
   queryKey: meQueryKey,
   queryFn: async ({ signal }): Promise<Me | null> => {
     try {
-      const res = await api.get<{ data: Me }>('/api/v1/people/me', { signal, scoped: false, signOutOn401: false });
+      const res = await call('GET /api/v1/people/me', { signal, scoped: false, signOutOn401: false });
       // before any screen reads them: another user's remembered merchant or terminal is not this user's
       claimUserSelections(res.data.id);
       return res.data;

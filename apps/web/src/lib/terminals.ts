@@ -1,7 +1,6 @@
 import { useCallback } from 'react';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TerminalListItem } from '@paydesk/contracts/terminals';
-import { api } from './api';
+import { call } from './api';
 import { useCurrentMerchantId } from './merchant';
 import { createStore, useStore } from './persisted-store';
 
@@ -11,7 +10,7 @@ export const terminalsQueryKey = ['terminals'] as const;
 const terminalsQuery = (merchantId: string | null) =>
   queryOptions({
     queryKey: [...terminalsQueryKey, 'list', merchantId ?? 'own'] as const,
-    queryFn: ({ signal }) => api.get<{ data: TerminalListItem[] }>('/api/v1/terminal', { signal }).then((r) => r.data),
+    queryFn: ({ signal }) => call('GET /api/v1/terminal', { signal }).then((r) => r.data),
     staleTime: Infinity,
     gcTime: Infinity,
     refetchOnWindowFocus: false,

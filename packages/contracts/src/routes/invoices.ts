@@ -72,7 +72,6 @@ export const invoicesRoutes = {
     params: uuidParam,
     query: scoped,
     responses: { 200: invoiceResponse },
-    errors: ['URI_TOO_LONG'],
   }),
   'PATCH /api/v1/invoice/status': routeSpec({
     ...common,
@@ -160,6 +159,5 @@ export const invoicesRoutes = {
     params: dictionaryParams,
     query: scoped,
     responses: { 200: invoiceStatusDictionaryResponse },
-    errors: ['URI_TOO_LONG'],
   }),
 };

@@ -7,6 +7,26 @@ import {
 } from '../merchant-api';
 import { routeSpec } from '../route-spec';
 
+/** An invoice as the merchant API returns it, for the document's examples. */
+const exampleInvoice = (status: 'NEW' | 'CANCELED', statusDate: string) => ({
+  data: {
+    invoiceId: '0b7e4f5a-2c31-4d8e-a6f9-13c5e7d2b840',
+    merchantInvoiceId: 'order-100245',
+    providerInvoiceId: null,
+    terminalId: '6f1c2a4e-8b3d-4c7a-9e21-5d0b7f3a9c14',
+    flowType: 'DEPOSIT',
+    status,
+    amount: 15_000_000,
+    fee: 300_000,
+    currency: 'UZS',
+    paymentMethod: 'HUMOUZS',
+    formUrl: 'https://pay.example.com/payment/Qm9uLXZveWFnZS1wYXltZW50LWZvcm0x',
+    createdAt: '2025-03-14T10:00:00.000Z',
+    statusDate,
+    expiresAt: '2025-03-14T10:30:00.000Z',
+  },
+});
+
 const common = {
   api: 'merchant',
   tags: ['Merchant API'],
@@ -64,6 +84,7 @@ export const merchantApiRoutes = {
     description: "One of the merchant's own invoices, with its current status and payment form URL.",
     params: merchantInvoiceParams,
     responses: { 200: merchantInvoiceResponse },
+    examples: { response: exampleInvoice('NEW', '2025-03-14T10:00:00.000Z') },
   }),
   'POST /api/merchant/v1/invoices/:invoiceId/cancel': routeSpec({
     ...common,
@@ -76,5 +97,6 @@ export const merchantApiRoutes = {
     responses: { 200: merchantInvoiceResponse },
     // CONFLICT: a concurrent change to the same records (the transaction is rolled back; retry)
     errors: ['INVALID_STATE', 'CONFLICT'],
+    examples: { response: exampleInvoice('CANCELED', '2025-03-14T10:12:31.000Z') },
   }),
 };

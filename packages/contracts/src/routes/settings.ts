@@ -8,7 +8,6 @@ const common = {
   params: settingParams,
   query: merchantScopeQuery.strict(),
   responses: { 200: settingResponse },
-  errors: ['URI_TOO_LONG'],
 } as const;
 
 /** Routes of the settings module: settings of the caller's merchant (platform staff: the one picked with ?merchantId=). */

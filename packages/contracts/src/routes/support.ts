@@ -21,7 +21,6 @@ export const supportRoutes = {
     access: 'session',
     params: supportInvoiceParams,
     responses: { 200: supportTicketsResponse },
-    errors: ['URI_TOO_LONG'],
   }),
   'POST /api/v1/merchant/support/approve': routeSpec({
     ...common,

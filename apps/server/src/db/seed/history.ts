@@ -13,7 +13,7 @@ import type {
   supportTickets,
 } from '../schema';
 import { withLuhn, type Rng } from './prng';
-import { feeFor, formatMoney } from '@paydesk/contracts';
+import { feeFor, formatMoney, webhookPayload } from '@paydesk/contracts';
 
 const SEC = 1000;
 const MIN = 60 * SEC;
@@ -638,6 +638,8 @@ export function generateHistory(input: HistoryInput): HistoryRows {
           status: step.status,
           amount,
           currency: currencyCode,
+          flowType: flow,
+          isTest: terminal.isTest,
           at: at.getTime(),
           isLast: idx === steps.length - 1,
         });
@@ -744,6 +746,8 @@ export function generateHistory(input: HistoryInput): HistoryRows {
         status,
         amount,
         currency: currencyCode,
+        flowType: flow,
+        isTest: terminal.isTest,
         at,
         isLast: false,
         manual: true,
@@ -817,6 +821,8 @@ function addCallbacks(
     status: string;
     amount: number;
     currency: string;
+    flowType: 'DEPOSIT' | 'WITHDRAWAL';
+    isTest: boolean;
     at: number;
     isLast: boolean;
     manual?: boolean;
@@ -824,15 +830,18 @@ function addCallbacks(
 ) {
   const id = randomUUID();
   const createDate = c.at;
-  const payload = {
-    type: 'invoice.status_changed',
+  // the body the server would have sent (the contracts' schema, as enqueueCallback builds it)
+  const payload = webhookPayload.parse({
+    type: c.manual ? 'invoice.manual' : 'invoice.status',
     invoiceId: c.invoiceId,
     merchantInvoiceId: c.orderNo,
+    flowType: c.flowType,
     status: c.status,
     amount: c.amount,
     currency: c.currency,
+    isTest: c.isTest,
     statusDate: new Date(c.at).toISOString(),
-  };
+  });
   // the newest callbacks are still being retried
   const pending = c.isLast && now - c.at < 20 * MIN && rng.chance(0.6);
   const failures = pending

@@ -39,7 +39,10 @@ describe('callback delivery', () => {
 
   it('a receiver that refuses for 6 simulated hours, then accepts, gets every callback; same webhook-id, fresh timestamps', async () => {
     let up = false;
-    const rx = await startReceiver(() => (up ? 204 : 503));
+    const rx = await startReceiver(
+      () => (up ? 204 : 503),
+      () => [t.demo.webhookSecret],
+    );
     try {
       const ids = await cancelledInvoices(5, rx.url);
       const end = t.clock.now().getTime() + 6 * 3600_000;
@@ -87,7 +90,10 @@ describe('callback delivery', () => {
   });
 
   it('gives up after 72 h (FAILED), keeping every attempt', async () => {
-    const rx = await startReceiver(() => 500);
+    const rx = await startReceiver(
+      () => 500,
+      () => [t.demo.webhookSecret],
+    );
     try {
       const [id] = await cancelledInvoices(1, rx.url);
       for (let h = 0; h < 74; h++) {
@@ -110,7 +116,10 @@ describe('callback delivery', () => {
 
 describe('callback egress guard (production default)', () => {
   it('never sends a callback to a loopback address; the refusal is recorded as an attempt', async () => {
-    const rx = await startReceiver(() => 204);
+    const rx = await startReceiver(
+      () => 204,
+      () => [t.demo.webhookSecret],
+    );
     const allow = t.ctx.config.callbackAllowPrivate;
     t.ctx.config.callbackAllowPrivate = false;
     try {

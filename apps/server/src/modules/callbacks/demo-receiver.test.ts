@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { createTestApp, type TestApp } from '../../../test/harness';
+import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
 import { injectSigned, invoiceBody, listen, merchantSigner } from '../../../test/merchant-client';
 import { DEMO_RECEIVER_PATH } from './demo-receiver';
 import { tickCallbacks } from './service';
@@ -41,5 +41,50 @@ describe('demo receiver (the demo seed sends its callbacks here)', () => {
       body: JSON.stringify({ invoiceId: id, status: 'DONE' }),
     });
     expect(forged.status).toBe(401);
+
+    // the invoice's Callbacks section shows what the receiver got: headers, body, verdict
+    const owner = await loginAs(t.app, 'owner');
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/merchant/callback?invoiceId=${id}`,
+      headers: { cookie: owner },
+    });
+    expect(list.statusCode).toBe(200);
+    const [cb] = list.json().data as {
+      id: string;
+      received: { headers: Record<string, string>; body: string; verified: boolean; result: string }[];
+    }[];
+    expect(cb!.received).toHaveLength(1);
+    const got = cb!.received[0]!;
+    expect(got.verified).toBe(true);
+    expect(got.result).toMatch(/verified with standardwebhooks \(current secret\); body matches the schema/);
+    expect(got.headers['webhook-id']).toBe(cb!.id);
+    expect(got.headers['webhook-signature']).toMatch(/^v1,/);
+    expect(JSON.parse(got.body)).toMatchObject({ type: 'invoice.status', invoiceId: id, status: 'CANCELED' });
+    // the forged one is kept too (a receiver logs what it refuses), but it belongs to no callback of ours
+    const kept = await t.ctx.db.execute<{ webhook_id: string; verified: boolean; result: string }>(
+      sql`SELECT webhook_id, verified, result FROM demo_callback_inbox WHERE invoice_id = ${id} ORDER BY received_at`,
+    );
+    expect(kept.rows.map((r) => [r.webhook_id, r.verified])).toEqual([
+      [cb!.id, true],
+      ['x', false],
+    ]);
+    expect(kept.rows[1]!.result).toMatch(/^Signature does not verify/);
+  });
+
+  it('keeps nothing for what is not a callback about an existing invoice', async () => {
+    const before = await t.ctx.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM demo_callback_inbox`);
+    const post = (body: string, headers: Record<string, string> = { 'webhook-id': 'y' }) =>
+      fetch(`${base}${DEMO_RECEIVER_PATH}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body,
+      });
+    expect((await post('{not json')).status).toBe(400);
+    expect((await post(JSON.stringify({ invoiceId: 'nope' }))).status).toBe(400);
+    expect((await post(JSON.stringify({ invoiceId: '00000000-0000-4000-8000-000000000000' }))).status).toBe(400);
+    expect((await post(JSON.stringify({ invoiceId: '00000000-0000-4000-8000-000000000000' }), {})).status).toBe(400);
+    const after = await t.ctx.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM demo_callback_inbox`);
+    expect(Number(after.rows[0]!.n)).toBe(Number(before.rows[0]!.n));
   });
 });

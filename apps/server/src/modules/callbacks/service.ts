@@ -1,8 +1,15 @@
 import { createHmac } from 'node:crypto';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { CALLBACK_GIVE_UP_MS, callbackBackoffMs, type CallbackItem, type WebhookType } from '@paydesk/contracts';
+import {
+  CALLBACK_GIVE_UP_MS,
+  callbackBackoffMs,
+  webhookPayload,
+  type CallbackItem,
+  type WebhookPayload,
+  type WebhookType,
+} from '@paydesk/contracts';
 import type { DbOrTx, Tx } from '../../db/create-db';
-import { callbackAttempts, callbacks, type invoices } from '../../db/schema';
+import { callbackAttempts, callbacks, demoCallbackInbox, type invoices } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { ownedInvoice } from '../../lib/tenant';
 import { fetch as undiciFetch } from 'undici';
@@ -14,23 +21,50 @@ type InvoiceRow = typeof invoices.$inferSelect;
 const CLAIM_LEASE_MS = 60_000;
 const DELIVERY_TIMEOUT_MS = 10_000;
 
+/** Currency codes by id: reference data that never changes once written, read once per process. */
+const currencyCodes = new Map<number, string>();
+async function currencyCode(tx: Tx, currencyId: number) {
+  let code = currencyCodes.get(currencyId);
+  if (code === undefined) {
+    const res = await tx.execute<{ code: string }>(sql`SELECT code FROM currencies WHERE id = ${currencyId}`);
+    code = res.rows[0]!.code;
+    currencyCodes.set(currencyId, code);
+  }
+  return code;
+}
+
+/**
+ * The body of a callback about an invoice, built from the contracts' schema and checked against it:
+ * what the document's `webhooks` promise is what is stored and sent (a mismatch is a bug, and fails here).
+ */
+export async function webhookPayloadOf(tx: Tx, inv: InvoiceRow, type: WebhookType): Promise<WebhookPayload> {
+  return webhookPayload.parse({
+    type,
+    invoiceId: inv.id,
+    merchantInvoiceId: inv.merchantInvoiceId,
+    flowType: inv.flowType,
+    status: inv.status,
+    amount: inv.amount,
+    currency: await currencyCode(tx, inv.currencyId),
+    isTest: inv.isTest,
+    statusDate: inv.statusDate.toISOString(),
+  } satisfies Record<keyof WebhookPayload, unknown>);
+}
+
 /**
  * Transactional outbox: written in the transaction of the change it reports. The URL is the
  * invoice's callbackUrl, else its terminal's; without one the row is kept as NO_URL.
  */
 export async function enqueueCallback(tx: Tx, inv: InvoiceRow, at: Date, type: WebhookType = 'invoice.status') {
   const manual = type === 'invoice.manual';
+  const payload = JSON.stringify(await webhookPayloadOf(tx, inv, type));
   const res = await tx.execute<{ id: string; status: string }>(sql`
     INSERT INTO callbacks (invoice_id, merchant_id, url, payload, invoice_status, status, manual, next_attempt_at, create_date)
-    SELECT i.id, i.merchant_id, COALESCE(i.callback_url, t.callback_url),
-      jsonb_build_object(
-        'type', ${type}::text, 'invoiceId', i.id, 'merchantInvoiceId', i.merchant_invoice_id,
-        'status', i.status, 'amount', i.amount, 'currency', c.code, 'statusDate', ${inv.statusDate.toISOString()}::text),
-      i.status,
-      CASE WHEN COALESCE(i.callback_url, t.callback_url) IS NULL THEN 'NO_URL' ELSE 'PENDING' END,
+    SELECT ${inv.id}, ${inv.merchantId}, COALESCE(${inv.callbackUrl}::text, t.callback_url), ${payload}::jsonb,
+      ${inv.status},
+      CASE WHEN COALESCE(${inv.callbackUrl}::text, t.callback_url) IS NULL THEN 'NO_URL' ELSE 'PENDING' END,
       ${manual}, ${at.toISOString()}::timestamptz, ${at.toISOString()}::timestamptz
-    FROM invoices i JOIN terminals t ON t.id = i.terminal_id JOIN currencies c ON c.id = i.currency_id
-    WHERE i.id = ${inv.id}
+    FROM terminals t WHERE t.id = ${inv.terminalId}
     RETURNING id, status`);
   return res.rows[0]!;
 }
@@ -58,6 +92,11 @@ async function listCallbacks(db: DbOrTx, invoiceId: string): Promise<CallbackIte
       ),
     )
     .orderBy(asc(callbackAttempts.attemptedAt), asc(callbackAttempts.id));
+  const receipts = await db
+    .select()
+    .from(demoCallbackInbox)
+    .where(eq(demoCallbackInbox.invoiceId, invoiceId))
+    .orderBy(asc(demoCallbackInbox.receivedAt), asc(demoCallbackInbox.id));
   return rows.map((r) => ({
     id: r.id,
     status: r.status as CallbackItem['status'],
@@ -72,6 +111,15 @@ async function listCallbacks(db: DbOrTx, invoiceId: string): Promise<CallbackIte
         responseCode: a.responseCode,
         latencyMs: a.latencyMs,
         error: a.error,
+      })),
+    received: receipts
+      .filter((x) => x.webhookId === r.id)
+      .map((x) => ({
+        receivedAt: x.receivedAt.toISOString(),
+        headers: x.headers as Record<string, string>,
+        body: x.body,
+        verified: x.verified,
+        result: x.result,
       })),
   }));
 }

@@ -84,7 +84,7 @@ describe.skipIf(!process.env.DATABASE_URL)('crash recovery (PostgreSQL, separate
     const demo = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-merchant.json'), 'utf8')) as DemoMerchantFile;
     const sign = merchantSigner(demo.merchantId, demo.privateKeyPem);
     const terminal = demo.terminals.find((t) => t.flowType === 'DEPOSIT' && t.isTest)!;
-    const rx = await startReceiver();
+    const rx = await startReceiver(undefined, () => [demo.webhookSecret]);
 
     const created: string[] = [];
     const completed: string[] = [];

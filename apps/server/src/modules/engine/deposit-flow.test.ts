@@ -14,7 +14,7 @@ let cookie: string;
 beforeAll(async () => {
   t = await createTestApp({ sandboxDelayMs: 0 });
   sign = merchantSigner(t.demo.merchantId, t.demo.privateKeyPem, t.clock.now);
-  receiver = await startReceiver();
+  receiver = await startReceiver(undefined, () => [t.demo.webhookSecret]);
   cookie = await loginAs(t.app, 'owner');
 });
 afterAll(async () => {

@@ -50,11 +50,16 @@ const verifies = (secret: string, hook: { headers: Record<string, string>; body:
 
 describe('merchant keys', () => {
   it('rotating the webhook secret: callbacks carry both signatures for 24 h, then only the new one', async () => {
-    const rx = await startReceiver(() => 204);
+    const secrets = [t.demo.webhookSecret];
+    const rx = await startReceiver(
+      () => 204,
+      () => secrets,
+    );
     try {
       const rotated = await as('POST', `/api/v1/merchant/${t.demo.merchantId}/webhook-secret`);
       expect(rotated.statusCode).toBe(200);
       const { webhookSecret, previousValidUntil } = webhookSecretResponse.parse(rotated.json()).data;
+      secrets.push(webhookSecret);
       expect(webhookSecret).not.toBe(t.demo.webhookSecret);
       expect(new Date(previousValidUntil).getTime() - t.clock.now().getTime()).toBeCloseTo(
         WEBHOOK_SECRET_OVERLAP_HOURS * 3600_000,

@@ -1,14 +1,12 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   AccountCreateBody,
-  AccountCredential,
   AccountDetails,
-  AccountLimit,
   AccountLimitBody,
   AccountListItem,
   CredentialCreateBody,
 } from '@paydesk/contracts';
-import { api } from '../../../lib/api';
+import { call } from '../../../lib/api';
 
 /** Provider accounts serve every merchant: these calls are not merchant-scoped. */
 const unscoped = { scoped: false } as const;
@@ -19,8 +17,7 @@ const limitKey = (id: number) => [...root, 'limit', id] as const;
 
 const accountsQuery = queryOptions({
   queryKey: listKey,
-  queryFn: ({ signal }) =>
-    api.get<{ data: AccountListItem[] }>('/api/v1/people/account', { signal, ...unscoped }).then((r) => r.data),
+  queryFn: ({ signal }) => call('GET /api/v1/people/account', { signal, ...unscoped }).then((r) => r.data),
 });
 export const useAccounts = () => useQuery(accountsQuery);
 
@@ -28,7 +25,7 @@ export const useAccount = (id: number) =>
   useQuery({
     queryKey: detailsKey(id),
     queryFn: ({ signal }) =>
-      api.get<{ data: AccountDetails }>(`/api/v1/people/account/${id}`, { signal, ...unscoped }).then((r) => r.data),
+      call('GET /api/v1/people/account/:id', { params: { id }, signal, ...unscoped }).then((r) => r.data),
     enabled: Number.isInteger(id) && id > 0,
   });
 
@@ -36,9 +33,7 @@ export const useAccountLimit = (id: number) =>
   useQuery({
     queryKey: limitKey(id),
     queryFn: ({ signal }) =>
-      api
-        .get<{ data: AccountLimit }>(`/api/router/v1/people/account/limit/${id}`, { signal, ...unscoped })
-        .then((r) => r.data),
+      call('GET /api/router/v1/people/account/limit/:id', { params: { id }, signal, ...unscoped }).then((r) => r.data),
     enabled: Number.isInteger(id) && id > 0,
   });
 
@@ -47,9 +42,11 @@ export function useSetAccountEnabled() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (v: { id: number; enabled: boolean }) =>
-      api
-        .patch<{ data: AccountListItem }>(`/api/v1/people/account/${v.id}`, { enabled: v.enabled }, unscoped)
-        .then((r) => r.data),
+      call('PATCH /api/v1/people/account/:id', {
+        params: { id: v.id },
+        body: { enabled: v.enabled },
+        ...unscoped,
+      }).then((r) => r.data),
     onMutate: async ({ id, enabled }) => {
       await queryClient.cancelQueries({ queryKey: root });
       const list = queryClient.getQueryData<AccountListItem[]>(listKey);
@@ -75,7 +72,7 @@ export function useCreateAccount() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: AccountCreateBody) =>
-      api.post<{ data: AccountListItem }>('/api/v1/people/create', body, unscoped).then((r) => r.data),
+      call('POST /api/v1/people/create', { body, ...unscoped }).then((r) => r.data),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: listKey }),
   });
 }
@@ -85,22 +82,21 @@ export function useCredentialMutations(accountId: number) {
   const refresh = () => queryClient.invalidateQueries({ queryKey: detailsKey(accountId) });
   const add = useMutation({
     mutationFn: (body: CredentialCreateBody) =>
-      api.post<{ data: AccountCredential }>('/api/v1/people/account/credentials', body, unscoped).then((r) => r.data),
+      call('POST /api/v1/people/account/credentials', { body, ...unscoped }).then((r) => r.data),
     onSuccess: refresh,
   });
   const edit = useMutation({
     mutationFn: (v: { credentialId: number; value: string }) =>
-      api
-        .put<{ data: AccountCredential }>(
-          `/api/v1/people/account/credentials/${v.credentialId}`,
-          { value: v.value },
-          unscoped,
-        )
-        .then((r) => r.data),
+      call('PUT /api/v1/people/account/credentials/:credentialId', {
+        params: { credentialId: v.credentialId },
+        body: { value: v.value },
+        ...unscoped,
+      }).then((r) => r.data),
     onSuccess: refresh,
   });
   const remove = useMutation({
-    mutationFn: (credentialId: number) => api.delete(`/api/v1/people/account/credentials/${credentialId}`, unscoped),
+    mutationFn: (credentialId: number) =>
+      call('DELETE /api/v1/people/account/credentials/:credentialId', { params: { credentialId }, ...unscoped }),
     onSuccess: refresh,
   });
   return { add, edit, remove };
@@ -110,9 +106,9 @@ export function useSetAccountLimit(accountId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: AccountLimitBody) =>
-      api
-        .put<{ data: AccountLimit }>(`/api/router/v1/people/account/limit/${accountId}`, body, unscoped)
-        .then((r) => r.data),
+      call('PUT /api/router/v1/people/account/limit/:id', { params: { id: accountId }, body, ...unscoped }).then(
+        (r) => r.data,
+      ),
     onSuccess: (limit) => queryClient.setQueryData(limitKey(accountId), limit),
   });
 }

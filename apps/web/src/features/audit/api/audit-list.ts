@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { AuditListResponse } from '@paydesk/contracts/audit';
-import { api, type QueryParams } from '../../../lib/api';
+import { call, type QueryParams } from '../../../lib/api';
 
 export type { AuditListResponse };
 
@@ -12,7 +12,7 @@ const auditListQuery = (params: QueryParams) =>
   queryOptions({
     queryKey: ['audit', 'list', params] as const,
     queryFn: ({ signal }): Promise<AuditListResponse> =>
-      api.get<AuditListResponse>('/api/v1/audit', { signal, scoped: false, query: params }),
+      call('GET /api/v1/audit', { signal, scoped: false, query: params }),
     placeholderData: keepPreviousData,
   });
 

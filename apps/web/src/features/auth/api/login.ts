@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { LoginBody, LoginResult, SecondFactorBody } from '@paydesk/contracts/auth';
-import { api } from '../../../lib/api';
+import { call } from '../../../lib/api';
 import { meQuery, meQueryKey } from '../../../lib/session';
 
 /** The password was right and a code from the authenticator app (or a recovery code) comes next. */
@@ -20,10 +20,7 @@ export function useLogin() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (body: LoginBody) => {
-      const { data } = await api.post<{ data: LoginResult }>('/api/v1/login', body, {
-        scoped: false,
-        signOutOn401: false,
-      });
+      const { data } = await call('POST /api/v1/login', { body, scoped: false, signOutOn401: false });
       if (!data.ok) return { step: 'second-factor' as const, challenge: data };
       return { step: 'signed-in' as const, me: await startSession(queryClient) };
     },
@@ -35,7 +32,7 @@ export function useLoginSecondFactor() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (body: SecondFactorBody) => {
-      await api.post('/api/v1/login/second-factor', body, { scoped: false, signOutOn401: false });
+      await call('POST /api/v1/login/second-factor', { body, scoped: false, signOutOn401: false });
       return startSession(queryClient);
     },
   });

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import type { AccountListItem } from '@paydesk/contracts/accounts';
 import type { Invoice } from '@paydesk/contracts/invoices';
-import { api } from '../../../lib/api';
+import { call } from '../../../lib/api';
 
 /**
  * Provider accounts an operator may name as the one a deposit's money arrived on (DESIGN §3: a deposit
@@ -10,8 +9,7 @@ import { api } from '../../../lib/api';
 function useArrivalAccounts(enabled: boolean) {
   return useQuery({
     queryKey: ['invoices', 'arrival-accounts'] as const,
-    queryFn: ({ signal }) =>
-      api.get<{ data: AccountListItem[] }>('/api/v1/people/account', { signal, scoped: false }).then((r) => r.data),
+    queryFn: ({ signal }) => call('GET /api/v1/people/account', { signal, scoped: false }).then((r) => r.data),
     enabled,
     staleTime: 60_000,
   });

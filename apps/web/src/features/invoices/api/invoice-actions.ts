@@ -1,13 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type {
-  ChangeInvoiceAmountBody,
-  ChangeInvoiceStatusBody,
-  Invoice,
-  SupportTicketItem,
-  ticketDecisionBody,
-} from '@paydesk/contracts/invoices';
-import { api } from '../../../lib/api';
+import type { ChangeInvoiceAmountBody, ChangeInvoiceStatusBody, ticketDecisionBody } from '@paydesk/contracts/invoices';
+import { call } from '../../../lib/api';
 import { invoicesKey } from './invoice-list';
 import { invoiceKey } from './invoice';
 
@@ -25,19 +19,19 @@ function useInvoiceMutation<TVars>(invoiceId: string, fn: (vars: TVars) => Promi
 
 export const useChangeStatus = (invoiceId: string) =>
   useInvoiceMutation(invoiceId, (v: Omit<ChangeInvoiceStatusBody, 'invoiceId'>) =>
-    api.patch<{ data: Invoice }>('/api/v1/invoice/status', { invoiceId, ...v } satisfies ChangeInvoiceStatusBody),
+    call('PATCH /api/v1/invoice/status', { body: { invoiceId, ...v } }),
   );
 
 export const useChangeAmount = (invoiceId: string) =>
   useInvoiceMutation(invoiceId, (v: Omit<ChangeInvoiceAmountBody, 'invoiceId'>) =>
-    api.patch<{ data: Invoice }>('/api/v1/invoice/amount', { invoiceId, ...v } satisfies ChangeInvoiceAmountBody),
+    call('PATCH /api/v1/invoice/amount', { body: { invoiceId, ...v } }),
   );
 
 export const useRetry = (invoiceId: string) =>
-  useInvoiceMutation<void>(invoiceId, () => api.post('/api/v1/invoice/retry', { invoiceId }));
+  useInvoiceMutation<void>(invoiceId, () => call('POST /api/v1/invoice/retry', { body: { invoiceId } }));
 
 export const useSendCallback = (invoiceId: string) =>
-  useInvoiceMutation<void>(invoiceId, () => api.post('/api/v1/merchant/callback', { invoiceId }));
+  useInvoiceMutation<void>(invoiceId, () => call('POST /api/v1/merchant/callback', { body: { invoiceId } }));
 
 /** The body of POST /api/v1/merchant/support/{approve,reject}: the ticket, and for an approval of a never-routed deposit the account the money arrived on. */
 export type TicketDecisionBody = z.infer<typeof ticketDecisionBody>;
@@ -45,5 +39,5 @@ export type TicketDecision = 'approve' | 'reject';
 
 export const useDecideTicket = (invoiceId: string) =>
   useInvoiceMutation(invoiceId, ({ decision, ...body }: TicketDecisionBody & { decision: TicketDecision }) =>
-    api.post<{ data: SupportTicketItem }>(`/api/v1/merchant/support/${decision}`, body satisfies TicketDecisionBody),
+    call(`POST /api/v1/merchant/support/${decision}`, { body }),
   );

@@ -1,6 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { InvoiceListResponse } from '@paydesk/contracts/invoices';
-import { api, type QueryParams } from '../../../lib/api';
+import { call, type QueryParams } from '../../../lib/api';
 import { useCurrentMerchantId } from '../../../lib/merchant';
 
 export const invoicesKey = ['invoices'] as const;
@@ -8,7 +7,7 @@ export const invoicesKey = ['invoices'] as const;
 const invoiceListQuery = (merchantId: string | null, params: QueryParams) =>
   queryOptions({
     queryKey: [...invoicesKey, 'list', merchantId ?? 'own', params] as const,
-    queryFn: ({ signal }) => api.get<InvoiceListResponse>('/api/v1/invoice', { signal, query: params }),
+    queryFn: ({ signal }) => call('GET /api/v1/invoice', { signal, query: params }),
     placeholderData: keepPreviousData,
   });
 

@@ -17,6 +17,7 @@ import {
 } from '../api/invoice';
 import { BADGE_COLOR, StatusBadge, UNCLIPPED_BADGE } from './status-badge';
 import { ApproveWithAccountDialog, TicketDecisionButtons } from './ticket-decision';
+import { CallbackReceipts } from './callback-receipts';
 
 const CALLBACK_COLOR: Record<string, string> = {
   DELIVERED: BADGE_COLOR.success,
@@ -231,6 +232,7 @@ export function HistorySections({ invoice }: { invoice: Invoice }) {
                       Attempt {i + 1}: {formatDateLong(a.attemptedAt)} → {a.responseCode ?? a.error ?? 'no response'}
                     </Text>
                   ))}
+                  <CallbackReceipts received={c.received} />
                 </Stack>
               ))}
             </Stack>

@@ -1,12 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
-  Merchant,
   MerchantCreateBody,
   MerchantPublicKeyBody,
   MerchantUpdateBody,
   RotatedWebhookSecret,
 } from '@paydesk/contracts';
-import { api } from '../../../lib/api';
+import { call } from '../../../lib/api';
 import { currentMerchantQuery, merchantsQuery } from '../../../lib/merchant';
 import { rememberedMerchantStore, scopedMerchantStore, getScopedMerchantId } from '../../../lib/merchant-scope';
 import { useStore } from '../../../lib/persisted-store';
@@ -22,7 +21,7 @@ export function useUpdateMerchant() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (v: { id: string; body: MerchantUpdateBody }) =>
-      api.put<{ data: Merchant }>(`/api/v1/merchant/${v.id}`, v.body).then((r) => r.data),
+      call('PUT /api/v1/merchant/:id', { params: { id: v.id }, body: v.body }).then((r) => r.data),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: currentMerchantQuery(getScopedMerchantId()).queryKey });
       await queryClient.invalidateQueries({ queryKey: merchantsQuery.queryKey });
@@ -38,7 +37,7 @@ export function useReplacePublicKey() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (v: { id: string; body: MerchantPublicKeyBody }) =>
-      api.put<{ data: Merchant }>(`/api/v1/merchant/${v.id}/public-key`, v.body).then((r) => r.data),
+      call('PUT /api/v1/merchant/:id/public-key', { params: { id: v.id }, body: v.body }).then((r) => r.data),
     onSuccess: () => refetchCurrentMerchant(queryClient),
   });
 }
@@ -50,7 +49,7 @@ export function useRotateWebhookSecret() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) =>
-      api.post<{ data: RotatedWebhookSecret }>(`/api/v1/merchant/${id}/webhook-secret`).then((r) => r.data),
+      call('POST /api/v1/merchant/:id/webhook-secret', { params: { id } }).then((r) => r.data),
     onSuccess: () => refetchCurrentMerchant(queryClient),
   });
 }
@@ -59,7 +58,7 @@ export function useCreateMerchant() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: MerchantCreateBody) =>
-      api.post<{ data: Merchant }>('/api/v1/merchant', body, { scoped: false }).then((r) => r.data),
+      call('POST /api/v1/merchant', { body, scoped: false }).then((r) => r.data),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: merchantsQuery.queryKey }),
   });
 }

@@ -1,18 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import {
-  MONITORING_REFRESH_MS,
-  periodMinutes,
-  type StatisticMerchant,
-  type TerminalStatItem,
-} from '@paydesk/contracts/monitoring';
-import type { Reconciliation } from '@paydesk/contracts/engine';
-import { api } from '../../../lib/api';
+import { MONITORING_REFRESH_MS, periodMinutes } from '@paydesk/contracts/monitoring';
+import { call } from '../../../lib/api';
 
 /** Merchants the user may monitor, with their terminals (terminal.statistic.settings). */
 const statisticMerchantsQuery = queryOptions({
   queryKey: ['monitoring', 'merchants'] as const,
-  queryFn: ({ signal }) =>
-    api.get<{ data: StatisticMerchant[] }>('/api/v1/terminal/statistic', { signal, scoped: false }).then((r) => r.data),
+  queryFn: ({ signal }) => call('GET /api/v1/terminal/statistic', { signal, scoped: false }).then((r) => r.data),
   staleTime: 5 * 60_000,
   refetchOnWindowFocus: false,
 });
@@ -26,13 +19,11 @@ export function useTerminalStatistics(merchantId: string, period: number, enable
   return useQuery({
     queryKey: ['monitoring', 'terminals', merchantId, period] as const,
     queryFn: ({ signal }) =>
-      api
-        .get<{ data: TerminalStatItem[] }>('/api/data/v1/terminal', {
-          signal,
-          scoped: false,
-          query: { minutes: periodMinutes(period, new Date()), merchantId },
-        })
-        .then((r) => r.data),
+      call('GET /api/data/v1/terminal', {
+        signal,
+        scoped: false,
+        query: { minutes: periodMinutes(period, new Date()), merchantId },
+      }).then((r) => r.data),
     enabled,
     refetchInterval: MONITORING_REFRESH_MS,
     refetchIntervalInBackground: false,
@@ -45,8 +36,7 @@ export function useTerminalStatistics(merchantId: string, period: number, enable
 export function useLedgerReconciliation(enabled: boolean) {
   return useQuery({
     queryKey: ['monitoring', 'ledger-reconciliation'] as const,
-    queryFn: ({ signal }) =>
-      api.get<{ data: Reconciliation }>('/api/v1/ledger/reconciliation', { signal, scoped: false }).then((r) => r.data),
+    queryFn: ({ signal }) => call('GET /api/v1/ledger/reconciliation', { signal, scoped: false }).then((r) => r.data),
     enabled,
     refetchInterval: 5 * 60_000,
     refetchOnWindowFocus: false,

@@ -1,15 +1,14 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { z } from 'zod';
-import type { settingKeys, settingResponse } from '@paydesk/contracts/common';
-import { api } from '../../../lib/api';
+import type { settingKeys } from '@paydesk/contracts/common';
+import { call } from '../../../lib/api';
 
 const SETTING: (typeof settingKeys)[number] = 'settings.withdrawal.retry.auto.enable';
-const path = `/api/v1/settings/${SETTING}`;
-type SettingResponse = z.infer<typeof settingResponse>;
+const params = { setting: SETTING };
 
 export const autoRetryQuery = queryOptions({
   queryKey: ['settings', SETTING] as const,
-  queryFn: ({ signal }) => api.get<SettingResponse>(path, { signal }).then((r) => r.data.value === 'true'),
+  queryFn: ({ signal }) =>
+    call('GET /api/v1/settings/:setting', { params, signal }).then((r) => r.data.value === 'true'),
   refetchOnWindowFocus: false,
 });
 
@@ -18,7 +17,8 @@ export function useSetAutoRetry() {
   const queryClient = useQueryClient();
   const key = autoRetryQuery.queryKey;
   return useMutation({
-    mutationFn: (enabled: boolean) => api.post<SettingResponse>(path, { value: enabled ? 'true' : 'false' }),
+    mutationFn: (enabled: boolean) =>
+      call('POST /api/v1/settings/:setting', { params, body: { value: enabled ? 'true' : 'false' } }),
     onMutate: async (enabled) => {
       await queryClient.cancelQueries({ queryKey: key });
       const previous = queryClient.getQueryData(key);

@@ -1,9 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
 import type { ChangePasswordBody } from '@paydesk/contracts';
-import { api } from '../../../lib/api';
+import { call } from '../../../lib/api';
 
 export function useChangePassword() {
   return useMutation({
-    mutationFn: (body: ChangePasswordBody) => api.post('/api/v1/user/change_password', body, { scoped: false }),
+    mutationFn: (body: ChangePasswordBody) => call('POST /api/v1/user/change_password', { body, scoped: false }),
   });
 }

@@ -1,14 +1,11 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { RecoveryCodes, TwoFactorSetup, TwoFactorStatus } from '@paydesk/contracts/auth';
-import { api } from '../../../lib/api';
+import { call } from '../../../lib/api';
 import { meQueryKey } from '../../../lib/session';
-
-const path = '/api/v1/user/two-factor';
 
 /** The signed-in user's second factor: on or off, since when, recovery codes left, required or not. */
 export const twoFactorStatusQuery = queryOptions({
   queryKey: ['two-factor', 'status'] as const,
-  queryFn: ({ signal }) => api.get<{ data: TwoFactorStatus }>(path, { signal, scoped: false }).then((r) => r.data),
+  queryFn: ({ signal }) => call('GET /api/v1/user/two-factor', { signal, scoped: false }).then((r) => r.data),
   refetchOnWindowFocus: false,
 });
 
@@ -29,23 +26,24 @@ function useTwoFactorMutation<TVars, TResult>(fn: (vars: TVars) => Promise<TResu
 
 /** A new secret for the authenticator app, waiting for its first code; any earlier unconfirmed one is replaced. */
 export const useStartTwoFactorSetup = () =>
-  useTwoFactorMutation(() =>
-    api.post<{ data: TwoFactorSetup }>(`${path}/setup`, undefined, { scoped: false }).then((r) => r.data),
-  );
+  useTwoFactorMutation(() => call('POST /api/v1/user/two-factor/setup', { scoped: false }).then((r) => r.data));
 
 /** Confirms the setup with the app's current code; the ten recovery codes come back this once. */
 export const useEnableTwoFactor = () =>
   useTwoFactorMutation((code: string) =>
-    api.post<{ data: RecoveryCodes }>(`${path}/enable`, { code }, { scoped: false }).then((r) => r.data.recoveryCodes),
+    call('POST /api/v1/user/two-factor/enable', { body: { code }, scoped: false }).then((r) => r.data.recoveryCodes),
   );
 
 export const useDisableTwoFactor = () =>
-  useTwoFactorMutation((code: string) => api.post(`${path}/disable`, { code }, { scoped: false }), true);
+  useTwoFactorMutation(
+    (code: string) => call('POST /api/v1/user/two-factor/disable', { body: { code }, scoped: false }),
+    true,
+  );
 
 /** Ten new recovery codes (shown once); the old ones stop working. */
 export const useRenewRecoveryCodes = () =>
   useTwoFactorMutation((code: string) =>
-    api
-      .post<{ data: RecoveryCodes }>(`${path}/recovery-codes`, { code }, { scoped: false })
-      .then((r) => r.data.recoveryCodes),
+    call('POST /api/v1/user/two-factor/recovery-codes', { body: { code }, scoped: false }).then(
+      (r) => r.data.recoveryCodes,
+    ),
   );

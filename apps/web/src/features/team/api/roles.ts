@@ -1,13 +1,13 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Role, RoleCreateBody, RoleUpdateBody } from '@paydesk/contracts/team';
-import { api } from '../../../lib/api';
+import type { RoleCreateBody, RoleUpdateBody } from '@paydesk/contracts/team';
+import { call } from '../../../lib/api';
 
 export const rolesKey = ['roles'] as const;
 
 /** The roles the caller may see (merchant staff: merchant roles only), each saying whether the caller may give it. */
 const rolesQuery = queryOptions({
   queryKey: rolesKey,
-  queryFn: ({ signal }) => api.get<{ data: Role[] }>('/api/v1/roles', { signal, scoped: false }).then((r) => r.data),
+  queryFn: ({ signal }) => call('GET /api/v1/roles', { signal, scoped: false }).then((r) => r.data),
 });
 
 export const useRoles = () => useQuery(rolesQuery);
@@ -17,8 +17,8 @@ export function useSaveRole() {
   return useMutation({
     mutationFn: (v: { id: null; body: RoleCreateBody } | { id: number; body: RoleUpdateBody }) =>
       (v.id === null
-        ? api.post<{ data: Role }>('/api/v1/roles', v.body, { scoped: false })
-        : api.put<{ data: Role }>(`/api/v1/roles/${v.id}`, v.body, { scoped: false })
+        ? call('POST /api/v1/roles', { body: v.body, scoped: false })
+        : call('PUT /api/v1/roles/:id', { params: { id: v.id }, body: v.body, scoped: false })
       ).then((r) => r.data),
     // a role's name shows in the team list too
     onSuccess: async () => {

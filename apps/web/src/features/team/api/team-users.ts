@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TeamUser, UserCreateBody, UserListQuery, UserWithPassword } from '@paydesk/contracts/team';
-import { api } from '../../../lib/api';
+import { call } from '../../../lib/api';
 import { rolesKey } from './roles';
 
 const teamKey = ['team'] as const;
@@ -14,9 +14,7 @@ const teamUsersQuery = (filter: UserListQuery) =>
   queryOptions({
     queryKey: [...teamKey, 'users', filter] as const,
     queryFn: ({ signal }): Promise<TeamUser[]> =>
-      api
-        .get<{ data: TeamUser[] }>('/api/v1/users', { signal, scoped: false, query: { ...filter } })
-        .then((r) => r.data),
+      call('GET /api/v1/users', { signal, scoped: false, query: { ...filter } }).then((r) => r.data),
     placeholderData: keepPreviousData,
   });
 
@@ -35,31 +33,25 @@ function useTeamMutation<TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) 
 }
 
 export const useCreateUser = () =>
-  useTeamMutation((body: UserCreateBody) =>
-    api.post<{ data: UserWithPassword }>('/api/v1/users', body, { scoped: false }).then((r) => r.data),
-  );
+  useTeamMutation((body: UserCreateBody) => call('POST /api/v1/users', { body, scoped: false }).then((r) => r.data));
 
 export const useChangeUserRole = () =>
   useTeamMutation(({ id, roleId }: { id: string; roleId: number }) =>
-    api.put<{ data: TeamUser }>(`/api/v1/users/${id}/role`, { roleId }, { scoped: false }).then((r) => r.data),
+    call('PUT /api/v1/users/:id/role', { params: { id }, body: { roleId }, scoped: false }).then((r) => r.data),
   );
 
 export const useSetUserDisabled = () =>
   useTeamMutation(({ id, disabled }: { id: string; disabled: boolean }) =>
-    api.put<{ data: TeamUser }>(`/api/v1/users/${id}/status`, { disabled }, { scoped: false }).then((r) => r.data),
+    call('PUT /api/v1/users/:id/status', { params: { id }, body: { disabled }, scoped: false }).then((r) => r.data),
   );
 
 export const useResetPassword = () =>
   useTeamMutation((id: string) =>
-    api
-      .post<{ data: UserWithPassword }>(`/api/v1/users/${id}/password-reset`, undefined, { scoped: false })
-      .then((r) => r.data),
+    call('POST /api/v1/users/:id/password-reset', { params: { id }, scoped: false }).then((r) => r.data),
   );
 
 /** Platform admins: removes the user's second factor and recovery codes and ends their sessions. */
 export const useResetTwoFactor = () =>
   useTeamMutation((id: string) =>
-    api
-      .post<{ data: TeamUser }>(`/api/v1/users/${id}/two-factor-reset`, undefined, { scoped: false })
-      .then((r) => r.data),
+    call('POST /api/v1/users/:id/two-factor-reset', { params: { id }, scoped: false }).then((r) => r.data),
   );

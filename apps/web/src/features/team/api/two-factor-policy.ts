@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Merchant, MerchantTwoFactorPolicyBody } from '@paydesk/contracts/merchants';
-import { api } from '../../../lib/api';
+import { call } from '../../../lib/api';
 import { merchantsQuery } from '../../../lib/merchant';
 import { meQueryKey } from '../../../lib/session';
 
@@ -14,13 +14,11 @@ export function useSetTwoFactorPolicy() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ merchantId, requireTwoFactor }: MerchantTwoFactorPolicyBody & { merchantId: string }) =>
-      api
-        .put<{ data: Merchant }>(
-          `/api/v1/merchant/${merchantId}/two-factor-policy`,
-          { requireTwoFactor },
-          { scoped: false },
-        )
-        .then((r) => r.data),
+      call('PUT /api/v1/merchant/:id/two-factor-policy', {
+        params: { id: merchantId },
+        body: { requireTwoFactor },
+        scoped: false,
+      }).then((r) => r.data),
     onSuccess: async (merchant) => {
       const fresh = <M extends Merchant | undefined>(m: M) => (m?.id === merchant.id ? merchant : m);
       queryClient.setQueryData(merchantsQuery.queryKey, (list) => list && { ...list, data: list.data.map(fresh) });

@@ -1,12 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  TerminalCreateBody,
-  TerminalDetails,
-  TerminalListItem,
-  TerminalPatchBody,
-  TerminalPutBody,
-} from '@paydesk/contracts';
-import { api } from '../../../lib/api';
+import type { TerminalCreateBody, TerminalDetails, TerminalPatchBody, TerminalPutBody } from '@paydesk/contracts';
+import { call } from '../../../lib/api';
 import { useCurrentMerchantId } from '../../../lib/merchant';
 import { terminalsQueryKey } from '../../../lib/terminals';
 
@@ -15,8 +9,7 @@ const detailsKey = (merchantId: string | null, id: string) => ['terminal', merch
 const terminalQuery = (merchantId: string | null, id: string) =>
   queryOptions({
     queryKey: detailsKey(merchantId, id),
-    queryFn: ({ signal }) =>
-      api.get<{ data: TerminalDetails }>(`/api/v1/terminal/${id}`, { signal }).then((r) => r.data),
+    queryFn: ({ signal }) => call('GET /api/v1/terminal/:id', { params: { id }, signal }).then((r) => r.data),
     refetchOnWindowFocus: false,
   });
 
@@ -42,9 +35,10 @@ export function useSaveTerminal() {
   const apply = useApplyTerminal();
   return useMutation({
     mutationFn: (s: SaveTerminal) =>
-      (s.method === 'PUT' ? api.put : api.patch)<{ data: TerminalDetails }>(`/api/v1/terminal/${s.id}`, s.body).then(
-        (r) => r.data,
-      ),
+      (s.method === 'PUT'
+        ? call('PUT /api/v1/terminal/:id', { params: { id: s.id }, body: s.body })
+        : call('PATCH /api/v1/terminal/:id', { params: { id: s.id }, body: s.body })
+      ).then((r) => r.data),
     onSuccess: apply,
   });
 }
@@ -53,7 +47,8 @@ export function useRemoveAttribute(terminalId: string) {
   const queryClient = useQueryClient();
   const merchantId = useCurrentMerchantId();
   return useMutation({
-    mutationFn: (attributeId: number) => api.delete(`/api/v1/terminal/${terminalId}`, { query: { attributeId } }),
+    mutationFn: (attributeId: number) =>
+      call('DELETE /api/v1/terminal/:id', { params: { id: terminalId }, query: { attributeId } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: detailsKey(merchantId, terminalId) }),
   });
 }
@@ -64,7 +59,7 @@ export function useCreateTerminal() {
   return useMutation({
     mutationFn: (body: TerminalCreateBody) => {
       if (!merchantId) throw new Error('No merchant is selected');
-      return api.post<{ data: TerminalDetails }>(`/api/v1/merchant/${merchantId}/terminal`, body).then((r) => r.data);
+      return call('POST /api/v1/merchant/:merchantId/terminal', { params: { merchantId }, body }).then((r) => r.data);
     },
     onSuccess: apply,
   });
@@ -76,7 +71,7 @@ export function useSwitchToProduction() {
   const merchantId = useCurrentMerchantId();
   return useMutation({
     mutationFn: (terminalId: string) =>
-      api.patch<{ data: TerminalListItem }>('/api/v1/people/me/testDashboard', { terminalId }).then((r) => r.data),
+      call('PATCH /api/v1/people/me/testDashboard', { body: { terminalId } }).then((r) => r.data),
     onSuccess: (t) => {
       void queryClient.invalidateQueries({ queryKey: detailsKey(merchantId, t.id) });
       void queryClient.invalidateQueries({ queryKey: terminalsQueryKey });
