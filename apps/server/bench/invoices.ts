@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import { INVOICE_TOTAL_CAP, encodeInvoiceCursor } from '@paydesk/contracts';
 import { loadConfig } from '../src/config';
 import { createDb, runMigrations } from '../src/db/create-db';
 import { seedDemoIfEmpty } from '../src/db/seed';
@@ -165,6 +166,20 @@ async function main() {
     const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
     const get = (p: string) => fetch(`${base}${p}`, { headers: { cookie } });
 
+    // a position deep in the list (90 % of the way), as the list would hand it out: for the keyset scenarios
+    const deep = await (async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      const r = await c.query<{ created_at: string; id: string }>(
+        `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at, id
+         FROM invoices WHERE merchant_id = $1 ORDER BY created_at DESC, id OFFSET $2 LIMIT 1`,
+        [fx.merchantId, Math.floor(fx.total * 0.9)],
+      );
+      await c.end();
+      return encodeInvoiceCursor({ createdAt: r.rows[0]!.created_at, id: r.rows[0]!.id });
+    })();
+    const lastPage = INVOICE_TOTAL_CAP / 40 - 1;
+
     const day = (d: Date) =>
       `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${d.getUTCFullYear()}`;
     const mid = new Date(Date.now() - 180 * 86_400_000);
@@ -199,6 +214,13 @@ async function main() {
         `/api/v1/invoice?page=0&size=10&terminalId=${fx.terminalId}&statusIds=4&statusIds=5&dateFrom=${encodeURIComponent(day(mid))}&dateTo=${encodeURIComponent(day(week))}`,
       ],
       ['page 100 of 40', '/api/v1/invoice?page=100&size=40'],
+      [`page ${lastPage} of 40 (the deepest page number)`, `/api/v1/invoice?page=${lastPage}&size=40`],
+      // keyset (issue 15): the same cost at any depth
+      ['cursor: next page at row ~90 % (after=)', `/api/v1/invoice?size=40&after=${deep}`],
+      ['cursor: previous page at row ~90 % (before=)', `/api/v1/invoice?size=40&before=${deep}`],
+      ['cursor: next page at ~90 %, status filter', `/api/v1/invoice?size=40&statusIds=4&after=${deep}`],
+      ['count exactly (every row)', '/api/v1/invoice/count'],
+      ['count exactly (status DONE)', '/api/v1/invoice/count?statusIds=4'],
     ];
     const results: { name: string; p50: number; p95: number; total: string }[] = [];
     for (const [name, p] of scenarios) {
@@ -206,8 +228,9 @@ async function main() {
       for (let i = 0; i < 20; i++) {
         const r = await get(p);
         if (!r.ok) throw new Error(`${name}: ${r.status} ${await r.text()}`);
-        const body = (await r.json()) as { total: number; totalIsCapped: boolean };
-        total = `${body.total.toLocaleString('en')}${body.totalIsCapped ? '+' : ''}`;
+        const body = (await r.json()) as { total?: number; totalIsCapped?: boolean; data: { total?: number } };
+        const n = body.total ?? body.data.total ?? 0;
+        total = `${n.toLocaleString('en')}${body.totalIsCapped ? '+' : ''}`;
       }
       const times: number[] = [];
       for (let i = 0; i < SAMPLES; i++) {

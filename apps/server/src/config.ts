@@ -40,6 +40,8 @@ const envSchema = z.object({
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   CALLBACK_ALLOW_PRIVATE: z.enum(['auto', 'true', 'false']).default('auto'),
   REQUIRE_2FA_PLATFORM: z.enum(['auto', 'true', 'false']).default('auto'),
+  STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  EXPORT_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(900_000),
 });
 
 /** The external origin (PUBLIC_URL, else this machine's port), without a trailing slash: links and documents use it. */
@@ -75,6 +77,13 @@ export type Config = {
   callbackAllowPrivate: boolean;
   /** Platform staff must sign in with a second factor (PCI DSS 8.4.2); on by default in production only. */
   require2faPlatform: boolean;
+  /**
+   * PostgreSQL's statement_timeout for what the server runs once it serves (0: none): an interactive request never
+   * holds a connection longer. Exports, reports and the ledger check set their own, longer one (exportTimeoutMs).
+   * PGlite cannot interrupt a statement; there the bounds are in the queries themselves (pages, keyset, cursors).
+   */
+  statementTimeoutMs: number;
+  exportTimeoutMs: number;
   repoRoot: string;
 };
 
@@ -122,6 +131,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     require2faPlatform:
       e.REQUIRE_2FA_PLATFORM === 'true' || (e.REQUIRE_2FA_PLATFORM === 'auto' && e.NODE_ENV === 'production'),
     trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : e.TRUST_PROXY,
+    statementTimeoutMs: e.STATEMENT_TIMEOUT_MS,
+    exportTimeoutMs: e.EXPORT_STATEMENT_TIMEOUT_MS,
     repoRoot,
     ...overrides,
   };

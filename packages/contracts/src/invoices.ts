@@ -53,15 +53,71 @@ export const invoiceFilterShape = {
 export const invoiceCsvQuery = scopedQuery(invoiceFilterShape);
 export type InvoiceFilter = z.infer<typeof invoiceCsvQuery>;
 
+/**
+ * A position in the list for keyset pagination (issue 15): the created time at the database's precision and the id
+ * of a row, as one opaque base64url token. "Next" and "previous" cost the same on the first and the millionth row.
+ */
+export type InvoiceCursor = { createdAt: string; id: string };
+const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)$/;
+const CURSOR_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const base64url = {
+  encode: (s: string) => btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''),
+  decode: (s: string) => atob(s.replace(/-/g, '+').replace(/_/g, '/')),
+};
+export const encodeInvoiceCursor = (c: InvoiceCursor) => base64url.encode(`${c.createdAt}|${c.id}`);
+export function decodeInvoiceCursor(token: string): InvoiceCursor | null {
+  let text: string;
+  try {
+    text = base64url.decode(token);
+  } catch {
+    return null;
+  }
+  const [createdAt, id, ...rest] = text.split('|');
+  if (rest.length || !createdAt || !id || !CURSOR_TIME.test(createdAt) || !CURSOR_ID.test(id)) return null;
+  return { createdAt, id };
+}
+const cursor = z.preprocess(
+  blankToUndefined,
+  z
+    .string()
+    .max(120)
+    .transform((token, ctx) => {
+      const c = decodeInvoiceCursor(token);
+      if (!c) ctx.addIssue({ code: 'custom', message: 'Not a list position (use nextCursor or prevCursor as given)' });
+      return c ?? z.NEVER;
+    })
+    .optional()
+    .meta({ description: 'A nextCursor (after) or prevCursor (before) of an earlier answer: keyset pagination.' }),
+);
+
 export const invoiceListQuery = scopedQuery({
   ...invoiceFilterShape,
-  page: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(1_000_000).default(0)),
+  page: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).default(0)),
   size: z.preprocess(
     blankToUndefined,
     z.coerce.number().int().min(INVOICE_MIN_PAGE_SIZE).max(INVOICE_MAX_PAGE_SIZE).default(INVOICE_DEFAULT_PAGE_SIZE),
   ),
+  after: cursor,
+  before: cursor,
+}).superRefine((q, ctx) => {
+  if (q.after && q.before)
+    ctx.addIssue({ code: 'custom', path: ['before'], message: 'Give after or before, not both' });
+  if ((q.after || q.before) && q.page > 0) {
+    ctx.addIssue({ code: 'custom', path: ['page'], message: 'A cursor replaces the page number' });
+  }
+  // page numbers reach as far as the capped total: past it, OFFSET would read every row before the page
+  if (q.page * q.size >= INVOICE_TOTAL_CAP) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['page'],
+      message: `Page numbers reach the first ${INVOICE_TOTAL_CAP.toLocaleString('en-US')} invoices; go on with after=nextCursor`,
+    });
+  }
 });
 export type InvoiceListQuery = z.infer<typeof invoiceListQuery>;
+
+/** GET /api/v1/invoice/count: the exact number of invoices matching the filters, beyond the list's cap. */
+export const invoiceCountResponse = dataOf(z.object({ total: z.int() }));
 
 /* ---- The Invoice of SPEC §3 ---- */
 
@@ -99,6 +155,10 @@ export const invoiceListResponse = z.object({
   /** Exact up to INVOICE_TOTAL_CAP; the cap itself when totalIsCapped. */
   total: z.int(),
   totalIsCapped: z.boolean(),
+  /** The next (older) page: pass as `after`; null on the last page. */
+  nextCursor: z.string().nullable(),
+  /** The previous (newer) page: pass as `before`; null on the first page. */
+  prevCursor: z.string().nullable(),
 });
 export type InvoiceListResponse = z.infer<typeof invoiceListResponse>;
 export const invoiceResponse = dataOf(invoiceSchema);

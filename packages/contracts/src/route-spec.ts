@@ -79,6 +79,8 @@ export function errorCodesOf(spec: RouteSpec): ErrorCode[] {
     // a write that lost a race with another (serialization failure, deadlock) answers 409: retry it
     codes.add('CONFLICT');
   }
+  // any statement past the server's statement timeout is stopped (PostgreSQL): 503, nothing changed, try again
+  codes.add('SERVICE_BUSY');
   if (spec.params) {
     codes.add('NOT_FOUND');
     // the router refuses a path parameter over its length limit before the route runs (edge-input.ts)

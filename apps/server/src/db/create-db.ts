@@ -22,7 +22,31 @@ export type DbHandle = {
   pool: pg.Pool;
   kind: 'postgres' | 'pglite';
   close(): Promise<void>;
+  /**
+   * From now on every statement on this pool's connections is stopped after `ms` (PostgreSQL's statement_timeout;
+   * 0: none). Called once migrations and the seed are done, which may take longer. A transaction that needs more
+   * (an export) sets its own with `SET LOCAL statement_timeout`.
+   */
+  limitStatements(ms: number): void;
 };
+
+/**
+ * limitStatements for a pool: a connection handed out whose session has another statement_timeout gets a SET first
+ * (queued before the borrower's own statements; connections made before the limit are brought in line too).
+ */
+function statementLimiter(pool: pg.Pool): (ms: number) => void {
+  const applied = new WeakMap<pg.PoolClient, number>();
+  let limit: number | null = null;
+  pool.on('acquire', (client) => {
+    if (limit === null || applied.get(client) === limit) return;
+    applied.set(client, limit);
+    client.query(`SET statement_timeout = ${limit}`).catch(() => undefined);
+  });
+  return (ms) => {
+    if (!Number.isInteger(ms) || ms < 0) throw new Error(`statement timeout must be a whole number of ms: ${ms}`);
+    limit = ms;
+  };
+}
 
 export type DbConfig =
   | { databaseUrl: string; poolMax?: number }
@@ -125,7 +149,13 @@ export async function createDb(config: DbConfig): Promise<DbHandle> {
     // an idle connection the server closes (restart, failover, admin) must not crash the process;
     // the pool drops it and opens a new one on demand
     pool.on('error', (err) => console.error(`PostgreSQL connection lost: ${err.message}`));
-    return { db: drizzle(pool, { schema }), pool, kind: 'postgres', close: () => pool.end() };
+    return {
+      db: drizzle(pool, { schema }),
+      pool,
+      kind: 'postgres',
+      close: () => pool.end(),
+      limitStatements: statementLimiter(pool),
+    };
   }
   if ('pglite' in config) {
     const dir = socketDir();
@@ -140,6 +170,8 @@ export async function createDb(config: DbConfig): Promise<DbHandle> {
       db: drizzle(pool, { schema }),
       pool,
       kind: 'pglite',
+      // PGlite accepts the setting but cannot interrupt a statement (no timer signal in WebAssembly)
+      limitStatements: statementLimiter(pool),
       async close() {
         await pool.end();
         await server.stop();
@@ -155,6 +187,7 @@ export async function createDb(config: DbConfig): Promise<DbHandle> {
       db: drizzle(pool, { schema }),
       pool,
       kind: 'pglite',
+      limitStatements: statementLimiter(pool),
       async close() {
         await pool.end();
         await new Promise<void>((resolve) => {

@@ -7,14 +7,10 @@ import type { AppContext } from './context';
  * Streams `COPY … TO STDOUT` on a pool client of its own (PostgreSQL and the PGlite socket alike),
  * so memory stays flat whatever the row count. `build` prepares the client and returns the statement.
  * The client goes back to the pool when the stream ends; on an error or an aborted download its
- * connection is discarded, since it may be left mid-COPY. With `transaction`, the COPY runs in a
- * read-only transaction (for transaction-local settings) committed at the end.
+ * connection is discarded, since it may be left mid-COPY. The COPY runs in a read-only transaction (for its
+ * transaction-local settings: the export's statement timeout, standard strings) committed at the end.
  */
-export async function copyOut(
-  ctx: AppContext,
-  build: (client: pg.PoolClient) => Promise<string>,
-  opts: { transaction?: boolean } = {},
-): Promise<Readable> {
+export async function copyOut(ctx: AppContext, build: (client: pg.PoolClient) => Promise<string>): Promise<Readable> {
   const client = await ctx.dbh.pool.connect();
   let released = false;
   const release = (err?: Error) => {
@@ -23,14 +19,13 @@ export async function copyOut(
     client.release(err ?? undefined);
   };
   try {
-    if (opts.transaction) {
-      await client.query('BEGIN READ ONLY');
-      // statements with inlined literals (queries.ts copyCsvSql): a backslash is only ever a character
-      await client.query('SET LOCAL standard_conforming_strings = on');
-    }
+    await client.query('BEGIN READ ONLY');
+    // statements with inlined literals (queries.ts copyCsvSql): a backslash is only ever a character
+    await client.query('SET LOCAL standard_conforming_strings = on');
+    // an export is long by nature: its own, explicit limit instead of the interactive one
+    await client.query(`SET LOCAL statement_timeout = ${ctx.config.exportTimeoutMs}`);
     const stream = client.query(copyTo(await build(client)));
     stream.once('end', () => {
-      if (!opts.transaction) return release();
       client.query('COMMIT').then(
         () => release(),
         (err: Error) => release(err),

@@ -62,6 +62,16 @@ export function registerErrorHandler(app: FastifyInstance) {
         },
       });
     }
+    if (pgCode === '57014') {
+      // statement_timeout (config statementTimeoutMs): the request's work was stopped, nothing was written
+      req.log.warn({ err: redacted(err) }, 'statement timeout');
+      return reply.status(ERROR_STATUS.SERVICE_BUSY).send({
+        error: {
+          code: 'SERVICE_BUSY',
+          message: 'The request took too long and was stopped; nothing was changed. Narrow it down or try again.',
+        },
+      });
+    }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const fields = fieldsOf(err.validation as Issue[]);
       const where = err.validationContext ?? 'request';

@@ -63,6 +63,7 @@ const RULES: Record<string, Rule> = {
   'POST /api/v1/invoice/retry': ['invoice.retry'],
   'GET /api/v1/invoice': 'session',
   'GET /api/v1/invoice/csv': 'session',
+  'GET /api/v1/invoice/count': 'session',
   'GET /api/v1/invoice/:id': 'session',
   // test invoices: anyone who sees them (SPEC); live ones: invoice.status.change, checked in the service
   'PATCH /api/v1/invoice/status': 'session',

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../lib/context';
 import { startLoop, type Loop } from './loop';
@@ -21,7 +22,11 @@ export function startWorkers(ctx: AppContext, log: FastifyBaseLogger) {
   loops.push(...engineLoops(ctx, log));
   loops.push(
     startLoop('ledger-reconcile', RECONCILE_EVERY_MS, log, async () => {
-      const r = await reconcileLedger(ctx.db);
+      // every entry is read: the export limit, not the interactive one
+      const r = await ctx.db.transaction(async (tx) => {
+        await tx.execute(sql.raw(`SET LOCAL statement_timeout = ${ctx.config.exportTimeoutMs}`));
+        return reconcileLedger(tx);
+      });
       if (r.drift.length || r.unbalanced.length) {
         log.error({ drift: r.drift, unbalanced: r.unbalanced }, 'ledger reconciliation found drift');
       } else {

@@ -29,7 +29,7 @@ export const ERROR_TEXTS: Record<ApiErrorCode, string> = {
   URI_TOO_LONG: 'The request is too long. Use fewer filters and try again.',
   HEADERS_TOO_LARGE: 'The request is too large. Sign in again and retry.',
   TIMEOUT: 'The server did not answer in time. Try again.',
-  SERVICE_BUSY: 'The service is busy. Try again in a moment.',
+  SERVICE_BUSY: 'The service is busy, or this took too long. Try again in a moment, or narrow the filters.',
   INTERNAL: 'Something went wrong on our side. Try again; if it persists, contact support.',
   NOT_READY: 'The service is starting. Try again in a moment.',
   NETWORK_ERROR: 'Network error: check your connection and try again.',

@@ -5,6 +5,7 @@ import {
   changeInvoiceAmountBody,
   changeInvoiceStatusBody,
   dictionaryParams,
+  invoiceCountResponse,
   invoiceCsvQuery,
   invoiceErrorsResponse,
   invoiceEventsResponse,
@@ -40,7 +41,7 @@ export const invoicesRoutes = {
     operationId: 'listInvoices',
     summary: 'List invoices',
     description:
-      "A page of the merchant's invoices matching the search and filters, newest first; `total` is exact up to 10,000 matches, then capped (`totalIsCapped`). Requisites and provider are sent only to callers allowed to read them.",
+      "A page of the merchant's invoices matching the search and filters, newest first; `total` is exact up to 10,000 matches, then capped (`totalIsCapped`; GET /api/v1/invoice/count counts exactly). Pages by number reach the first 10,000 matches; `nextCursor`/`prevCursor` (keyset: pass as `after`/`before`) reach every row at the same cost. Requisites and provider are sent only to callers allowed to read them.",
     access: 'session',
     query: invoiceListQuery,
     responses: { 200: invoiceListResponse },
@@ -59,6 +60,20 @@ export const invoicesRoutes = {
     responses: {
       200: { file: 'text/csv', description: `${INVOICE_CSV_FILENAME}: one row per invoice matching the filters` },
     },
+    errors: ['HEADERS_TOO_LARGE'],
+  }),
+  'GET /api/v1/invoice/count': routeSpec({
+    ...common,
+    method: 'GET',
+    path: '/api/v1/invoice/count',
+    operationId: 'countInvoices',
+    summary: 'Count invoices exactly',
+    description:
+      'The exact number of invoices matching the filters, for when the list says its total is capped ("Count exactly"). ' +
+      'Reads every match: on a very large merchant it may take seconds, or answer 503 when it exceeds the time limit.',
+    access: 'session',
+    query: invoiceCsvQuery,
+    responses: { 200: invoiceCountResponse },
     errors: ['HEADERS_TOO_LARGE'],
   }),
   'GET /api/v1/invoice/:id': routeSpec({

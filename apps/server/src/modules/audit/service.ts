@@ -156,14 +156,10 @@ export function exportAuditCsv(ctx: AppContext, viewer: SessionUser, f: AuditFil
     to: f.dateTo ? utcDayRange(parseDdMmYyyy(f.dateTo)!).end.toISOString() : null,
     hidePlatformActor: viewer.scope === 'merchant',
   };
-  return copyOut(
-    ctx,
-    async (client) => {
-      await client.query(`SELECT set_config('paydesk.audit_filter', $1, true)`, [JSON.stringify(filter)]);
-      return AUDIT_COPY_SQL;
-    },
-    { transaction: true },
-  );
+  return copyOut(ctx, async (client) => {
+    await client.query(`SELECT set_config('paydesk.audit_filter', $1, true)`, [JSON.stringify(filter)]);
+    return AUDIT_COPY_SQL;
+  });
 }
 
 /** A cell that a spreadsheet would run as a formula is prefixed with a quote (CSV injection). */

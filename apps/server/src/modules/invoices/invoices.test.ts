@@ -253,7 +253,7 @@ describe('GET /api/v1/invoice: pagination', () => {
     }
     expect(seen).toEqual([...fx.invoices].sort(byNewest).map((r) => r.id));
     const beyond = await list({ ...T(), size: 5, page: 5 });
-    expect(beyond).toEqual({ data: [], total: 23, totalIsCapped: false });
+    expect(beyond).toEqual({ data: [], total: 23, totalIsCapped: false, nextCursor: null, prevCursor: null });
     expect((await list({ ...T(), size: 5, page: 1000 })).data).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import {
   utcDayRange,
   type FlowType,
   type Invoice,
+  type InvoiceCursor,
   type InvoiceFilter,
   type InvoiceStatus,
 } from '@paydesk/contracts';
@@ -95,7 +96,7 @@ export function uuidPrefixRange(term: string): { low: string; high: string } | n
 const ORDER = sql.raw('i.created_at DESC NULLS LAST, i.id');
 
 const ITEM_COLUMNS = sql.raw(`
-  i.id, i.merchant_invoice_id, i.provider_invoice_id, i.created_at, i.amount, i.fee,
+  i.id, i.merchant_invoice_id, i.provider_invoice_id, i.created_at, to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position, i.amount, i.fee,
   c.id AS currency_id, c.code AS currency_code, c.name AS currency_name, c.dimension,
   i.flow_type, i.status, i.status_date, i.is_test,
   cu.external_id, cu.first_name, cu.last_name,
@@ -123,6 +124,41 @@ export function listSql(f: InvoiceFilter, opts: FilterOptions, page: number, siz
           LIMIT ${size}::int OFFSET ${page * size}::bigint) i
     ${ITEM_JOINS}
     ORDER BY ${ORDER}`;
+}
+
+/**
+ * A page by position (keyset, issue 15): the `size + 1` rows after (older than) or before (newer than) a cursor row in
+ * the list's order, so the cost is the same at any depth; the one extra row says whether there is more. `before`
+ * reads newest-last and the caller reverses it. The created_at bound is redundant with the OR but gives the index
+ * scan its start.
+ */
+export function keysetSql(
+  f: InvoiceFilter,
+  opts: FilterOptions,
+  at: { after?: InvoiceCursor; before?: InvoiceCursor },
+  size: number,
+): SQL {
+  const c = (at.after ?? at.before)!;
+  const position = at.after
+    ? sql`i.created_at <= ${c.createdAt}::timestamptz
+        AND (i.created_at < ${c.createdAt}::timestamptz OR (i.created_at = ${c.createdAt}::timestamptz AND i.id > ${c.id}::uuid))`
+    : sql`i.created_at >= ${c.createdAt}::timestamptz
+        AND (i.created_at > ${c.createdAt}::timestamptz OR (i.created_at = ${c.createdAt}::timestamptz AND i.id < ${c.id}::uuid))`;
+  const order = at.after ? ORDER : REVERSE;
+  return sql`
+    SELECT ${ITEM_COLUMNS}
+    FROM (SELECT * FROM invoices i WHERE ${whereSql(f, opts)} AND ${position} ORDER BY ${order}
+          LIMIT ${size + 1}::int) i
+    ${ITEM_JOINS}
+    ORDER BY ${order}`;
+}
+
+/** The list's order backwards (for `before`). */
+const REVERSE = sql.raw('i.created_at ASC NULLS FIRST, i.id DESC');
+
+/** Every match counted, past the cap ("Count exactly"): an index-only count where the filters allow it. */
+export function exactCountSql(f: InvoiceFilter, opts: FilterOptions): SQL {
+  return sql`SELECT count(*)::int AS n FROM invoices i WHERE ${whereSql(f, opts)}`;
 }
 
 const CAP_PLUS_ONE = sql.raw(String(INVOICE_TOTAL_CAP + 1));
@@ -164,6 +200,8 @@ export type ItemRow = {
   provider_invoice_id: string | null;
   /** timestamptz arrives as text through Drizzle's execute */
   created_at: string | Date;
+  /** created_at at the database's precision (microseconds), for cursors */
+  position: string;
   amount: string;
   fee: string | null;
   currency_id: number;

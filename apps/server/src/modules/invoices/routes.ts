@@ -10,6 +10,7 @@ import { currentCaller, currentUser } from '../../plugins/auth';
 import {
   changeInvoiceAmount,
   changeInvoiceStatus,
+  countInvoicesExactly,
   exportInvoicesCsv,
   getInvoice,
   invoiceErrorList,
@@ -37,6 +38,12 @@ export const invoicesRoutes =
       // the back-office downloads by navigating a hidden frame here (streamed to disk, errors read back)
       { onSend: framableBySameOrigin },
     );
+
+    serve(app, spec['GET /api/v1/invoice/count'], async (req) => ({
+      data: {
+        total: await countInvoicesExactly(ctx, await merchantOf(req), req.query, currentUser(req).permissions),
+      },
+    }));
 
     serve(app, spec['GET /api/v1/invoice/:id'], async (req) => ({
       data: await getInvoice(ctx, await merchantOf(req), req.params.id, currentUser(req).permissions),

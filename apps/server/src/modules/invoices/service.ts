@@ -3,6 +3,7 @@ import { asc, eq } from 'drizzle-orm';
 import {
   INVOICE_TOTAL_CAP,
   canChangeAmount,
+  encodeInvoiceCursor,
   canChangeStatus,
   hasPermission,
   refusalMessage,
@@ -24,6 +25,8 @@ import type { SessionUser } from '../../plugins/auth';
 import {
   countSql,
   csvCopySql,
+  exactCountSql,
+  keysetSql,
   toQuery,
   detailSql,
   listSql,
@@ -65,6 +68,8 @@ type SearchRow = Omit<ItemRow, 'id'> & { id: string | null; matches: number };
 
 const present = (r: ItemRow, v: Visibility) => withVisibleRequisites(toInvoice(r, v), v);
 
+const cursorOf = (r: ItemRow) => encodeInvoiceCursor({ createdAt: r.position, id: r.id });
+
 export async function listInvoices(
   ctx: AppContext,
   merchantId: string,
@@ -75,29 +80,62 @@ export async function listInvoices(
   const opts = { merchantId, canReadProvider: v.canReadProvider };
   let rows: ItemRow[];
   let n: number;
-  if (q.search) {
-    // the count and, up to the cap, the page in one query (searchPageSql); past the cap the page as without a search
-    const found = (await ctx.db.execute<SearchRow>(searchPageSql(q, opts, q.page, q.size))).rows;
-    n = found[0]!.matches;
-    rows =
-      n <= INVOICE_TOTAL_CAP
-        ? found.filter((r): r is SearchRow & ItemRow => r.id !== null)
-        : (await ctx.db.execute<ItemRow>(listSql(q, opts, q.page, q.size))).rows;
-  } else {
-    // the page and the capped count side by side (two connections on PostgreSQL; queued on PGlite's one)
+  // whether there are rows before (newer) and after (older) the page
+  let newer: boolean;
+  let older: boolean;
+  if (q.after || q.before) {
+    // by position (keyset): the same cost at any depth; the capped count beside it as for a page number
     const [listed, counted] = await Promise.all([
-      ctx.db.execute<ItemRow>(listSql(q, opts, q.page, q.size)),
+      ctx.db.execute<ItemRow>(keysetSql(q, opts, q, q.size)),
       ctx.db.execute<{ n: number }>(countSql(q, opts)),
     ]);
-    rows = listed.rows;
+    const more = listed.rows.length > q.size;
+    rows = listed.rows.slice(0, q.size);
+    if (q.before) rows.reverse();
     n = counted.rows[0]!.n;
+    newer = q.after ? true : more;
+    older = q.after ? more : true;
+  } else {
+    if (q.search) {
+      // the count and, up to the cap, the page in one query (searchPageSql); past the cap the page as without a search
+      const found = (await ctx.db.execute<SearchRow>(searchPageSql(q, opts, q.page, q.size))).rows;
+      n = found[0]!.matches;
+      rows =
+        n <= INVOICE_TOTAL_CAP
+          ? found.filter((r): r is SearchRow & ItemRow => r.id !== null)
+          : (await ctx.db.execute<ItemRow>(listSql(q, opts, q.page, q.size))).rows;
+    } else {
+      // the page and the capped count side by side (two connections on PostgreSQL; queued on PGlite's one)
+      const [listed, counted] = await Promise.all([
+        ctx.db.execute<ItemRow>(listSql(q, opts, q.page, q.size)),
+        ctx.db.execute<{ n: number }>(countSql(q, opts)),
+      ]);
+      rows = listed.rows;
+      n = counted.rows[0]!.n;
+    }
+    newer = q.page > 0;
+    // past the cap the count does not know the end: a full page may have more after it
+    older = n > INVOICE_TOTAL_CAP ? rows.length === q.size : (q.page + 1) * q.size < n;
   }
   const isCapped = n > INVOICE_TOTAL_CAP;
   return {
     data: rows.map((r) => present(r, v)),
     total: isCapped ? INVOICE_TOTAL_CAP : n,
     totalIsCapped: isCapped,
+    nextCursor: older && rows.length ? cursorOf(rows.at(-1)!) : null,
+    prevCursor: newer && rows.length ? cursorOf(rows[0]!) : null,
   };
+}
+
+/** The exact number of matches, past the list's cap ("Count exactly"). */
+export async function countInvoicesExactly(
+  ctx: AppContext,
+  merchantId: string,
+  f: InvoiceFilter,
+  perms: readonly string[],
+): Promise<number> {
+  const opts = { merchantId, canReadProvider: visibility(perms).canReadProvider };
+  return (await ctx.db.execute<{ n: number }>(exactCountSql(f, opts))).rows[0]!.n;
 }
 
 export async function getInvoice(
@@ -118,17 +156,13 @@ export function exportInvoicesCsv(
   f: InvoiceFilter,
   perms: readonly string[],
 ): Promise<Readable> {
-  return copyOut(
-    ctx,
-    async (client) => {
-      const opts = { merchantId, canReadProvider: visibility(perms).canReadProvider };
-      // Up to the list's cap the file is sorted like the list; bigger exports stream unsorted.
-      const count = toQuery(countSql(f, opts));
-      const n = (await client.query<{ n: number }>(count.sql, count.params)).rows[0]!.n;
-      return csvCopySql(f, opts, n <= INVOICE_TOTAL_CAP);
-    },
-    { transaction: true },
-  );
+  return copyOut(ctx, async (client) => {
+    const opts = { merchantId, canReadProvider: visibility(perms).canReadProvider };
+    // Up to the list's cap the file is sorted like the list; bigger exports stream unsorted.
+    const count = toQuery(countSql(f, opts));
+    const n = (await client.query<{ n: number }>(count.sql, count.params)).rows[0]!.n;
+    return csvCopySql(f, opts, n <= INVOICE_TOTAL_CAP);
+  });
 }
 
 /** Operator status change: allowed by canChangeStatus (test invoice or invoice.status.change); the engine writes it. */

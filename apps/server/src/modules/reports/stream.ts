@@ -19,8 +19,12 @@ async function* queryRows(ctx: AppContext, query: SQL): AsyncGenerator<Row> {
   const client = await ctx.dbh.pool.connect();
   let clean = false;
   try {
+    // a report is long by nature: its own, explicit statement limit instead of the interactive one
+    await client.query('BEGIN READ ONLY');
+    await client.query(`SET LOCAL statement_timeout = ${ctx.config.exportTimeoutMs}`);
     const stream = client.query(new QueryStream(text, params as unknown[], { batchSize: BATCH }));
     for await (const row of stream) yield row as Row;
+    await client.query('COMMIT');
     clean = true;
   } finally {
     // a stream abandoned half way (client went away) may leave the connection mid-protocol: drop it
