@@ -1,16 +1,26 @@
-import '@mantine/core/styles.css';
+import './mantine-styles';
 import '@mantine/notifications/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { setSessionStepRequiredHandler, setUnauthorizedHandler } from '../lib/api';
 import { createQueryClient } from '../lib/query-client';
-import { meQueryKey } from '../lib/session';
+import { hasPermission } from '@paydesk/contracts/permissions';
+import { merchantsQuery } from '../lib/merchant';
+import { meQuery, meQueryKey } from '../lib/session';
 import { clearSession, isSignedIn } from '../lib/session-actions';
 import { Providers } from './providers';
-import { createAppRouter } from './router';
+import { createAppRouter, preloadScreens } from './router';
 
 const queryClient = createQueryClient();
+// The session call starts now rather than after the first render, and so does the merchant list for a user who
+// picks the merchant (the signed-in layout waits for both); the chunks of the screen being opened load meanwhile.
+void queryClient.prefetchQuery(meQuery).then(() => {
+  const me = queryClient.getQueryData(meQuery.queryKey);
+  if (me && !me.mustChangePassword && hasPermission(me.permissions, 'merchant.rw.all'))
+    void queryClient.prefetchQuery(merchantsQuery);
+});
+preloadScreens(window.location.pathname);
 const router = createAppRouter();
 
 // A 401 from any back-office call means the session is gone (SPEC §4).

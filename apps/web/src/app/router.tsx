@@ -1,30 +1,65 @@
 import { Suspense, lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { Navigate, createBrowserRouter, type RouteObject } from 'react-router';
+import { Navigate, createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
 import { FullPageLoader, SectionLoader } from '../components/full-page-loader';
 import { ROUTES } from '../lib/routes';
+import type { ScreenPrefetch, ScreenPrefetchContext } from '../lib/screen-prefetch';
 import type { Permission } from '@paydesk/contracts/permissions';
 import { PublicOnly, RequireAuth, RequirePermission } from './guards';
-import { AppLayout } from './layout/app-layout';
 import { RouteError } from './route-error';
 
+type Module = { default: ComponentType; prefetch?: ScreenPrefetch };
+/** A lazily loaded screen whose chunk can also be asked for ahead of its first render. */
+type LazyScreen = LazyExoticComponent<ComponentType> & { preload: () => Promise<Module> };
+const screen = (load: () => Promise<Module>): LazyScreen => {
+  let loaded: Module | undefined;
+  let loading: Promise<Module> | undefined;
+  const preload = () =>
+    (loading ??= load().then(
+      (m) => (loaded = m),
+      (e: unknown) => {
+        loading = undefined; // a later attempt may succeed (the route shows the error meanwhile)
+        throw e;
+      },
+    ));
+  // A screen whose chunk has already arrived renders at once: React reads a thenable that resolves synchronously
+  // without suspending, so the fallback is not shown and the tree not rendered twice.
+  const now = (m: Module) => ({ then: (resolve: (m: Module) => void) => resolve(m) }) as unknown as Promise<Module>;
+  return Object.assign(
+    lazy(() => (loaded ? now(loaded) : preload())),
+    { preload },
+  );
+};
+
 // One chunk per feature page: the shell stays small and a screen's code loads when it is opened.
-const LoginPage = lazy(() => import('../features/auth/pages/login-page'));
-const InvoicesPage = lazy(() => import('../features/invoices/pages/invoices-page'));
-const InvoiceDetailsPage = lazy(() => import('../features/invoices/pages/invoice-details-page'));
-const ReportsPage = lazy(() => import('../features/reports/pages/reports-page'));
-const MerchantPage = lazy(() => import('../features/merchant/pages/merchant-page'));
-const SettingsPage = lazy(() => import('../features/settings/pages/settings-page'));
-const ChangePasswordPage = lazy(() => import('../features/settings/pages/change-password-page'));
+const LoginPage = screen(() => import('../features/auth/pages/login-page'));
+// the signed-in layout (navigation, top bar and their selects): not needed to show Login
+const AppLayout = screen(() =>
+  import('./layout/app-layout').then((m) => ({ default: m.AppLayout, prefetch: m.prefetchLayout })),
+);
+const InvoicesPage = screen(() => import('../features/invoices/pages/invoices-page'));
+const InvoiceDetailsPage = screen(() => import('../features/invoices/pages/invoice-details-page'));
+const ReportsPage = screen(() => import('../features/reports/pages/reports-page'));
+const MerchantPage = screen(() => import('../features/merchant/pages/merchant-page'));
+const SettingsPage = screen(() => import('../features/settings/pages/settings-page'));
+const ChangePasswordPage = screen(() => import('../features/settings/pages/change-password-page'));
 // with the QR code library: loaded only when two-factor sign-in is being set up
-const TwoFactorPage = lazy(() => import('../features/settings/pages/two-factor-page'));
-const TwoFactorSetupPage = lazy(() => import('../features/settings/pages/two-factor-setup-page'));
-const TerminalsPage = lazy(() => import('../features/terminals/pages/terminals-page'));
-const MonitoringPage = lazy(() => import('../features/monitoring/pages/monitoring-page'));
-const NotificationsPage = lazy(() => import('../features/notifications/pages/notifications-page'));
-const AccountsPage = lazy(() => import('../features/accounts/pages/accounts-page'));
-const AccountDetailsPage = lazy(() => import('../features/accounts/pages/account-details-page'));
-const TeamPage = lazy(() => import('../features/team/pages/team-page'));
-const AuditPage = lazy(() => import('../features/audit/pages/audit-page'));
+const TwoFactorPage = screen(() => import('../features/settings/pages/two-factor-page'));
+const TwoFactorSetupPage = screen(() => import('../features/settings/pages/two-factor-setup-page'));
+const TerminalsPage = screen(() => import('../features/terminals/pages/terminals-page'));
+// with the charts (recharts): loaded only when Monitoring is opened
+const MonitoringPage = screen(() => import('../features/monitoring/pages/monitoring-page'));
+const NotificationsPage = screen(() => import('../features/notifications/pages/notifications-page'));
+const AccountsPage = screen(() => import('../features/accounts/pages/accounts-page'));
+const AccountDetailsPage = screen(() => import('../features/accounts/pages/account-details-page'));
+const TeamPage = screen(() => import('../features/team/pages/team-page'));
+const AuditPage = screen(() => import('../features/audit/pages/audit-page'));
+
+/** The screens each route renders, so that the ones of the address being opened load alongside the session call. */
+const screens = new WeakMap<RouteObject, LazyScreen[]>();
+const route = (r: RouteObject, ...shown: LazyScreen[]): RouteObject => {
+  screens.set(r, shown);
+  return r;
+};
 
 const page = (Page: LazyExoticComponent<ComponentType>) => (
   <Suspense fallback={<SectionLoader />}>
@@ -41,93 +76,168 @@ const guarded = (title: string, all: Permission[], Page: LazyExoticComponent<Com
 
 /** Route names and paths of SPEC §2; `handle.name` carries the route name, `handle.title` the page's name in words. */
 const routes: RouteObject[] = [
-  {
-    path: ROUTES.Login,
-    handle: { name: 'Login' },
-    element: (
-      <PublicOnly>
-        <Suspense fallback={<FullPageLoader />}>
-          <LoginPage />
-        </Suspense>
-      </PublicOnly>
-    ),
-    errorElement: <RouteError />,
-  },
-  {
-    // the setup an organisation requires: a page of its own, outside the layout whose calls the server refuses
-    path: ROUTES.TwoFactorSetup,
-    handle: { name: 'TwoFactorSetup' },
-    element: (
-      <RequireAuth>
-        <Suspense fallback={<FullPageLoader />}>
-          <TwoFactorSetupPage />
-        </Suspense>
-      </RequireAuth>
-    ),
-    errorElement: <RouteError />,
-  },
-  {
-    element: (
-      <RequireAuth>
-        <AppLayout />
-      </RequireAuth>
-    ),
-    errorElement: <RouteError />,
-    children: [
-      { path: ROUTES.Invoices, handle: { name: 'Invoices', title: 'Transactions' }, element: page(InvoicesPage) },
-      {
-        path: '/invoices/:id',
-        handle: { name: 'InvoiceDetails', title: 'this transaction' },
-        element: page(InvoiceDetailsPage),
-      },
-      {
-        path: ROUTES.Reports,
-        handle: { name: 'Reports', title: 'Reports' },
-        element: guarded('Reports', ['merchant.read.report'], ReportsPage),
-      },
-      { path: ROUTES.Merchant, handle: { name: 'Merchant', title: 'Merchant' }, element: page(MerchantPage) },
-      { path: ROUTES.Settings, handle: { name: 'Settings', title: 'Settings' }, element: page(SettingsPage) },
-      {
-        path: ROUTES.ChangePassword,
-        handle: { name: 'ChangePassword', title: 'Change password' },
-        element: page(ChangePasswordPage),
-      },
-      {
-        path: ROUTES.TwoFactor,
-        handle: { name: 'TwoFactor', title: 'Two-factor sign-in' },
-        element: page(TwoFactorPage),
-      },
-      { path: ROUTES.Terminals, handle: { name: 'Terminals', title: 'Terminals' }, element: page(TerminalsPage) },
-      {
-        path: ROUTES.Monitoring,
-        handle: { name: 'Monitoring', title: 'Monitoring' },
-        element: guarded('Monitoring', ['terminal.statistic.settings', 'data.terminal.statistic'], MonitoringPage),
-      },
-      {
-        path: ROUTES.Notifications,
-        handle: { name: 'Notifications', title: 'Notifications' },
-        element: page(NotificationsPage),
-      },
-      { path: ROUTES.Accounts, handle: { name: 'Accounts', title: 'Accounts' }, element: page(AccountsPage) },
-      {
-        path: '/accounts/:id',
-        handle: { name: 'AccountDetails', title: 'this account' },
-        element: page(AccountDetailsPage),
-      },
-      {
-        path: ROUTES.Team,
-        handle: { name: 'Team', title: 'Team' },
-        element: guarded('Team', ['users.manage'], TeamPage),
-      },
-      {
-        path: ROUTES.Audit,
-        handle: { name: 'Audit', title: 'Audit' },
-        element: guarded('Audit', ['audit.read'], AuditPage),
-      },
-    ],
-  },
+  route(
+    {
+      path: ROUTES.Login,
+      handle: { name: 'Login' },
+      element: (
+        <PublicOnly>
+          <Suspense fallback={<FullPageLoader />}>
+            <LoginPage />
+          </Suspense>
+        </PublicOnly>
+      ),
+      errorElement: <RouteError />,
+    },
+    LoginPage,
+  ),
+  route(
+    {
+      // the setup an organisation requires: a page of its own, outside the layout whose calls the server refuses
+      path: ROUTES.TwoFactorSetup,
+      handle: { name: 'TwoFactorSetup' },
+      element: (
+        <RequireAuth>
+          <Suspense fallback={<FullPageLoader />}>
+            <TwoFactorSetupPage />
+          </Suspense>
+        </RequireAuth>
+      ),
+      errorElement: <RouteError />,
+    },
+    TwoFactorSetupPage,
+  ),
+  route(
+    {
+      element: (
+        <RequireAuth>
+          <Suspense fallback={<FullPageLoader />}>
+            <AppLayout />
+          </Suspense>
+        </RequireAuth>
+      ),
+      errorElement: <RouteError />,
+      children: [
+        route(
+          { path: ROUTES.Invoices, handle: { name: 'Invoices', title: 'Transactions' }, element: page(InvoicesPage) },
+          InvoicesPage,
+        ),
+        route(
+          {
+            path: '/invoices/:id',
+            handle: { name: 'InvoiceDetails', title: 'this transaction' },
+            element: page(InvoiceDetailsPage),
+          },
+          InvoiceDetailsPage,
+        ),
+        route(
+          {
+            path: ROUTES.Reports,
+            handle: { name: 'Reports', title: 'Reports' },
+            element: guarded('Reports', ['merchant.read.report'], ReportsPage),
+          },
+          ReportsPage,
+        ),
+        route(
+          { path: ROUTES.Merchant, handle: { name: 'Merchant', title: 'Merchant' }, element: page(MerchantPage) },
+          MerchantPage,
+        ),
+        route(
+          { path: ROUTES.Settings, handle: { name: 'Settings', title: 'Settings' }, element: page(SettingsPage) },
+          SettingsPage,
+        ),
+        route(
+          {
+            path: ROUTES.ChangePassword,
+            handle: { name: 'ChangePassword', title: 'Change password' },
+            element: page(ChangePasswordPage),
+          },
+          ChangePasswordPage,
+        ),
+        route(
+          {
+            path: ROUTES.TwoFactor,
+            handle: { name: 'TwoFactor', title: 'Two-factor sign-in' },
+            element: page(TwoFactorPage),
+          },
+          TwoFactorPage,
+        ),
+        route(
+          { path: ROUTES.Terminals, handle: { name: 'Terminals', title: 'Terminals' }, element: page(TerminalsPage) },
+          TerminalsPage,
+        ),
+        route(
+          {
+            path: ROUTES.Monitoring,
+            handle: { name: 'Monitoring', title: 'Monitoring' },
+            element: guarded('Monitoring', ['terminal.statistic.settings', 'data.terminal.statistic'], MonitoringPage),
+          },
+          MonitoringPage,
+        ),
+        route(
+          {
+            path: ROUTES.Notifications,
+            handle: { name: 'Notifications', title: 'Notifications' },
+            element: page(NotificationsPage),
+          },
+          NotificationsPage,
+        ),
+        route(
+          { path: ROUTES.Accounts, handle: { name: 'Accounts', title: 'Accounts' }, element: page(AccountsPage) },
+          AccountsPage,
+        ),
+        route(
+          {
+            path: '/accounts/:id',
+            handle: { name: 'AccountDetails', title: 'this account' },
+            element: page(AccountDetailsPage),
+          },
+          AccountDetailsPage,
+        ),
+        route(
+          {
+            path: ROUTES.Team,
+            handle: { name: 'Team', title: 'Team' },
+            element: guarded('Team', ['users.manage'], TeamPage),
+          },
+          TeamPage,
+        ),
+        route(
+          {
+            path: ROUTES.Audit,
+            handle: { name: 'Audit', title: 'Audit' },
+            element: guarded('Audit', ['audit.read'], AuditPage),
+          },
+          AuditPage,
+        ),
+      ],
+    },
+    AppLayout,
+  ),
   // Any unknown path goes to Login, which forwards an authorised user to the invoices list.
   { path: '*', element: <Navigate to={ROUTES.Login} replace /> },
 ];
+
+/**
+ * Starts loading the chunks of the screens a path shows (the layout and the page), so that they arrive while the
+ * session is being checked instead of after it. A chunk that fails here is left to the screen's own render, which
+ * shows the route's error.
+ */
+export function preloadScreens(pathname: string) {
+  for (const m of matchRoutes(routes, pathname) ?? [])
+    for (const s of screens.get(m.route) ?? []) s.preload().catch(() => undefined);
+}
+
+/**
+ * Asks for the calls the screens of a path make on their first render (their modules' `prefetch`), once the
+ * session and the merchant scope are settled: they then travel while the screens are being built.
+ */
+export function prefetchScreenData(ctx: ScreenPrefetchContext) {
+  for (const m of matchRoutes(routes, ctx.pathname) ?? [])
+    for (const s of screens.get(m.route) ?? [])
+      s.preload()
+        .then((mod) => mod.prefetch?.(ctx))
+        .catch(() => undefined);
+}
 
 export const createAppRouter = () => createBrowserRouter(routes);

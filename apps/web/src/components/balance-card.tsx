@@ -1,10 +1,14 @@
-import { useState } from 'react';
+import { Suspense, lazy, memo, useState } from 'react';
 import { Badge, Button, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
 import { IconCash } from '@tabler/icons-react';
 import { formatMoney } from '@paydesk/contracts/money';
 import type { MoneyFigure } from '../lib/finance';
 import { useCan } from '../lib/session';
-import { SettlementDialog } from './settlement-dialog';
+
+// the settlement form (react-hook-form, zod): loaded when the Settlement button is about to be used
+const loadSettlementDialog = () => import('./settlement-dialog');
+const SettlementDialog = lazy(() => loadSettlementDialog().then((m) => ({ default: m.SettlementDialog })));
+const preloadSettlementDialog = () => void loadSettlementDialog().catch(() => undefined);
 
 export type BalanceCardProps = {
   title: string;
@@ -24,11 +28,20 @@ const show = (f: MoneyFigure) => formatMoney(f.amount, f.currency.dimension, 'en
 
 /**
  * A finance tile (SPEC §2 "Balance card and settlement"), every currency on a line of its own (issue 13). The
- * 'balance' tile of a chosen terminal offers the Settlement dialog to users with settlement.create.
+ * 'balance' tile of a chosen terminal offers the Settlement dialog to users with settlement.create. Memoised: a tile
+ * is redrawn when its own figures change, not with every answer the screen gets.
  */
-export function BalanceCard({ title, figures, terminalId, book = 'live', testFigures }: BalanceCardProps) {
+export const BalanceCard = memo(function BalanceCard({
+  title,
+  figures,
+  terminalId,
+  book = 'live',
+  testFigures,
+}: BalanceCardProps) {
   const canSettle = useCan('settlement.create');
   const [open, setOpen] = useState(false);
+  // the dialog is mounted from its first opening on (its form keeps what was typed between openings, as before)
+  const [settlementUsed, setSettlementUsed] = useState(false);
   // settlements are paid from live money only, in the chosen terminal's currency (the server lists it first)
   const settlement = title === 'balance' && canSettle && Boolean(terminalId) && book === 'live';
   const label = title.charAt(0).toUpperCase() + title.slice(1);
@@ -82,20 +95,27 @@ export function BalanceCard({ title, figures, terminalId, book = 'live', testFig
             size="xs"
             variant="light"
             leftSection={<IconCash size={16} aria-hidden />}
-            onClick={() => setOpen(true)}
+            onPointerEnter={preloadSettlementDialog}
+            onFocus={preloadSettlementDialog}
+            onClick={() => {
+              setSettlementUsed(true);
+              setOpen(true);
+            }}
           >
             Settlement
           </Button>
         )}
       </Group>
-      {settlement && terminalId && (
-        <SettlementDialog
-          opened={open}
-          onClose={() => setOpen(false)}
-          terminalId={terminalId}
-          currency={figures?.[0]?.currency}
-        />
+      {settlement && terminalId && settlementUsed && (
+        <Suspense fallback={null}>
+          <SettlementDialog
+            opened={open}
+            onClose={() => setOpen(false)}
+            terminalId={terminalId}
+            currency={figures?.[0]?.currency}
+          />
+        </Suspense>
       )}
     </Paper>
   );
-}
+});

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Button, Loader } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import type { QueryParams } from '../lib/api';
@@ -12,7 +13,7 @@ const showRefusal = (e: Error) => toast.error(e.message, 'Download failed');
  * A CSV export of the current filters, downloaded by navigation: the browser's download manager streams it to disk
  * and shows its progress; until the server answers the button says "Preparing your file…".
  */
-export function CsvButton({ source, query, label }: Props) {
+export const CsvButton = memo(function CsvButton({ source, query, label }: Props) {
   const { download, preparing } = useCsvDownload(source, showRefusal);
   return (
     <Button
@@ -25,4 +26,4 @@ export function CsvButton({ source, query, label }: Props) {
       {preparing ? 'Preparing your file…' : label}
     </Button>
   );
-}
+});

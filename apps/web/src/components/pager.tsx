@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Group, Pagination, Select, Text } from '@mantine/core';
 
 type Props = {
@@ -14,7 +15,7 @@ type Props = {
 };
 
 /** The range, items-per-page choice and page buttons under a paginated table (zero-based pages). */
-export function Pager({ range, rangeTestId, sizes, size, page, pages, onSize, onPage }: Props) {
+export const Pager = memo(function Pager({ range, rangeTestId, sizes, size, page, pages, onSize, onPage }: Props) {
   return (
     <Group justify="space-between" mt="md" wrap="wrap" gap="sm">
       <Group gap="xs">
@@ -29,6 +30,8 @@ export function Pager({ range, rangeTestId, sizes, size, page, pages, onSize, on
           allowDeselect={false}
           w={80}
           size="xs"
+          // options are rendered when the list opens: a closed select keeps no hidden dropdown to position as the page lays out
+          comboboxProps={{ keepMounted: false }}
         />
         <Text size="sm" c="dimmed">
           per page
@@ -45,4 +48,4 @@ export function Pager({ range, rangeTestId, sizes, size, page, pages, onSize, on
       />
     </Group>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { BalanceItem, LedgerBook } from '@paydesk/contracts/engine';
 import type { ExactInt } from '@paydesk/contracts/exact-json';
 import { call } from './api';
@@ -18,14 +18,16 @@ export const FINANCE_KEY = ['finance'] as const;
  * first element is shown" hid Demo Merchant's RUB). One cache entry per tile, shared by every screen.
  */
 export function useFinance(kind: FinanceKind, terminalId: string, enabled = true, book: LedgerBook = 'live') {
-  const merchantId = useCurrentMerchantId();
-  return useQuery({
+  return useQuery({ ...financeQuery(useCurrentMerchantId(), kind, terminalId, book), enabled });
+}
+
+/** The call behind useFinance, for a screen that asks for it ahead of its first render. */
+export const financeQuery = (merchantId: string | null, kind: FinanceKind, terminalId: string, book: LedgerBook) =>
+  queryOptions({
     queryKey: [...FINANCE_KEY, kind, merchantId ?? 'own', terminalId, book] as const,
     queryFn: ({ signal }) =>
       call(`GET /api/v1/merchant/${kind}`, { signal, query: { terminalId, book } }).then((r) => r.data),
-    enabled,
   });
-}
 
 /**
  * Sums as figures with each currency's dimension from the currency reference; undefined until both are known

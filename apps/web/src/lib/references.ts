@@ -19,7 +19,7 @@ const referenceQuery = (refHeaderId: ReferenceHeaderId) =>
 
 export const useReference = (refHeaderId: ReferenceHeaderId) => useQuery(referenceQuery(refHeaderId));
 
-const currenciesQuery = queryOptions({
+export const currenciesQuery = queryOptions({
   queryKey: ['reference', 'currency'] as const,
   queryFn: ({ signal }) => call('GET /api/v1/reference/currency', { signal, scoped: false }).then((r) => r.data),
   staleTime: REFERENCE_STALE_MS,

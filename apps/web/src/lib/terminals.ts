@@ -7,7 +7,7 @@ import { createStore, useStore } from './persisted-store';
 export const terminalsQueryKey = ['terminals'] as const;
 
 /** The merchant's terminals: fetched once and cached for good (SPEC §7), one entry per merchant. */
-const terminalsQuery = (merchantId: string | null) =>
+export const terminalsQuery = (merchantId: string | null) =>
   queryOptions({
     queryKey: [...terminalsQueryKey, 'list', merchantId ?? 'own'] as const,
     queryFn: ({ signal }) => call('GET /api/v1/terminal', { signal }).then((r) => r.data),

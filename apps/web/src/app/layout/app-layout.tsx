@@ -1,7 +1,12 @@
 import { AppShell } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useEffect } from 'react';
-import { Outlet, useLocation } from 'react-router';
+import { Outlet, matchPath, useLocation } from 'react-router';
+import { hasPermission } from '@paydesk/contracts/permissions';
+import { autoRetryQuery } from '../../features/settings/api/auto-retry-setting';
+import { ROUTES } from '../../lib/routes';
+import type { ScreenPrefetch } from '../../lib/screen-prefetch';
+import { terminalsQuery } from '../../lib/terminals';
 import { MerchantScopeGate } from './merchant-scope-gate';
 import { NavBar } from './nav-bar';
 import { TopBar, useScopeControls } from './top-bar';
@@ -41,3 +46,11 @@ export function AppLayout() {
     </MerchantScopeGate>
   );
 }
+
+/** The top bar's calls (see TopBar and useScopeControls), asked for while the layout is being built. */
+export const prefetchLayout: ScreenPrefetch = ({ queryClient, me, merchantId, pathname }) => {
+  if (me.mustChangePassword) return;
+  if (matchPath(ROUTES.Invoices, pathname) || matchPath(ROUTES.Reports, pathname))
+    void queryClient.prefetchQuery(terminalsQuery(merchantId));
+  if (hasPermission(me.permissions, 'settings.read')) void queryClient.prefetchQuery(autoRetryQuery);
+};

@@ -33,7 +33,8 @@ export function MerchantPicker() {
       nothingFoundMessage="Nothing found."
       // gives way down to what a merchant's name needs when the top bar is tight (the navigation's breakpoint)
       style={{ flex: '0 1 220px', minWidth: 170 }}
-      comboboxProps={{ shadow: 'md' }}
+      // options are rendered when the list opens: a closed select keeps no hidden dropdown to position as the page lays out
+      comboboxProps={{ shadow: 'md', keepMounted: false }}
     />
   );
 }

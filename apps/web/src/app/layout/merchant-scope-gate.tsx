@@ -1,11 +1,13 @@
-import { useEffect, type ReactNode } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useDeferredValue, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useLocation } from 'react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Center } from '@mantine/core';
 import { FullPageLoader } from '../../components/full-page-loader';
 import { merchantsQuery } from '../../lib/merchant';
 import { rememberedMerchantStore, scopedMerchantStore } from '../../lib/merchant-scope';
 import { useStore } from '../../lib/persisted-store';
 import { useCan, useCurrentUser } from '../../lib/session';
+import { prefetchScreenData } from '../router';
 
 /**
  * Settles which merchant back-office calls are scoped to before any screen fetches (DESIGN §1):
@@ -27,9 +29,24 @@ export function MerchantScopeGate({ children }: { children: ReactNode }) {
       ? (list.find((m) => m.id === remembered)?.id ?? list[0]?.id ?? null)
       : undefined; // still loading
 
-  useEffect(() => {
-    if (wanted !== undefined && scoped !== wanted) scopedMerchantStore.set(wanted);
-  }, [wanted, scoped]);
+  // Once the scope is known, the calls of the screen being opened start at once (in the commit, before the
+  // screen's background render below), rather than when that render is done.
+  const queryClient = useQueryClient();
+  const { pathname, search } = useLocation();
+  const prefetched = useRef(false);
+  useLayoutEffect(() => {
+    if (wanted === undefined) return;
+    if (scoped !== wanted) scopedMerchantStore.set(wanted);
+    if (prefetched.current) return;
+    prefetched.current = true;
+    const merchantId = wanted ?? me.merchantId;
+    prefetchScreenData({ queryClient, me, merchantId, pathname, search: new URLSearchParams(search) });
+  }, [wanted, scoped, me, queryClient, pathname, search]);
+
+  const settled = wanted !== undefined && scoped === wanted;
+  // The signed-in layout and its screen are the biggest render of a visit: done as a background render, which React
+  // splits into short slices, so that the page stays responsive while it is built (the loader shows meanwhile).
+  const shown = useDeferredValue(settled, false);
 
   if (canPickMerchant && merchants.isError) {
     return (
@@ -43,6 +60,6 @@ export function MerchantScopeGate({ children }: { children: ReactNode }) {
       </Center>
     );
   }
-  if (wanted === undefined || scoped !== wanted) return <FullPageLoader label="Loading merchants" />;
+  if (!settled || !shown) return <FullPageLoader label="Loading merchants" />;
   return children;
 }

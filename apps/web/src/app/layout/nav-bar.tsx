@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { useState, type ComponentType } from 'react';
 import { AppShell, CloseButton, Group, NavLink, ScrollArea, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import {
   IconActivity,
@@ -65,9 +65,37 @@ export function NavBar({ hidden, onClose }: Props) {
   // with a one-time password only Change password works: offer nothing else to go to
   const entries = mustChangePassword ? [] : ENTRIES.filter((e) => e.visible(perms));
   const logout = useLogout();
+  // Off screen (below the breakpoint, until the burger opens it), the entries are built on the first opening rather
+  // than with the screen the user came for.
+  const [built, setBuilt] = useState(!hidden);
+  if (!hidden && !built) setBuilt(true);
 
   return (
     <AppShell.Navbar p="md" aria-label="Main navigation" inert={hidden}>
+      {built && (
+        <NavSections
+          entries={entries}
+          pathname={pathname}
+          mustChangePassword={mustChangePassword}
+          onClose={onClose}
+          logout={logout}
+        />
+      )}
+    </AppShell.Navbar>
+  );
+}
+
+type SectionsProps = {
+  entries: NavEntry[];
+  pathname: string;
+  mustChangePassword: boolean;
+  onClose: () => void;
+  logout: ReturnType<typeof useLogout>;
+};
+
+function NavSections({ entries, pathname, mustChangePassword, onClose, logout }: SectionsProps) {
+  return (
+    <>
       <AppShell.Section mb="lg">
         <Group justify="space-between" wrap="nowrap">
           <UnstyledButton component={Link} to={ROUTES.Invoices} aria-label="Paydesk: go to transactions">
@@ -130,6 +158,6 @@ export function NavBar({ hidden, onClose }: Props) {
           style={{ borderRadius: 'var(--mantine-radius-md)' }}
         />
       </AppShell.Section>
-    </AppShell.Navbar>
+    </>
   );
 }

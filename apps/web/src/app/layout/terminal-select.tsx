@@ -32,7 +32,8 @@ export function TerminalSelect() {
       nothingFoundMessage="Nothing found."
       allowDeselect={false}
       style={{ flex: '0 1 260px', minWidth: 190 }}
-      comboboxProps={{ shadow: 'md' }}
+      // options are rendered when the list opens: a closed select keeps no hidden dropdown to position as the page lays out
+      comboboxProps={{ shadow: 'md', keepMounted: false }}
     />
   );
 }

@@ -1,22 +1,34 @@
-import { useEffect, useState } from 'react';
+import { Suspense, lazy, useEffect, useState } from 'react';
 import { Alert, Box, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm, type Resolver } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { loginBody, type LoginBody, type Me } from '@paydesk/contracts/auth';
+import type { LoginBody, Me } from '@paydesk/contracts/auth';
 import { Logo } from '../../../components/logo';
 import { toast } from '../../../components/toast';
 import { ROUTES } from '../../../lib/routes';
 import { useLogin, type SecondFactorChallenge } from '../api/login';
-import { CodeStep } from '../components/code-step';
+
+// The form's schema (zod, the contracts' auth schemas) and the second step are loaded once the user starts
+// filling in the form, not with the screen, so that Login shows sooner; the first check waits for them if needed.
+const loadSchema = () => Promise.all([import('@hookform/resolvers/zod'), import('@paydesk/contracts/auth')]);
+const loadCodeStep = () => import('../components/code-step');
+const CodeStep = lazy(() => loadCodeStep().then((m) => ({ default: m.CodeStep })));
+const preloadSteps = () => {
+  loadSchema().catch(() => undefined);
+  loadCodeStep().catch(() => undefined);
+};
+const resolver: Resolver<LoginBody> = async (values, context, options) => {
+  const [{ zodResolver }, { loginBody }] = await loadSchema();
+  return zodResolver(loginBody)(values, context, options);
+};
 
 export default function LoginPage() {
   const navigate = useNavigate();
   const login = useLogin();
   // Validation on submit, then on change (SPEC §4).
   const form = useForm<LoginBody>({
-    resolver: zodResolver(loginBody),
+    resolver,
     defaultValues: { username: '', password: '' },
     mode: 'onSubmit',
     reValidateMode: 'onChange',
@@ -62,15 +74,17 @@ export default function LoginPage() {
           {challenge ? (
             <Stack gap="md">
               <Logo />
-              <CodeStep
-                challenge={challenge}
-                username={form.getValues('username').trim()}
-                onSignedIn={signedIn}
-                onBack={backToPassword}
-              />
+              <Suspense fallback={null}>
+                <CodeStep
+                  challenge={challenge}
+                  username={form.getValues('username').trim()}
+                  onSignedIn={signedIn}
+                  onBack={backToPassword}
+                />
+              </Suspense>
             </Stack>
           ) : (
-            <form onSubmit={onSubmit} noValidate aria-labelledby="login-title">
+            <form onSubmit={onSubmit} onChange={preloadSteps} noValidate aria-labelledby="login-title">
               <Stack gap="md">
                 <Logo />
                 <div>

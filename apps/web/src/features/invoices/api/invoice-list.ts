@@ -4,7 +4,7 @@ import { useCurrentMerchantId } from '../../../lib/merchant';
 
 export const invoicesKey = ['invoices'] as const;
 
-const invoiceListQuery = (merchantId: string | null, params: QueryParams) =>
+export const invoiceListQuery = (merchantId: string | null, params: QueryParams) =>
   queryOptions({
     queryKey: [...invoicesKey, 'list', merchantId ?? 'own', params] as const,
     queryFn: ({ signal }) => call('GET /api/v1/invoice', { signal, query: params }),

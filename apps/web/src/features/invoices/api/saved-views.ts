@@ -5,7 +5,7 @@ import { useCurrentMerchantId } from '../../../lib/merchant';
 
 const savedViewsKey = ['saved-views'] as const;
 
-const savedViewsQuery = (merchantId: string | null) =>
+export const savedViewsQuery = (merchantId: string | null) =>
   queryOptions({
     queryKey: [...savedViewsKey, merchantId ?? 'own'] as const,
     queryFn: ({ signal }) => call('GET /api/v1/saved-views', { signal }).then((r) => r.data),

@@ -2,14 +2,9 @@ import '@mantine/dates/styles.css';
 import { useState } from 'react';
 import { Button, Checkbox, Group, Modal, NumberInput, Select, SimpleGrid, Stack } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
-import {
-  FLOW_TYPES,
-  ddMmYyyyToIsoDay,
-  isoDayToDdMmYyyy,
-  majorStringToMinor,
-  minorToMajorString,
-  type FlowType,
-} from '@paydesk/contracts';
+import { ddMmYyyyToIsoDay, isoDayToDdMmYyyy } from '@paydesk/contracts/dates';
+import { majorStringToMinor, minorToMajorString } from '@paydesk/contracts/money';
+import { FLOW_TYPES, type FlowType } from '@paydesk/contracts/statuses';
 import { SectionLoader } from '../../../components/full-page-loader';
 import { useCurrencies } from '../../../lib/references';
 import { useSelectedTerminal, useTerminals } from '../../../lib/terminals';

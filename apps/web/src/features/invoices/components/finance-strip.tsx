@@ -1,3 +1,4 @@
+import { memo, useMemo } from 'react';
 import { Paper, SimpleGrid, Text } from '@mantine/core';
 import { BalanceCard } from '../../../components/balance-card';
 import { toFigures, useFinance, type FinanceKind } from '../../../lib/finance';
@@ -9,9 +10,9 @@ const KINDS: FinanceKind[] = ['balance', 'deposit', 'withdrawal'];
 /**
  * Balance, deposit and withdrawal of the merchant (or of the selected terminal) in every currency it holds;
  * merchant.read.finance only. The balance tile offers the settlement dialog for the selected terminal
- * (settlement.create).
+ * (settlement.create). Memoised: the list's own updates do not redraw the tiles.
  */
-export function FinanceStrip({ terminalId }: { terminalId: string }) {
+export const FinanceStrip = memo(function FinanceStrip({ terminalId }: { terminalId: string }) {
   return (
     <SimpleGrid cols={{ base: 1, sm: 3 }} mb="lg" role="region" aria-label="Finance summary">
       {KINDS.map((kind) => (
@@ -19,7 +20,7 @@ export function FinanceStrip({ terminalId }: { terminalId: string }) {
       ))}
     </SimpleGrid>
   );
-}
+});
 
 /**
  * Live money first (DESIGN §1a: test is not live). A test terminal shows its test book, labelled; with all
@@ -33,6 +34,13 @@ function FinanceTile({ kind, terminalId }: { kind: FinanceKind; terminalId: stri
   const { data, isError } = useFinance(kind, terminalId, true, onTest ? 'test' : 'live');
   const test = useFinance(kind, terminalId, hasTest, 'test');
   const { data: currencies } = useCurrencies();
+  // kept while the answers they come from are the same, so the (memoised) card is redrawn only when they change
+  const figures = useMemo(() => toFigures(data, currencies), [data, currencies]);
+  const testData = test.data;
+  const testFigures = useMemo(
+    () => (hasTest ? toFigures(testData, currencies) : undefined),
+    [hasTest, testData, currencies],
+  );
   if (isError) {
     return (
       <Paper withBorder p="md" radius="md">
@@ -48,10 +56,10 @@ function FinanceTile({ kind, terminalId }: { kind: FinanceKind; terminalId: stri
   return (
     <BalanceCard
       title={kind}
-      figures={toFigures(data, currencies)}
+      figures={figures}
       terminalId={terminalId || undefined}
       book={onTest ? 'test' : 'live'}
-      testFigures={hasTest ? toFigures(test.data, currencies) : undefined}
+      testFigures={testFigures}
     />
   );
 }

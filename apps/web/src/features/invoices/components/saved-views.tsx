@@ -1,16 +1,31 @@
-import { useState } from 'react';
+import { Suspense, lazy, memo, useState } from 'react';
 import { Link } from 'react-router';
-import { ActionIcon, Button, Checkbox, Group, Menu, Modal, Stack, Text, TextInput, Tooltip } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
-import { z } from 'zod';
+import { ActionIcon, Button, Group, Menu, Text, Tooltip } from '@mantine/core';
 import { IconBookmark, IconBookmarkPlus, IconDots, IconUsers } from '@tabler/icons-react';
-import { SAVED_VIEW_NAME_MAX, savedViewCreateBody, type SavedView } from '@paydesk/contracts/saved-views';
+import type { SavedView } from '@paydesk/contracts/saved-views';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { toast } from '../../../components/toast';
-import { actionErrorMessage, isApiError } from '../../../lib/api';
-import { useCreateView, useDeleteView, useSavedViews, useUpdateView } from '../api/saved-views';
+import { actionErrorMessage } from '../../../lib/api';
+import { useDeleteView, useSavedViews, useUpdateView } from '../api/saved-views';
 import { listStateOf, showsView, toSearchParams, viewStateOf, type ListState } from '../model/list-state';
+import type { ViewDialogMode } from './view-dialog';
+
+// the name form (react-hook-form, zod): loaded when a view is about to be saved or renamed, not with the list
+const loadViewDialog = () => import('./view-dialog');
+const LazyViewDialog = lazy(() => loadViewDialog().then((m) => ({ default: m.ViewDialog })));
+const preloadViewDialog = () => void loadViewDialog().catch(() => undefined);
+
+/** The save / rename dialog, mounted from its first opening on (so that it closes with its transition). */
+function ViewDialog({ mode, onClose }: { mode: ViewDialogMode | null; onClose: () => void }) {
+  const [used, setUsed] = useState(false);
+  if (mode && !used) setUsed(true);
+  if (!used && !mode) return null;
+  return (
+    <Suspense fallback={null}>
+      <LazyViewDialog mode={mode} onClose={onClose} />
+    </Suspense>
+  );
+}
 
 type Props = {
   state: ListState;
@@ -19,23 +34,29 @@ type Props = {
 };
 
 /** The "Save view" button of the list's toolbar. */
-export function SaveViewButton({ state }: Pick<Props, 'state'>) {
+export const SaveViewButton = memo(function SaveViewButton({ state }: Pick<Props, 'state'>) {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Button variant="default" leftSection={<IconBookmarkPlus size={16} aria-hidden />} onClick={() => setOpen(true)}>
+      <Button
+        variant="default"
+        leftSection={<IconBookmarkPlus size={16} aria-hidden />}
+        onPointerEnter={preloadViewDialog}
+        onFocus={preloadViewDialog}
+        onClick={() => setOpen(true)}
+      >
         Save view
       </Button>
       <ViewDialog mode={open ? { kind: 'create', state } : null} onClose={() => setOpen(false)} />
     </>
   );
-}
+});
 
 /**
  * Saved views above the table: the caller's own first, then those the team shares. Each is a link to
  * the list's URL with its filters (so it opens in a new tab too); the one the list shows is marked.
  */
-export function SavedViewsBar({ state, onOpen }: Props) {
+export const SavedViewsBar = memo(function SavedViewsBar({ state, onOpen }: Props) {
   const { data: views } = useSavedViews();
   const [dialog, setDialog] = useState<ViewDialogMode | null>(null);
   const [deleting, setDeleting] = useState<SavedView | null>(null);
@@ -88,7 +109,7 @@ export function SavedViewsBar({ state, onOpen }: Props) {
                 </Button>
               </Tooltip>
               {manage && (
-                <Menu position="bottom-end" withinPortal>
+                <Menu position="bottom-end" withinPortal onOpen={preloadViewDialog}>
                   <Menu.Target>
                     <ActionIcon
                       size={30}
@@ -150,89 +171,4 @@ export function SavedViewsBar({ state, onOpen }: Props) {
       />
     </nav>
   );
-}
-
-type ViewDialogMode = { kind: 'create'; state: ListState } | { kind: 'rename'; view: SavedView };
-
-const nameForm = savedViewCreateBody.pick({ name: true }).extend({ shared: z.boolean() });
-type NameForm = z.infer<typeof nameForm>;
-
-function ViewDialog({ mode, onClose }: { mode: ViewDialogMode | null; onClose: () => void }) {
-  return (
-    <Modal
-      opened={mode !== null}
-      onClose={onClose}
-      title={mode?.kind === 'rename' ? `Rename ${mode.view.name}` : 'Save view'}
-      centered
-    >
-      {/* mounted per opening: each one starts from its own values */}
-      {mode && <ViewForm mode={mode} onClose={onClose} />}
-    </Modal>
-  );
-}
-
-function ViewForm({ mode, onClose }: { mode: ViewDialogMode; onClose: () => void }) {
-  const create = useCreateView();
-  const update = useUpdateView();
-  const form = useForm<NameForm>({
-    resolver: zodResolver(nameForm),
-    defaultValues:
-      mode.kind === 'rename' ? { name: mode.view.name, shared: mode.view.shared } : { name: '', shared: false },
-    mode: 'onSubmit',
-    reValidateMode: 'onChange',
-  });
-  const { errors, isSubmitting } = form.formState;
-
-  const onSubmit = form.handleSubmit(({ name, shared }) =>
-    (mode.kind === 'create'
-      ? create.mutateAsync({ name, shared, state: viewStateOf(mode.state) })
-      : update.mutateAsync({ id: mode.view.id, name })
-    ).then(
-      (saved) => {
-        toast.success(mode.kind === 'create' ? `View ${saved.name} saved` : `View renamed to ${saved.name}`);
-        onClose();
-      },
-      (e: unknown) => {
-        if (isApiError(e) && e.fields?.name) form.setError('name', { type: 'server', message: e.fields.name });
-        else toast.error(actionErrorMessage(e, 'Could not save the view'));
-      },
-    ),
-  );
-
-  return (
-    <form onSubmit={onSubmit} noValidate aria-label={mode.kind === 'create' ? 'Save view' : 'Rename view'}>
-      <Stack>
-        {mode.kind === 'create' && (
-          <Text size="sm" c="dimmed">
-            Keeps the current search, filters, terminal and page size under a name, above the table.
-          </Text>
-        )}
-        <TextInput
-          label="Name"
-          withAsterisk
-          data-autofocus
-          maxLength={SAVED_VIEW_NAME_MAX}
-          error={
-            errors.name?.message === 'Already used' ? 'You already have a view with this name' : errors.name?.message
-          }
-          {...form.register('name')}
-        />
-        {mode.kind === 'create' && (
-          <Checkbox
-            label="Share with my team"
-            description="Everyone working on this merchant sees it; only you can change it."
-            {...form.register('shared')}
-          />
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose} disabled={isSubmitting}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={isSubmitting}>
-            Save
-          </Button>
-        </Group>
-      </Stack>
-    </form>
-  );
-}
+});

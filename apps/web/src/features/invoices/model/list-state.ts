@@ -1,13 +1,7 @@
 import { isUuid } from '@paydesk/contracts/common';
-import {
-  FLOW_TYPES,
-  INVOICE_DEFAULT_PAGE_SIZE,
-  INVOICE_PAGE_SIZES,
-  INVOICE_SEARCH_MAX,
-  parseDdMmYyyy,
-  statusById,
-  type FlowType,
-} from '@paydesk/contracts';
+import { parseDdMmYyyy } from '@paydesk/contracts/dates';
+import { INVOICE_DEFAULT_PAGE_SIZE, INVOICE_PAGE_SIZES, INVOICE_SEARCH_MAX } from '@paydesk/contracts/invoices';
+import { FLOW_TYPES, statusById, type FlowType } from '@paydesk/contracts/statuses';
 import type { SavedViewState } from '@paydesk/contracts/saved-views';
 import type { QueryParams } from '../../../lib/api';
 

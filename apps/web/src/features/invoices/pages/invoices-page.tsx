@@ -1,17 +1,22 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, lazy, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Alert, Badge, Button, Center, Group, Paper, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconFilter, IconSearch } from '@tabler/icons-react';
 import { INVOICE_CSV_FILENAME, INVOICE_PAGE_SIZES, INVOICE_SEARCH_MAX } from '@paydesk/contracts/invoices';
+import type { SavedView } from '@paydesk/contracts/saved-views';
 import { CsvButton } from '../../../components/csv-button';
 import { Pager } from '../../../components/pager';
 import { PageTitle } from '../../../components/page-title';
 import { SectionLoader } from '../../../components/full-page-loader';
+import { hasPermission } from '@paydesk/contracts/permissions';
+import { financeQuery, type FinanceKind } from '../../../lib/finance';
+import { currenciesQuery } from '../../../lib/references';
+import type { ScreenPrefetch } from '../../../lib/screen-prefetch';
 import { useCan } from '../../../lib/session';
 import { selectedTerminalStore, useSelectedTerminal } from '../../../lib/terminals';
-import { useInvoiceList } from '../api/invoice-list';
-import { FilterDialog } from '../components/filter-dialog';
+import { invoiceListQuery, useInvoiceList } from '../api/invoice-list';
+import { savedViewsQuery } from '../api/saved-views';
 import { FinanceStrip } from '../components/finance-strip';
 import { InvoiceTable } from '../components/invoice-table';
 import { SavedViewsBar, SaveViewButton } from '../components/saved-views';
@@ -25,6 +30,11 @@ import {
 } from '../model/list-state';
 
 const SEARCH_DEBOUNCE_MS = 400;
+
+// with the date pickers and number inputs: loaded when the Filter button is about to be used, not with the list
+const loadFilterDialog = () => import('../components/filter-dialog');
+const FilterDialog = lazy(() => loadFilterDialog().then((m) => ({ default: m.FilterDialog })));
+const preloadFilterDialog = () => void loadFilterDialog().catch(() => undefined);
 const INVOICE_CSV = { path: '/api/v1/invoice/csv', filename: INVOICE_CSV_FILENAME };
 
 /**
@@ -60,16 +70,23 @@ function useListState(): [ListState, (next: Partial<ListState>) => void, (termin
   }, [terminalId]);
 
   const effectiveTerminal = sp.has('terminalId') ? state.terminalId : terminalId;
-  return [{ ...state, terminalId: effectiveTerminal }, update, setTerminalId];
+  // the same object while nothing changes, so that the memoised parts of the screen are not redrawn
+  const listState = useMemo(() => ({ ...state, terminalId: effectiveTerminal }), [state, effectiveTerminal]);
+  return [listState, update, setTerminalId];
 }
 
 export default function InvoicesPage() {
   const canSeeFinance = useCan('merchant.read.finance');
   const [state, update, selectTerminal] = useListState();
   const [filterOpen, setFilterOpen] = useState(false);
+  // mounted from the first opening on, so that it closes with its transition like any dialog
+  const [filterUsed, setFilterUsed] = useState(false);
   const [searchText, setSearchText] = useState(state.search);
   const query = useMemo(() => toQuery(state), [state]);
-  const { data, isPending, isError, error, isPlaceholderData } = useInvoiceList(query);
+  const { data: latest, isPending, isError, error, isPlaceholderData } = useInvoiceList(query);
+  // a page of rows is built in a background render that React splits into short slices (the table is memoised,
+  // so the render the answer itself causes is cheap); until then the previous page, or the loader, stays
+  const data = useDeferredValue(latest);
 
   // the URL may change under us (back/forward): follow it
   useEffect(() => setSearchText(state.search), [state.search]);
@@ -77,6 +94,11 @@ export default function InvoicesPage() {
     (text: string) => update({ search: text.trim(), page: 0 }),
     SEARCH_DEBOUNCE_MS,
   );
+
+  const csvQuery = useMemo(() => toQuery(state, false), [state]);
+  const openView = useCallback((v: SavedView) => selectTerminal(v.state.terminalId ?? ''), [selectTerminal]);
+  const setSize = useCallback((size: number) => update({ size, page: 0 }), [update]);
+  const setPage = useCallback((page: number) => update({ page }), [update]);
 
   const filters: InvoiceFilters = state;
   const nFilters = activeFilterCount(filters);
@@ -119,23 +141,28 @@ export default function InvoicesPage() {
                   </Badge>
                 ) : null
               }
-              onClick={() => setFilterOpen(true)}
+              onPointerEnter={preloadFilterDialog}
+              onFocus={preloadFilterDialog}
+              onClick={() => {
+                setFilterUsed(true);
+                setFilterOpen(true);
+              }}
             >
               Filter
             </Button>
             <SaveViewButton state={state} />
-            <CsvButton source={INVOICE_CSV} query={toQuery(state, false)} label="Report" />
+            <CsvButton source={INVOICE_CSV} query={csvQuery} label="Report" />
           </Group>
         </Group>
 
-        <SavedViewsBar state={state} onOpen={(v) => selectTerminal(v.state.terminalId ?? '')} />
+        <SavedViewsBar state={state} onOpen={openView} />
 
-        {isPending ? (
-          <SectionLoader label="Loading transactions" />
-        ) : isError ? (
+        {isError ? (
           <Alert color="red" title="Could not load transactions">
             {error.message}
           </Alert>
+        ) : isPending || !data ? (
+          <SectionLoader label="Loading transactions" />
         ) : data.data.length === 0 ? (
           <Center py="xl">
             <Text c="dimmed">Nothing found</Text>
@@ -153,20 +180,42 @@ export default function InvoicesPage() {
           size={state.size}
           page={state.page}
           pages={pages}
-          onSize={(size) => update({ size, page: 0 })}
-          onPage={(page) => update({ page })}
+          onSize={setSize}
+          onPage={setPage}
         />
       </Paper>
 
-      <FilterDialog
-        opened={filterOpen}
-        value={filters}
-        onClose={() => setFilterOpen(false)}
-        onApply={(f) => {
-          setFilterOpen(false);
-          update({ ...f, page: 0 });
-        }}
-      />
+      {filterUsed && (
+        <Suspense fallback={null}>
+          <FilterDialog
+            opened={filterOpen}
+            value={filters}
+            onClose={() => setFilterOpen(false)}
+            onApply={(f) => {
+              setFilterOpen(false);
+              update({ ...f, page: 0 });
+            }}
+          />
+        </Suspense>
+      )}
     </>
   );
 }
+
+const FINANCE_KINDS: FinanceKind[] = ['balance', 'deposit', 'withdrawal'];
+
+/**
+ * The list's first calls, asked for while the screen is being built: the page of the address (with the
+ * address's terminal, or all terminals), its finance tiles (live book) and saved views. With a remembered terminal
+ * that the terminals list has yet to confirm, the list and the tiles wait for the screen.
+ */
+export const prefetch: ScreenPrefetch = ({ queryClient, me, merchantId, search }) => {
+  void queryClient.prefetchQuery(savedViewsQuery(merchantId));
+  if (!search.has('terminalId') && selectedTerminalStore.get() !== '') return;
+  const state = parseListState(search);
+  void queryClient.prefetchQuery(invoiceListQuery(merchantId, toQuery(state)));
+  if (state.terminalId === '' && hasPermission(me.permissions, 'merchant.read.finance')) {
+    void queryClient.prefetchQuery(currenciesQuery);
+    for (const kind of FINANCE_KINDS) void queryClient.prefetchQuery(financeQuery(merchantId, kind, '', 'live'));
+  }
+};
