@@ -19,11 +19,9 @@ export async function copyOut(ctx: AppContext, build: (client: pg.PoolClient) =>
     client.release(err ?? undefined);
   };
   try {
-    await client.query('BEGIN READ ONLY');
+    await beginLongRead(client, ctx);
     // statements with inlined literals (queries.ts copyCsvSql): a backslash is only ever a character
     await client.query('SET LOCAL standard_conforming_strings = on');
-    // an export is long by nature: its own, explicit limit instead of the interactive one
-    await client.query(`SET LOCAL statement_timeout = ${ctx.config.exportTimeoutMs}`);
     const stream = client.query(copyTo(await build(client)));
     stream.once('end', () => {
       client.query('COMMIT').then(
@@ -40,4 +38,13 @@ export async function copyOut(ctx: AppContext, build: (client: pg.PoolClient) =>
     release(err as Error);
     throw err;
   }
+}
+
+/**
+ * Opens the read-only transaction a long read runs in (an export, a report, the ledger check), with its own,
+ * explicit statement limit instead of the interactive one (config exportTimeoutMs).
+ */
+export async function beginLongRead(client: Pick<pg.PoolClient, 'query'>, ctx: AppContext) {
+  await client.query('BEGIN READ ONLY');
+  await client.query(`SET LOCAL statement_timeout = ${ctx.config.exportTimeoutMs}`);
 }

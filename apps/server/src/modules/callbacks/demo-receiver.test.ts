@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import { callbackListResponse } from '@paydesk/contracts';
 import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
 import { injectSigned, invoiceBody, listen, merchantSigner } from '../../../test/merchant-client';
 import { DEMO_RECEIVER_PATH } from './demo-receiver';
@@ -50,10 +51,7 @@ describe('demo receiver (the demo seed sends its callbacks here)', () => {
       headers: { cookie: owner },
     });
     expect(list.statusCode).toBe(200);
-    const [cb] = list.json().data as {
-      id: string;
-      received: { headers: Record<string, string>; body: string; verified: boolean; result: string }[];
-    }[];
+    const [cb] = callbackListResponse.parse(list.json()).data;
     expect(cb!.received).toHaveLength(1);
     const got = cb!.received[0]!;
     expect(got.verified).toBe(true);

@@ -80,39 +80,35 @@ export async function listInvoices(
   const opts = { merchantId, canReadProvider: v.canReadProvider };
   let rows: ItemRow[];
   let n: number;
-  // whether there are rows before (newer) and after (older) the page
-  let newer: boolean;
-  let older: boolean;
-  if (q.after || q.before) {
-    // by position (keyset): the same cost at any depth; the capped count beside it as for a page number
+  const byPosition = Boolean(q.after || q.before);
+  if (q.search && !byPosition) {
+    // the count and, up to the cap, the page in one query (searchPageSql); past the cap the page as without a search
+    const found = (await ctx.db.execute<SearchRow>(searchPageSql(q, opts, q.page, q.size))).rows;
+    n = found[0]!.matches;
+    rows =
+      n <= INVOICE_TOTAL_CAP
+        ? found.filter((r): r is SearchRow & ItemRow => r.id !== null)
+        : (await ctx.db.execute<ItemRow>(listSql(q, opts, q.page, q.size))).rows;
+  } else {
+    // the page (by number, or by position: keyset, the same cost at any depth) and the capped count side by side
+    // (two connections on PostgreSQL; queued on PGlite's one)
     const [listed, counted] = await Promise.all([
-      ctx.db.execute<ItemRow>(keysetSql(q, opts, q, q.size)),
+      ctx.db.execute<ItemRow>(byPosition ? keysetSql(q, opts, q, q.size) : listSql(q, opts, q.page, q.size)),
       ctx.db.execute<{ n: number }>(countSql(q, opts)),
     ]);
-    const more = listed.rows.length > q.size;
-    rows = listed.rows.slice(0, q.size);
-    if (q.before) rows.reverse();
+    rows = listed.rows;
     n = counted.rows[0]!.n;
+  }
+  let newer: boolean;
+  let older: boolean;
+  if (byPosition) {
+    // keysetSql reads one row more than the page: whether there is more in its direction
+    const more = rows.length > q.size;
+    rows = rows.slice(0, q.size);
+    if (q.before) rows.reverse();
     newer = q.after ? true : more;
     older = q.after ? more : true;
   } else {
-    if (q.search) {
-      // the count and, up to the cap, the page in one query (searchPageSql); past the cap the page as without a search
-      const found = (await ctx.db.execute<SearchRow>(searchPageSql(q, opts, q.page, q.size))).rows;
-      n = found[0]!.matches;
-      rows =
-        n <= INVOICE_TOTAL_CAP
-          ? found.filter((r): r is SearchRow & ItemRow => r.id !== null)
-          : (await ctx.db.execute<ItemRow>(listSql(q, opts, q.page, q.size))).rows;
-    } else {
-      // the page and the capped count side by side (two connections on PostgreSQL; queued on PGlite's one)
-      const [listed, counted] = await Promise.all([
-        ctx.db.execute<ItemRow>(listSql(q, opts, q.page, q.size)),
-        ctx.db.execute<{ n: number }>(countSql(q, opts)),
-      ]);
-      rows = listed.rows;
-      n = counted.rows[0]!.n;
-    }
     newer = q.page > 0;
     // past the cap the count does not know the end: a full page may have more after it
     older = n > INVOICE_TOTAL_CAP ? rows.length === q.size : (q.page + 1) * q.size < n;

@@ -4,6 +4,7 @@ import QueryStream from 'pg-query-stream';
 import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { AppContext } from '../../lib/context';
+import { beginLongRead } from '../../lib/copy-out';
 
 const dialect = new PgDialect();
 const BATCH = 2000;
@@ -19,9 +20,7 @@ async function* queryRows(ctx: AppContext, query: SQL): AsyncGenerator<Row> {
   const client = await ctx.dbh.pool.connect();
   let clean = false;
   try {
-    // a report is long by nature: its own, explicit statement limit instead of the interactive one
-    await client.query('BEGIN READ ONLY');
-    await client.query(`SET LOCAL statement_timeout = ${ctx.config.exportTimeoutMs}`);
+    await beginLongRead(client, ctx);
     const stream = client.query(new QueryStream(text, params as unknown[], { batchSize: BATCH }));
     for await (const row of stream) yield row as Row;
     await client.query('COMMIT');
