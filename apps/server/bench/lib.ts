@@ -68,7 +68,8 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
       'apps/server/src/server.ts',
     ],
     {
-      cwd: ROOT,
+      // BENCH_SERVER_DIR: another checkout's server (a before/after pair from one bench script)
+      cwd: process.env.BENCH_SERVER_DIR ?? ROOT,
       env: {
         ...process.env,
         DATABASE_URL: databaseUrl,
@@ -97,9 +98,69 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
   }
   return {
     target,
+    pid: proc.pid!,
     async stop() {
       proc.kill('SIGTERM');
       await new Promise((r) => setTimeout(r, 1500));
     },
   };
+}
+
+/** Linux clock ticks per second (USER_HZ) for /proc/<pid>/stat's utime and stime. */
+const TICKS_PER_SECOND = 100;
+
+function procStat(pid: string): { ppid: string; comm: string; cpuMs: number; sysMs: number } | null {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // pid (comm) state ppid … : comm may hold spaces and parentheses, so split after its last ')'
+    const close = text.lastIndexOf(')');
+    const comm = text.slice(text.indexOf('(') + 1, close);
+    const f = text.slice(close + 2).split(' ');
+    // fields after comm: [0] state, [1] ppid, … [11] utime, [12] stime, [13] cutime, [14] cstime (children reaped:
+    // a PostgreSQL backend that has exited counts in the postmaster's)
+    const ms = (ticks: number) => (ticks * 1000) / TICKS_PER_SECOND;
+    const sys = Number(f[12]) + Number(f[14]);
+    return { ppid: f[1]!, comm, cpuMs: ms(Number(f[11]) + Number(f[13]) + sys), sysMs: ms(sys) };
+  } catch {
+    return null; // the process ended meanwhile
+  }
+}
+
+/**
+ * CPU time (user + system, ms) used so far by a process and its descendants (a clustered server's workers), and by
+ * every PostgreSQL process on the machine (the server's backends included).
+ */
+export function cpuTimes(rootPid: number): { serverMs: number; serverSysMs: number; postgresMs: number } {
+  const all = fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map((pid) => ({ pid, stat: procStat(pid) }))
+    .filter((p): p is { pid: string; stat: NonNullable<ReturnType<typeof procStat>> } => p.stat !== null);
+  const tree = new Set([String(rootPid)]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const p of all) {
+      if (!tree.has(p.pid) && tree.has(p.stat.ppid)) {
+        tree.add(p.pid);
+        grew = true;
+      }
+    }
+  }
+  let serverMs = 0;
+  let serverSysMs = 0;
+  let postgresMs = 0;
+  for (const p of all) {
+    if (tree.has(p.pid)) {
+      serverMs += p.stat.cpuMs;
+      serverSysMs += p.stat.sysMs;
+    } else if (p.stat.comm === 'postgres') postgresMs += p.stat.cpuMs;
+  }
+  return { serverMs, serverSysMs, postgresMs };
+}
+
+/** Median and [min–max] of a few repetitions. */
+export function spread(values: number[]) {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+  return { median: mid, min: s[0]!, max: s[s.length - 1]! };
 }

@@ -7,7 +7,7 @@ import Fastify, {
   type onSendAsyncHookHandler,
 } from 'fastify';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
+import helmet from 'helmet';
 import fastifyStatic from '@fastify/static';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './lib/context';
@@ -20,6 +20,7 @@ import { registerMerchantScope } from './lib/scope';
 import { registerModules } from './modules';
 import { demoReceiver } from './modules/callbacks/demo-receiver';
 import { registerDocs } from './openapi/plugin';
+import { registerTraffic } from './workers/traffic';
 
 export type BuildOptions = {
   logger?: boolean | object;
@@ -46,10 +47,13 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   registerErrorHandler(app);
   // before any route: its onResponse hook (metrics, the request log line) must cover every route and the 404s
   registerObservability(app, ctx);
+  // requests in flight, for the background loops to yield to on the embedded database (workers/traffic.ts)
+  registerTraffic(app, ctx);
   if (opts.onSend) app.addHook('onSend', opts.onSend);
 
   await app.register(cookie);
-  await app.register(helmet, {
+  // helmet's headers, worked out once (@fastify/helmet built helmet's middleware again for every request)
+  const securityHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -67,6 +71,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     // the payment form opens merchant URLs; keep referrers from leaking form ids
     referrerPolicy: { policy: 'no-referrer' },
   });
+  app.addHook('onRequest', (req, reply, done) =>
+    securityHeaders(req.raw, reply.raw, (err) => done(err as Error | undefined)),
+  );
   // Served over https (PUBLIC_URL says so, or a trusted proxy's X-Forwarded-Proto): pin it. On any plain-http
   // address (a VM, a container, a LAN) the pages must still load, so neither header is sent there.
   const httpsPublic = ctx.config.publicUrl?.startsWith('https://') ?? false;

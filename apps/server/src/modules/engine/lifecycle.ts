@@ -65,12 +65,18 @@ export function createInvoiceSql(v: {
   supportCode: string;
   expiresAt: Date;
   at: Date;
+  /**
+   * Writes only while the merchant's key and the terminal (as terminalInfoSql reads it) are still what the caller
+   * checked the request against; otherwise the statement writes nothing and reports no row (the merchant API then
+   * reads them again: see merchant-api/signature.ts).
+   */
+  onlyIf?: SQL;
 }): SQL {
   const at = v.at.toISOString();
   return sql`
-    WITH c AS (
+    WITH ok AS (SELECT 1 ${v.onlyIf ? sql`WHERE ${v.onlyIf}` : sql``}), c AS (
       INSERT INTO customers (merchant_id, external_id, first_name, last_name)
-      VALUES (${v.merchantId}, ${v.customer.externalId}, ${v.customer.firstName}, ${v.customer.lastName})
+      SELECT ${v.merchantId}, ${v.customer.externalId}, ${v.customer.firstName}, ${v.customer.lastName} FROM ok
       ON CONFLICT (merchant_id, external_id) DO UPDATE SET first_name = EXCLUDED.first_name, last_name = EXCLUDED.last_name
       RETURNING id
     ), i AS (

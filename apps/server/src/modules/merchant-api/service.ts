@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import {
   DEFAULT_INVOICE_EXPIRY_SECONDS,
   feeFor,
@@ -54,10 +54,8 @@ async function validateCreate(
   body: CreateInvoiceBody,
   prefetched?: TerminalInfo | null,
 ) {
-  const t =
-    prefetched !== undefined && prefetched?.id === body.terminalId
-      ? prefetched
-      : await terminalInfo(ctx, body.terminalId);
+  const usePrefetched = prefetched !== undefined && prefetched?.id === body.terminalId;
+  const t = usePrefetched ? prefetched : await terminalInfo(ctx, body.terminalId);
   if (!t || t.merchant_id !== merchantId) throw notFound('Terminal');
   if (!t.enabled) throw badRequest('The terminal is disabled', { terminalId: 'Terminal is disabled' });
   if (t.flow_type !== body.flowType) {
@@ -109,6 +107,17 @@ async function validateCreate(
   return { terminal: t, method };
 }
 
+/**
+ * The merchant's key or the terminal changed after the request was checked against them as remembered: nothing was
+ * written. The route checks the request again against what the database holds; should they change again meanwhile,
+ * the client gets this 409 and retries.
+ */
+export class StaleCredentials extends AppError {
+  constructor() {
+    super('CONFLICT', 'The terminal or the merchant key changed while the request ran; retry it');
+  }
+}
+
 export type CreateOutcome = { statusCode: number; body: unknown; replayed: boolean };
 
 function requestHash(rawBody: string) {
@@ -130,6 +139,8 @@ export async function createInvoice(
     baseUrl: string;
     /** The terminal as read with the merchant's key (see verifyMerchantRequest); saves a round trip. */
     terminal?: TerminalInfo | null;
+    /** What the request was checked against must still hold when it is written (signature.ts createGuardSql). */
+    onlyIf?: SQL;
   },
 ): Promise<CreateOutcome> {
   const { merchantId, body } = args;
@@ -141,7 +152,9 @@ export async function createInvoice(
   const { terminal, method } = await validateCreate(ctx, merchantId, body, args.terminal);
   const now = ctx.now();
   const id = randomUUID();
-  const formId = randomBytes(24).toString('base64url');
+  // one call for both (each call to the system's generator costs about as much as its bytes)
+  const random = randomBytes(29);
+  const formId = random.subarray(0, 24).toString('base64url');
   const expiresAt = new Date(now.getTime() + (body.expiresInSeconds ?? DEFAULT_INVOICE_EXPIRY_SECONDS) * 1000);
   const result: CreateInvoiceResult = {
     invoiceId: id,
@@ -152,10 +165,10 @@ export async function createInvoice(
   };
   const response = { data: result };
   const fee = feeFor(body.amount, terminal.fee_bps);
-  const verificationKey = randomBytes(5).toString('hex').toUpperCase();
+  const verificationKey = random.subarray(24).toString('hex').toUpperCase();
   const nowIso = now.toISOString();
-  const insert = (tx: Tx | AppContext['db']) =>
-    tx.execute(
+  const insert = async (tx: Tx | AppContext['db']) => {
+    const res = await tx.execute(
       createInvoiceSql({
         id,
         merchantId,
@@ -177,8 +190,11 @@ export async function createInvoice(
         supportCode: verificationKey,
         expiresAt,
         at: now,
+        onlyIf: args.onlyIf,
       }),
     );
+    if (!res.rowCount) throw new StaleCredentials();
+  };
   try {
     if (!args.idempotencyKey) {
       await insert(ctx.db);
