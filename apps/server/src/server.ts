@@ -71,7 +71,7 @@ async function serve(dbh: DbHandle, opts: { prepared: boolean; demo: boolean }) 
   const ctx: AppContext = { dbh, db: dbh.db, config, now: () => new Date() };
   const demo = opts.prepared ? opts.demo : await prepare(ctx);
   // migrations and the seed may take long; what the server runs from here on is bounded (exports set their own)
-  dbh.limitStatements(config.statementTimeoutMs);
+  await dbh.limitStatements(config.statementTimeoutMs);
   const app = await buildApp(ctx, {
     logger: {
       level: config.logLevel,

@@ -113,7 +113,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   const app = await buildApp(ctx, { onSend: responses.hook });
   await app.ready();
   // what the served app runs is bounded, as in server.ts (PostgreSQL; PGlite cannot interrupt a statement)
-  dbh.limitStatements(config.statementTimeoutMs);
+  await dbh.limitStatements(config.statementTimeoutMs);
   const demo = JSON.parse(fs.readFileSync(inject('demoFile'), 'utf8')) as DemoMerchantFile;
   return {
     app,

@@ -27,24 +27,19 @@ export type DbHandle = {
    * 0: none). Called once migrations and the seed are done, which may take longer. A transaction that needs more
    * (an export) sets its own with `SET LOCAL statement_timeout`.
    */
-  limitStatements(ms: number): void;
+  limitStatements(ms: number): Promise<void>;
 };
 
 /**
- * limitStatements for a pool: a connection handed out whose session has another statement_timeout gets a SET first
- * (queued before the borrower's own statements; connections made before the limit are brought in line too).
+ * limitStatements for a pool: connections opened from now on start with the limit (a startup parameter: no statement
+ * and no round trip of their own); the idle ones opened before (migrations, the seed) are closed, to be opened again
+ * with it.
  */
-function statementLimiter(pool: pg.Pool): (ms: number) => void {
-  const applied = new WeakMap<pg.PoolClient, number>();
-  let limit: number | null = null;
-  pool.on('acquire', (client) => {
-    if (limit === null || applied.get(client) === limit) return;
-    applied.set(client, limit);
-    client.query(`SET statement_timeout = ${limit}`).catch(() => undefined);
-  });
-  return (ms) => {
+function statementLimiter(pool: pg.Pool): (ms: number) => Promise<void> {
+  return async (ms) => {
     if (!Number.isInteger(ms) || ms < 0) throw new Error(`statement timeout must be a whole number of ms: ${ms}`);
-    limit = ms;
+    (pool.options as pg.PoolConfig).statement_timeout = ms;
+    for (let open = pool.idleCount; open > 0; open--) (await pool.connect()).release(true);
   };
 }
 
