@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dataOf } from './common';
-import { exactInt } from './exact-json';
+import { exactInt } from './exact-int';
 import { checkCardNumber } from './card';
 import { dbId, dbIdParam, PARAM_TYPES } from './references';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dataOf, scopedQuery } from './common';
 import { FLOW_TYPES, INVOICE_STATUS_CODES } from './statuses';
-import { exactInt } from './exact-json';
+import { exactInt } from './exact-int';
 
 /** Balance, deposit and withdrawal sums (SPEC §3 "Balance item"): the first element is shown. */
 export const LEDGER_BOOKS = ['live', 'test'] as const;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { exactInt, parseJson, stringifyJson, toExactInt } from './exact-json';
+import { exactInt } from './exact-int';
+import { parseJson, stringifyJson, toExactInt } from './exact-json';
 
 describe('exact JSON integers', () => {
   it('parses integers past 2^53 as bigints and everything else as JSON.parse does', () => {

@@ -1,5 +1,4 @@
 import { parse } from 'lossless-json';
-import { z } from 'zod';
 
 /**
  * Exact integers on the wire (DESIGN §2: JSON carries amounts as integers). A figure that can grow
@@ -52,19 +51,3 @@ export function toSafeInt(v: string | number | bigint): number {
 }
 
 /** PostgreSQL bigint's range. */
-const INT8_MAX = 9_223_372_036_854_775_807n;
-const INT8_MIN = -9_223_372_036_854_775_808n;
-
-const isWhole = (v: unknown): v is ExactInt =>
-  (typeof v === 'number' && Number.isSafeInteger(v)) || typeof v === 'bigint';
-
-/** A wire integer in PostgreSQL's bigint range, exact at any size (a JSON integer in the API document). */
-export const exactInt = (message = 'Must be a whole number', required = message) =>
-  z
-    .custom<ExactInt>(isWhole, {
-      // a missing value or one of another type: "required"; a number that is not whole: `message`
-      error: (iss) => (typeof iss.input === 'number' || typeof iss.input === 'bigint' ? message : required),
-    })
-    .refine((v) => BigInt(v) <= INT8_MAX && BigInt(v) >= INT8_MIN, 'Must fit a 64-bit integer')
-    .transform(toExactInt)
-    .meta({ type: 'integer', format: 'int64' });

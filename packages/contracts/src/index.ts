@@ -24,5 +24,6 @@ export * from './team';
 export * from './audit';
 export * from './fees';
 export * from './exact-json';
+export * from './exact-int';
 export * from './saved-views';
 export * from './route-spec';

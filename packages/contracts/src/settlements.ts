@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dataOf, scopedQuery } from './common';
 import { majorStringToMinor } from './money';
-import { exactInt } from './exact-json';
+import { exactInt } from './exact-int';
 
 /** The settlement amount is denominated in USDT (SPEC §9), 6 decimals. */
 export const USDT_DIMENSION = 6;
