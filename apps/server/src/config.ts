@@ -32,6 +32,7 @@ const envSchema = z.object({
   SANDBOX_DELAY_MS: z.coerce.number().int().min(0).default(3000),
   WORKERS: z.enum(['true', 'false']).default('true'),
   SEED_DEMO: z.enum(['auto', 'true', 'false']).default('auto'),
+  SEED_EXTRA_INVOICES: z.coerce.number().int().min(0).max(1_000_000).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   METRICS_TOKEN: z.string().min(16).optional(),
   WEB_DIST: z.string().default(path.join(repoRoot, 'apps/web/dist')),
@@ -64,6 +65,8 @@ export type Config = {
   sandboxDelayMs: number;
   workers: boolean;
   seedDemo: 'auto' | 'true' | 'false';
+  /** The demo seed adds this many canceled invoices to Second Shop (tests of lists past the 10,000-row cap). */
+  seedExtraInvoices: number;
   logLevel: string;
   /** Bearer token /metrics requires; without it /metrics answers only loopback/private clients in production. */
   metricsToken: string | undefined;
@@ -121,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     sandboxDelayMs: e.SANDBOX_DELAY_MS,
     workers: e.WORKERS === 'true',
     seedDemo: e.SEED_DEMO,
+    seedExtraInvoices: e.SEED_EXTRA_INVOICES,
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN || undefined,
     webDist: e.WEB_DIST,

@@ -41,6 +41,7 @@ import {
 } from './history';
 import { rebuildLedgerBalances } from '../../modules/ledger/reconcile';
 import { DEMO_RECEIVER_PATH } from '../../modules/callbacks/demo-receiver';
+import { seedExtraInvoices } from './extra-invoices';
 import { personName } from './names';
 import { createRng, type Rng } from './prng';
 import { BANKS, ensureReferenceData, PAYMENT_METHODS, PROVIDERS, type ReferenceData } from './reference-data';
@@ -81,7 +82,13 @@ export async function seedDemoIfEmpty(
     if (await hasMerchants(tx)) return null;
     // demo callbacks go to the built-in receiver of this very server (modules/callbacks/demo-receiver.ts)
     const base = ctx.config.publicUrl ?? `http://127.0.0.1:${ctx.config.port}`;
-    return seedAll(tx, ctx.now(), passwordHash, `${base.replace(/\/$/, '')}${DEMO_RECEIVER_PATH}`);
+    return seedAll(
+      tx,
+      ctx.now(),
+      passwordHash,
+      `${base.replace(/\/$/, '')}${DEMO_RECEIVER_PATH}`,
+      ctx.config.seedExtraInvoices,
+    );
   });
   if (!result) return null;
   const target = opts.writeFile === undefined ? path.join(ctx.config.dataDir, 'demo-merchant.json') : opts.writeFile;
@@ -219,7 +226,13 @@ const ACCOUNT_PLAN: Record<
   ],
 };
 
-async function seedAll(tx: Tx, nowDate: Date, passwordHash: string, callbackUrl: string): Promise<DemoMerchantFile> {
+async function seedAll(
+  tx: Tx,
+  nowDate: Date,
+  passwordHash: string,
+  callbackUrl: string,
+  extraInvoices = 0,
+): Promise<DemoMerchantFile> {
   const now = nowDate.getTime();
   const rng = createRng(20_260_101);
   const ref = await ensureReferenceData(tx);
@@ -395,6 +408,8 @@ async function seedAll(tx: Tx, nowDate: Date, passwordHash: string, callbackUrl:
     tickets: false,
   });
   await insertHistory(tx, demoHistory, secondHistory);
+  // SEED_EXTRA_INVOICES: Second Shop's list past the 10,000-row cap (no other spec counts its invoices)
+  await seedExtraInvoices(tx, secondId, extraInvoices, now);
 
   return {
     merchantId: demoId,

@@ -15,3 +15,21 @@ export const invoiceListQuery = (merchantId: string | null, params: QueryParams)
 export function useInvoiceList(params: QueryParams) {
   return useQuery(invoiceListQuery(useCurrentMerchantId(), params));
 }
+
+/**
+ * The exact number of invoices a filter matches ("Count exactly", past the list's capped total): asked for only on
+ * request (it reads every match), then kept per filter; another filter has its own (none until asked).
+ */
+export const invoiceCountQuery = (merchantId: string | null, filters: QueryParams) =>
+  queryOptions({
+    queryKey: [...invoicesKey, 'count', merchantId ?? 'own', filters] as const,
+    queryFn: ({ signal }) => call('GET /api/v1/invoice/count', { signal, query: filters }),
+    enabled: false,
+    // a refusal or a time limit hit is shown at once: the operator asks again if they want
+    retry: false,
+    staleTime: Infinity,
+  });
+
+export function useInvoiceCount(filters: QueryParams) {
+  return useQuery(invoiceCountQuery(useCurrentMerchantId(), filters));
+}

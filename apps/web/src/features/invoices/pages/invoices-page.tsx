@@ -6,7 +6,7 @@ import { IconFilter, IconSearch } from '@tabler/icons-react';
 import { INVOICE_CSV_FILENAME, INVOICE_PAGE_SIZES, INVOICE_SEARCH_MAX } from '@paydesk/contracts/invoices';
 import type { SavedView } from '@paydesk/contracts/saved-views';
 import { CsvButton } from '../../../components/csv-button';
-import { Pager } from '../../../components/pager';
+import { Pager, type PositionPaging } from '../../../components/pager';
 import { PageTitle } from '../../../components/page-title';
 import { SectionLoader } from '../../../components/full-page-loader';
 import { hasPermission } from '@paydesk/contracts/permissions';
@@ -17,12 +17,16 @@ import { useCan } from '../../../lib/session';
 import { selectedTerminalStore, useSelectedTerminal } from '../../../lib/terminals';
 import { invoiceListQuery, useInvoiceList } from '../api/invoice-list';
 import { savedViewsQuery } from '../api/saved-views';
+import { ExactCount } from '../components/exact-count';
 import { FinanceStrip } from '../components/finance-strip';
 import { InvoiceTable } from '../components/invoice-table';
 import { SavedViewsBar, SaveViewButton } from '../components/saved-views';
 import {
   activeFilterCount,
+  byPosition,
+  changeListState,
   parseListState,
+  positionRange,
   toQuery,
   toSearchParams,
   type InvoiceFilters,
@@ -40,7 +44,8 @@ const INVOICE_CSV = { path: '/api/v1/invoice/csv', filename: INVOICE_CSV_FILENAM
 /**
  * The list's state lives in the URL. The terminal chosen in the top bar and the URL's terminalId
  * are kept equal: a bookmarked URL selects its terminal on arrival, and picking a terminal in the
- * top bar rewrites the URL (back to page 0).
+ * top bar rewrites the URL (back to page 0). Past the numbered pages the URL holds the position (after/before
+ * cursor): each step is a history entry (Back returns to the page before), and any other change leaves it.
  */
 function useListState(): [ListState, (next: Partial<ListState>) => void, (terminalId: string) => void] {
   const [sp, setSp] = useSearchParams();
@@ -49,7 +54,7 @@ function useListState(): [ListState, (next: Partial<ListState>) => void, (termin
   const arrived = useRef(false);
 
   const update = useMemo(
-    () => (next: Partial<ListState>) => setSp((prev) => toSearchParams({ ...parseListState(prev), ...next })),
+    () => (next: Partial<ListState>) => setSp((prev) => toSearchParams(changeListState(parseListState(prev), next))),
     [setSp],
   );
 
@@ -64,7 +69,9 @@ function useListState(): [ListState, (next: Partial<ListState>) => void, (termin
     // a stale run (the store already moved on) must not write an old terminal back
     if (selectedTerminalStore.get() !== terminalId && terminalId !== '') return;
     if (state.terminalId !== terminalId) {
-      setSp((prev) => toSearchParams({ ...parseListState(prev), terminalId, page: 0 }), { replace: true });
+      setSp((prev) => toSearchParams(changeListState(parseListState(prev), { terminalId, page: 0 })), {
+        replace: true,
+      });
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [terminalId]);
@@ -100,6 +107,26 @@ export default function InvoicesPage() {
   const setSize = useCallback((size: number) => update({ size, page: 0 }), [update]);
   const setPage = useCallback((page: number) => update({ page }), [update]);
 
+  // past the numbered pages of a capped total: by position (keyset), from the rows on screen
+  const positioned = byPosition(state);
+  const nextCursor = data?.nextCursor ?? null;
+  const prevCursor = data?.prevCursor ?? null;
+  const pastLast = useMemo(
+    () => (!positioned && data?.totalIsCapped && nextCursor ? () => update({ after: nextCursor }) : null),
+    [positioned, data?.totalIsCapped, nextCursor, update],
+  );
+  const position: PositionPaging | null = useMemo(
+    () =>
+      positioned
+        ? {
+            onFirst: () => update({ page: 0 }),
+            onNewer: prevCursor ? () => update({ before: prevCursor }) : null,
+            onOlder: nextCursor ? () => update({ after: nextCursor }) : null,
+          }
+        : null,
+    [positioned, prevCursor, nextCursor, update],
+  );
+
   const filters: InvoiceFilters = state;
   const nFilters = activeFilterCount(filters);
   const pages = data ? Math.max(1, Math.ceil(data.total / state.size)) : 1;
@@ -110,6 +137,13 @@ export default function InvoicesPage() {
       ? `${data.total.toLocaleString('en')}+`
       : data.total.toLocaleString('en')
     : '';
+  const capped = Boolean(data?.totalIsCapped);
+  const exactCount = useMemo(() => (capped ? <ExactCount filters={csvQuery} /> : null), [capped, csvQuery]);
+  const range = !data
+    ? ''
+    : positioned
+      ? positionRange(data.data)
+      : `${first.toLocaleString('en')}–${last.toLocaleString('en')} of ${totalLabel}`;
 
   return (
     <>
@@ -174,14 +208,17 @@ export default function InvoicesPage() {
         )}
 
         <Pager
-          range={data ? `${first}–${last} of ${totalLabel}` : ''}
+          range={range}
           rangeTestId="invoice-range"
+          aside={exactCount}
           sizes={INVOICE_PAGE_SIZES}
           size={state.size}
           page={state.page}
           pages={pages}
           onSize={setSize}
           onPage={setPage}
+          onPastLast={pastLast}
+          position={position}
         />
       </Paper>
 
