@@ -178,6 +178,19 @@ async function main() {
       await c.end();
       return encodeInvoiceCursor({ createdAt: r.rows[0]!.created_at, id: r.rows[0]!.id });
     })();
+    // and one deep among the ~11,111 matches of the prefix "bench-42", past the 10,000th
+    const deepSearch = await (async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      const r = await c.query<{ created_at: string; id: string }>(
+        `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at, id
+         FROM invoices WHERE merchant_id = $1 AND lower(merchant_invoice_id) LIKE 'bench-42%'
+         ORDER BY created_at DESC, id OFFSET 10500 LIMIT 1`,
+        [fx.merchantId],
+      );
+      await c.end();
+      return encodeInvoiceCursor({ createdAt: r.rows[0]!.created_at, id: r.rows[0]!.id });
+    })();
     const lastPage = INVOICE_TOTAL_CAP / 40 - 1;
 
     const day = (d: Date) =>
@@ -203,9 +216,11 @@ async function main() {
       ],
       ['prefix: merchant invoice id (~111 rows)', '/api/v1/invoice?page=0&size=10&search=BENCH-4242'],
       ['prefix: merchant invoice id (~11,111 rows)', '/api/v1/invoice?page=0&size=10&search=bench-42'],
+      ['prefix "bench-42", page 200 of 40', '/api/v1/invoice?page=200&size=40&search=bench-42'],
+      ['prefix "bench-42", cursor past its 10,500th', `/api/v1/invoice?size=40&search=bench-42&after=${deepSearch}`],
       ['prefix: every row ("bench-")', '/api/v1/invoice?page=0&size=10&search=bench-'],
       ['prefix: customer external id (~11 customers)', '/api/v1/invoice?page=0&size=10&search=Bench-Cust-4242'],
-      ['prefix: customer (1,000+ customers)', '/api/v1/invoice?page=0&size=10&search=bench-cust-4'],
+      ['prefix: customer (1,000+ customers: the first 200)', '/api/v1/invoice?page=0&size=10&search=bench-cust-4'],
       ['terminal filter', `/api/v1/invoice?page=0&size=10&terminalId=${fx.terminalId}`],
       ['last status date', `/api/v1/invoice?page=0&size=10&lastStatusDate=${encodeURIComponent(day(mid))}`],
       ['sum range (narrow)', '/api/v1/invoice?page=0&size=10&sumFrom=100000&sumTo=101000'],

@@ -48,7 +48,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   // before any route: its onResponse hook (metrics, the request log line) must cover every route and the 404s
   registerObservability(app, ctx);
   // requests in flight, for the background loops to yield to on the embedded database (workers/traffic.ts)
-  registerTraffic(app, ctx);
+  if (ctx.dbh.kind === 'pglite') registerTraffic(app, ctx);
   if (opts.onSend) app.addHook('onSend', opts.onSend);
 
   await app.register(cookie);

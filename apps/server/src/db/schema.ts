@@ -5,6 +5,7 @@ import {
   bigserial,
   boolean,
   customType,
+  date,
   char,
   check,
   foreignKey,
@@ -16,6 +17,7 @@ import {
   serial,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
   type AnyPgColumn,
@@ -398,6 +400,13 @@ export const invoices = pgTable(
     index('invoices_status_expires_idx').on(t.status, t.expiresAt),
     index('invoices_provider_invoice_idx').on(t.providerInvoiceId),
     index('invoices_customer_idx').on(t.customerId),
+    // reports (issue 15): a period of one terminal's / one account's DONE live invoices, read from the index alone
+    index('invoices_terminal_done_idx')
+      .on(t.terminalId, t.statusDate, t.flowType, t.amount)
+      .where(sql`${t.status} = 'DONE' AND NOT ${t.isTest}`),
+    index('invoices_account_done_idx')
+      .on(t.accountId, t.statusDate, t.merchantId, t.currencyId, t.flowType, t.amount)
+      .where(sql`${t.status} = 'DONE' AND NOT ${t.isTest}`),
     // the list's search: case-insensitive prefixes of the merchant's and the provider's invoice ids
     index('invoices_merchant_mid_prefix_idx').on(t.merchantId, sql`lower(${t.merchantInvoiceId}) text_pattern_ops`),
     index('invoices_merchant_pid_prefix_idx').on(t.merchantId, sql`lower(${t.providerInvoiceId}) text_pattern_ops`),
@@ -610,6 +619,27 @@ export const ledgerBalances = pgTable(
     index('ledger_balances_merchant_idx').on(t.merchantId, t.account, t.currencyId),
     index('ledger_balances_provider_idx').on(t.providerAccountId),
   ],
+);
+
+/**
+ * Period checkpoints of the live ledger for the balance report (issue 15): per merchant, currency, terminal and UTC day,
+ * the sums the report shows. Kept by a statement trigger on ledger_entries in the transaction that posts the entries
+ * (migration 0013), so a report over any period reads one row per day and terminal whatever the number of entries.
+ */
+export const ledgerDayTotals = pgTable(
+  'ledger_day_totals',
+  {
+    merchantId: uuid('merchant_id').notNull(),
+    currencyId: integer('currency_id').notNull(),
+    terminalId: uuid('terminal_id'),
+    day: date('day').notNull(),
+    deposits: figure('deposits').notNull(),
+    withdrawals: figure('withdrawals').notNull(),
+    fees: figure('fees').notNull(),
+    settlements: figure('settlements').notNull(),
+    net: figure('net').notNull(),
+  },
+  (t) => [unique('ledger_day_totals_uq').on(t.merchantId, t.currencyId, t.day, t.terminalId).nullsNotDistinct()],
 );
 
 export const settlements = pgTable(

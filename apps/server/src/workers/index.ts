@@ -1,38 +1,71 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../lib/context';
-import { startLoop, type Loop } from './loop';
-import { engineLoops } from './engine';
+import { startLoop, type Loop, type LoopOptions } from './loop';
+import { engineLoops, type Yielding } from './engine';
+import { trafficOf } from './traffic';
 import { reconcileLedger } from '../modules/ledger/reconcile';
 
 /** How often the books are proven: balance rows = sums of entries, every book sums to zero. */
 const RECONCILE_EVERY_MS = 15 * 60_000;
 
-/** Background work: each loop claims rows with FOR UPDATE SKIP LOCKED, so several processes can run them. */
+/**
+ * On the embedded database a tick waits for this long a gap in the requests (none in flight, none waiting for the
+ * one connection), and for at most `maxWaitMs`: under constant traffic the workers still run, a little later.
+ */
+export const YIELD_TO_REQUESTS = { quietMs: 20, maxWaitMs: 1000 } as const;
+
+/**
+ * Background work: each loop claims rows with FOR UPDATE SKIP LOCKED, so several processes can run them. On the
+ * embedded database (one connection shared with the requests) the loops yield: each tick waits for a gap in the
+ * traffic (workers/traffic.ts, counted by the hook registerTraffic adds in app.ts), idle loops back off and probe
+ * with a read before they claim, and the long checks start a minute after start-up rather than at once.
+ */
 export function startWorkers(ctx: AppContext, log: FastifyBaseLogger) {
   const loops: Loop[] = [];
+  let yielding: Yielding | undefined;
+  let slow: LoopOptions = {};
   if (ctx.dbh.kind === 'pglite') {
+    const traffic = trafficOf(ctx);
+    const pool = ctx.dbh.pool;
+    yielding = {
+      gate: () => traffic.quiet({ ...YIELD_TO_REQUESTS, alsoBusy: () => pool.waitingCount > 0 }),
+      onWork: (nudgeAll) => traffic.onWork(nudgeAll),
+    };
+    slow = { gate: yielding.gate, firstDelayMs: 60_000 };
     // PGlite has no autovacuum worker
     loops.push(
-      startLoop('vacuum', 6 * 3600_000, log, async () => {
-        await ctx.dbh.pool.query('VACUUM ANALYZE');
-      }),
+      startLoop(
+        'vacuum',
+        6 * 3600_000,
+        log,
+        async () => {
+          await ctx.dbh.pool.query('VACUUM ANALYZE');
+        },
+        slow,
+      ),
     );
   }
-  loops.push(...engineLoops(ctx, log));
+  loops.push(...engineLoops(ctx, log, yielding));
   loops.push(
-    startLoop('ledger-reconcile', RECONCILE_EVERY_MS, log, async () => {
-      // every entry is read: the export limit, not the interactive one
-      const r = await ctx.db.transaction(async (tx) => {
-        await tx.execute(sql.raw(`SET LOCAL statement_timeout = ${ctx.config.exportTimeoutMs}`));
-        return reconcileLedger(tx);
-      });
-      if (r.drift.length || r.unbalanced.length) {
-        log.error({ drift: r.drift, unbalanced: r.unbalanced }, 'ledger reconciliation found drift');
-      } else {
-        log.debug('ledger reconciled: balances equal their entries, every book sums to zero');
-      }
-    }),
+    startLoop(
+      'ledger-reconcile',
+      RECONCILE_EVERY_MS,
+      log,
+      async () => {
+        // every entry is read: the export limit, not the interactive one
+        const r = await ctx.db.transaction(async (tx) => {
+          await tx.execute(sql.raw(`SET LOCAL statement_timeout = ${ctx.config.exportTimeoutMs}`));
+          return reconcileLedger(tx);
+        });
+        if (r.drift.length || r.unbalanced.length) {
+          log.error({ drift: r.drift, unbalanced: r.unbalanced }, 'ledger reconciliation found drift');
+        } else {
+          log.debug('ledger reconciled: balances equal their entries, every book sums to zero');
+        }
+      },
+      slow,
+    ),
   );
   return {
     async stop() {

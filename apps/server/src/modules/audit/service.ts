@@ -12,7 +12,9 @@ import {
 import type { DbOrTx } from '../../db/create-db';
 import { auditLog, merchants } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
+import type pg from 'pg';
 import { copyOut } from '../../lib/copy-out';
+import { copyCsv, isoTime, safeText } from '../../lib/csv-sql';
 import type { SessionUser } from '../../plugins/auth';
 
 /** Who did it, as the audit trail records it. */
@@ -156,21 +158,57 @@ export function exportAuditCsv(ctx: AppContext, viewer: SessionUser, f: AuditFil
     to: f.dateTo ? utcDayRange(parseDdMmYyyy(f.dateTo)!).end.toISOString() : null,
     hidePlatformActor: viewer.scope === 'merchant',
   };
-  return copyOut(ctx, async (client) => {
+  const setFilter = async (client: Pick<pg.PoolClient, 'query'>) => {
     await client.query(`SELECT set_config('paydesk.audit_filter', $1, true)`, [JSON.stringify(filter)]);
-    return AUDIT_COPY_SQL;
-  });
+  };
+  // On the embedded database, keyset batches newest first (lib/copy-out.ts copyInBatches), each its own snapshot:
+  // entries written after the export began sort before its first batch and are not in the file.
+  return copyOut<AuditKey>(
+    ctx,
+    async (client) => {
+      await setFilter(client);
+      return copyCsv(auditSelect(null, undefined));
+    },
+    {
+      prepare: setFilter,
+      async end(client, after, n) {
+        const r = await client.query<AuditKey>(`${AUDIT_FILTER}
+          SELECT at::text AS at, id::text AS id FROM (
+            SELECT a.at, a.id FROM audit_log a CROSS JOIN f WHERE ${AUDIT_WHERE} ${after ? `AND ${afterKey(after)}` : ''}
+            ORDER BY a.at DESC, a.id DESC LIMIT ${Math.trunc(n)}
+          ) a ORDER BY a.at ASC, a.id ASC LIMIT 1`);
+        return r.rows[0] ?? null;
+      },
+      copy: (after, until, header) => copyCsv(auditSelect(after, until), header),
+    },
+  );
 }
 
-/** A cell that a spreadsheet would run as a formula is prefixed with a quote (CSV injection). */
-const safeText = (expr: string) =>
-  `CASE WHEN left(${expr}, 1) IN ('=', '+', '-', '@', E'\\t', E'\\r') THEN '''' || ${expr} ELSE ${expr} END`;
+/** An entry's place in the file's order (newest first), as text that casts back exactly. */
+type AuditKey = { at: string; id: string };
+const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
+/** Entries after `k` in the order at DESC, id DESC; the `at` bound gives the index scan its start. */
+const afterKey = (k: AuditKey) =>
+  `a.at <= ${literal(k.at)}::timestamptz AND (a.at < ${literal(k.at)}::timestamptz OR (a.at = ${literal(k.at)}::timestamptz AND a.id < ${literal(k.id)}::bigint))`;
+const untilKey = (k: AuditKey) =>
+  `a.at >= ${literal(k.at)}::timestamptz AND (a.at > ${literal(k.at)}::timestamptz OR (a.at = ${literal(k.at)}::timestamptz AND a.id >= ${literal(k.id)}::bigint))`;
 
-const AUDIT_COPY_SQL = `COPY (
-  WITH f AS (SELECT current_setting('paydesk.audit_filter')::jsonb AS j)
+/** The filter the statements read from the transaction-local setting. */
+const AUDIT_FILTER = `WITH f AS (SELECT current_setting('paydesk.audit_filter')::jsonb AS j)`;
+
+/**
+ * The SELECT of Audit.csv: every entry the filter picks (after === null, until === undefined), or those after `after`
+ * up to and including `until` (null: none).
+ */
+function auditSelect(after: AuditKey | null, until: AuditKey | null | undefined) {
+  const range = [after ? afterKey(after) : '', until === undefined ? '' : until ? untilKey(until) : 'false']
+    .filter(Boolean)
+    .map((c) => `AND ${c}`)
+    .join(' ');
+  return `${AUDIT_FILTER}
   SELECT
     a.id AS "ID",
-    replace((a.at AT TIME ZONE 'UTC')::text, ' ', 'T') || '+00:00' AS "Time",
+    ${isoTime('a.at')} AS "Time",
     a.action AS "Action",
     a.actor_kind AS "Actor Kind",
     CASE WHEN (f.j->>'hidePlatformActor')::boolean AND a.actor_kind = 'platform' THEN 'platform staff'
@@ -185,7 +223,11 @@ const AUDIT_COPY_SQL = `COPY (
     CASE WHEN (f.j->>'hidePlatformActor')::boolean AND a.actor_kind = 'platform' THEN NULL ELSE a.ip END AS "IP"
   FROM audit_log a CROSS JOIN f
   LEFT JOIN merchants m ON m.id = a.merchant_id
-  WHERE (f.j->>'merchant' IS NULL
+  WHERE ${AUDIT_WHERE} ${range}
+  ORDER BY a.at DESC, a.id DESC`;
+}
+
+const AUDIT_WHERE = `(f.j->>'merchant' IS NULL
          OR (f.j->>'merchant' = 'platform' AND a.merchant_id IS NULL)
          OR a.merchant_id::text = f.j->>'merchant')
     AND (f.j->>'action' IS NULL OR a.action = f.j->>'action')
@@ -195,6 +237,4 @@ const AUDIT_COPY_SQL = `COPY (
               (f.j->>'actor' = 'platform staff' AND a.actor_kind = 'platform')
               OR (a.actor_kind <> 'platform' AND lower(a.actor_username) = f.j->>'actor'))))
     AND (f.j->>'from' IS NULL OR a.at >= (f.j->>'from')::timestamptz)
-    AND (f.j->>'to' IS NULL OR a.at < (f.j->>'to')::timestamptz)
-  ORDER BY a.at DESC, a.id DESC
-) TO STDOUT WITH (FORMAT csv, HEADER true)`;
+    AND (f.j->>'to' IS NULL OR a.at < (f.j->>'to')::timestamptz)`;

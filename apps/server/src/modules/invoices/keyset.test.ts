@@ -65,6 +65,38 @@ async function expectedOrder() {
 }
 
 describe('keyset pagination of the invoice list', () => {
+  it('a search pages by position too, from its gathered matches: every match once, in order, both ways', async () => {
+    // the six same-microsecond invoices and the rest of the terminal's whose merchant id starts with "tie-"
+    const want = (
+      await t.ctx.db.execute<{ id: string }>(
+        sql`SELECT id FROM invoices WHERE merchant_id = ${merchantId} AND lower(merchant_invoice_id) LIKE 'tie-%'
+            ORDER BY created_at DESC, id`,
+      )
+    ).rows.map((x) => x.id);
+    expect(want.length).toBeGreaterThanOrEqual(6);
+    const filter = 'search=TIE-&size=5';
+    let page = await list(filter);
+    const forward = [...page.data.map((i) => i.invoiceId)];
+    while (page.nextCursor) {
+      page = await list(`${filter}&after=${page.nextCursor}`);
+      expect(page.total).toBe(want.length);
+      forward.push(...page.data.map((i) => i.invoiceId));
+    }
+    expect(forward).toEqual(want);
+    const backward = [...page.data.map((i) => i.invoiceId)];
+    while (page.prevCursor) {
+      page = await list(`${filter}&before=${page.prevCursor}`);
+      backward.unshift(...page.data.map((i) => i.invoiceId));
+    }
+    expect(backward).toEqual(want);
+    // by number, the same rows
+    const byNumber = [
+      ...(await list('search=tie-&size=5&page=0')).data,
+      ...(await list('search=tie-&size=5&page=1')).data,
+    ];
+    expect(byNumber.map((i) => i.invoiceId)).toEqual(want.slice(0, 10));
+  });
+
   it('walks every row forward with nextCursor and back with prevCursor, ties included, pages the same both ways', async () => {
     const want = await expectedOrder();
     expect(want.length).toBeGreaterThan(14);

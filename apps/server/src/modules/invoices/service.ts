@@ -24,13 +24,17 @@ import { changeAmount, changeStatus, operatorActor } from '../engine/service';
 import type { SessionUser } from '../../plugins/auth';
 import {
   countSql,
+  csvBatchCopySql,
+  csvBatchEndSql,
   csvCopySql,
+  type CsvKey,
   exactCountSql,
   keysetSql,
   toQuery,
   detailSql,
   listSql,
   searchPageSql,
+  SEARCH_SORT_MAX,
   statusRef,
   toInvoice,
   type ItemRow,
@@ -81,14 +85,17 @@ export async function listInvoices(
   let rows: ItemRow[];
   let n: number;
   const byPosition = Boolean(q.after || q.before);
-  if (q.search && !byPosition) {
-    // the count and, up to the cap, the page in one query (searchPageSql); past the cap the page as without a search
-    const found = (await ctx.db.execute<SearchRow>(searchPageSql(q, opts, q.page, q.size))).rows;
+  if (q.search) {
+    // the count and the page in one query (searchPageSql), by number or by position; a search naming more than
+    // SEARCH_SORT_MAX invoices is paged as without a search
+    const at = byPosition ? { after: q.after, before: q.before } : { page: q.page };
+    const found = (await ctx.db.execute<SearchRow>(searchPageSql(q, opts, at, q.size))).rows;
     n = found[0]!.matches;
     rows =
-      n <= INVOICE_TOTAL_CAP
+      n <= SEARCH_SORT_MAX
         ? found.filter((r): r is SearchRow & ItemRow => r.id !== null)
-        : (await ctx.db.execute<ItemRow>(listSql(q, opts, q.page, q.size))).rows;
+        : (await ctx.db.execute<ItemRow>(byPosition ? keysetSql(q, opts, q, q.size) : listSql(q, opts, q.page, q.size)))
+            .rows;
   } else {
     // the page (by number, or by position: keyset, the same cost at any depth) and the capped count side by side
     // (two connections on PostgreSQL; queued on PGlite's one)
@@ -145,20 +152,35 @@ export async function getInvoice(
   return present(row, visibility(perms));
 }
 
-/** Streams Invoices.csv with COPY (lib/copy-out.ts): memory stays flat whatever the row count. */
+/**
+ * Streams Invoices.csv with COPY (lib/copy-out.ts): memory stays flat whatever the row count. On PostgreSQL one
+ * statement (one snapshot); on the embedded database keyset batches newest first, each its own snapshot: invoices
+ * created after the export began sort before its first batch and are not in the file, and an invoice whose status
+ * changes during the export shows the state it had when its batch was read.
+ */
 export function exportInvoicesCsv(
   ctx: AppContext,
   merchantId: string,
   f: InvoiceFilter,
   perms: readonly string[],
 ): Promise<Readable> {
-  return copyOut(ctx, async (client) => {
-    const opts = { merchantId, canReadProvider: visibility(perms).canReadProvider };
-    // Up to the list's cap the file is sorted like the list; bigger exports stream unsorted.
-    const count = toQuery(countSql(f, opts));
-    const n = (await client.query<{ n: number }>(count.sql, count.params)).rows[0]!.n;
-    return csvCopySql(f, opts, n <= INVOICE_TOTAL_CAP);
-  });
+  const opts = { merchantId, canReadProvider: visibility(perms).canReadProvider };
+  return copyOut<CsvKey>(
+    ctx,
+    async (client) => {
+      // Up to the list's cap the file is sorted like the list; bigger exports stream unsorted.
+      const count = toQuery(countSql(f, opts));
+      const n = (await client.query<{ n: number }>(count.sql, count.params)).rows[0]!.n;
+      return csvCopySql(f, opts, n <= INVOICE_TOTAL_CAP);
+    },
+    {
+      async end(client, after, n) {
+        const q = toQuery(csvBatchEndSql(f, opts, after, n));
+        return (await client.query<CsvKey>(q.sql, q.params)).rows[0] ?? null;
+      },
+      copy: (after, until, header) => csvBatchCopySql(f, opts, after, until, header),
+    },
+  );
 }
 
 /** Operator status change: allowed by canChangeStatus (test invoice or invoice.status.change); the engine writes it. */

@@ -127,4 +127,19 @@ describe('the test book (DESIGN §1a: test is not live)', () => {
     expect(BigInt(r.drift[0]!.balance) - BigInt(r.drift[0]!.entries)).toBe(1n);
     expect(r.unbalanced).toEqual([]);
   });
+
+  it("reconciliation reports a day total that is not its entries' sum", async () => {
+    const before = await reconcileLedger(t.ctx.db);
+    const [d] = (
+      await t.ctx.db.execute<{ merchant_id: string; day: string }>(sql`
+        UPDATE ledger_day_totals SET fees = fees + 1
+        WHERE ctid = (SELECT ctid FROM ledger_day_totals ORDER BY merchant_id, day LIMIT 1)
+        RETURNING merchant_id, to_char(day, 'YYYY-MM-DD') AS day`)
+    ).rows;
+    const r = await reconcileLedger(t.ctx.db);
+    expect(r.drift).toHaveLength(before.drift.length + 1);
+    const found = r.drift.find((x) => x.key.startsWith('day:'))!;
+    expect(found.key).toContain(d!.merchant_id);
+    expect(found.key.endsWith(d!.day)).toBe(true);
+  });
 });

@@ -232,6 +232,37 @@ describe('GET /api/v1/report/balance', () => {
   });
 });
 
+describe('GET /api/v1/report/balance with a terminal', () => {
+  it("opening, closing and per-day sums from that terminal's entries only (period checkpoints per terminal)", async () => {
+    const term = demo.terminals.find((x) => x.name === 'UZS Deposit')!;
+    const { header, rows } = await csvOf(
+      `/api/v1/report/balance?periodStart=${start}&periodEnd=${end}&currencyId=${uzs}&terminalId=${term.id}`,
+    );
+    const objs = rowsToObjects(header, rows);
+    expect(objs.length).toBe(21);
+    const sumOf = async (cond: ReturnType<typeof sql>) =>
+      Number(
+        (
+          await t.ctx.db.execute<{ v: string }>(
+            sql`SELECT COALESCE(SUM(e.amount), 0)::text AS v FROM ledger_entries e
+              WHERE e.merchant_id = ${demo.merchantId} AND e.currency_id = ${uzs} AND e.book = 'live'
+                AND e.account = 'merchant' AND e.terminal_id = ${term.id} AND `.append(cond),
+          )
+        ).rows[0]!.v,
+      );
+    const endTs = new Date(new Date(`${end}T00:00:00Z`).getTime() + 86_400_000).toISOString();
+    expect(minor(objs[0]!.opening_balance!)).toBe(
+      -(await sumOf(sql`e.created_at < ${`${start}T00:00:00Z`}::timestamptz`)),
+    );
+    expect(minor(objs.at(-1)!.closing_balance!)).toBe(-(await sumOf(sql`e.created_at < ${endTs}::timestamptz`)));
+    const all = await csvOf(`/api/v1/report/balance?periodStart=${start}&periodEnd=${end}&currencyId=${uzs}`);
+    // one terminal's deposits are part of the merchant's
+    const dep = (o: Record<string, string>[]) => o.reduce((a, r) => a + minor(r.deposits_credited!), 0);
+    expect(dep(objs)).toBeGreaterThan(0);
+    expect(dep(objs)).toBeLessThanOrEqual(dep(rowsToObjects(all.header, all.rows)));
+  });
+});
+
 describe('GET /api/v1/report/provider', () => {
   it("per account of the provider in the currency: the merchant's DONE deposits and withdrawals in the period", async () => {
     const { header, rows } = await csvOf(

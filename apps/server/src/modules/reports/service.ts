@@ -1,6 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
+import type { Readable } from 'node:stream';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import {
-  minorToMajorString,
   REPORT_COLUMNS,
   type BalanceReportQuery,
   type InvoiceReportQuery,
@@ -9,9 +9,20 @@ import {
 } from '@paydesk/contracts';
 import { currencies, providers, terminalPools } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
+import { CURRENCY_SCALE, isoMillis, major, reportText } from '../../lib/csv-sql';
 import { notFound } from '../../lib/errors';
 import { ownedTerminal } from '../../lib/tenant';
-import { csvStream } from './stream';
+import { chunkedAggregate, reportCsv, rowsValues, type Key, type ReportPlan } from './stream';
+
+/**
+ * Every report is one `COPY (SELECT …) TO STDOUT` whose SELECT formats the cells as the files always had them
+ * (lib/csv-sql.ts: formula-looking text with a leading quote, amounts in major units by the currency's dimension,
+ * ISO times; CRLF line ends by reportCsv): PostgreSQL writes the file at COPY speed. On the embedded database
+ * (PGlite, one connection) no statement may hold the connection for long, so the invoice report reads keyset
+ * batches, the provider and pool reports sum the period in short chunks of time and format the totals with the same
+ * SELECT, and the balance report reads a few rows a day (stream.ts). The files are byte for byte those of the
+ * JavaScript formatting before (bench:reports prints their sha256).
+ */
 
 /** [start of periodStart, start of the day after periodEnd) in UTC. */
 function periodBounds(q: { periodStart: string; periodEnd: string }) {
@@ -20,10 +31,9 @@ function periodBounds(q: { periodStart: string; periodEnd: string }) {
   return { from: from.toISOString(), to: to.toISOString() };
 }
 
-const money = (minor: unknown, dimension: unknown) => ({
-  v: minorToMajorString(Number(minor ?? 0), Number(dimension)),
-  text: false,
-});
+/** `expr AS "column"` for each column of a report, in order. */
+const columns = (names: readonly string[], exprs: string[]) =>
+  sql.raw(exprs.map((e, i) => `${e} AS "${names[i]!}"`).join(',\n      '));
 
 async function currencyOf(ctx: AppContext, ref: string | number) {
   const [c] = await ctx.db
@@ -34,33 +44,62 @@ async function currencyOf(ctx: AppContext, ref: string | number) {
   return c;
 }
 
-/** One row per invoice created in the period (optionally one terminal), oldest first. */
-export async function invoiceReport(ctx: AppContext, merchantId: string, q: InvoiceReportQuery) {
+/**
+ * One row per invoice created in the period (optionally one terminal), oldest first. On PGlite in keyset batches
+ * bounded by the newest invoice of the period when the report began: invoices created later are not in the file.
+ */
+export async function invoicePlan(ctx: AppContext, merchantId: string, q: InvoiceReportQuery): Promise<ReportPlan> {
   if (q.terminalId) await ownedTerminal(ctx.db, merchantId, q.terminalId);
   const { from, to } = periodBounds(q);
-  const query = sql`
-    SELECT i.id, i.merchant_invoice_id, i.created_at, i.status, i.flow_type, i.amount, i.fee,
-           c.code AS currency, c.dimension, t.name AS terminal, pm.name AS method
+  const where = sql`i.merchant_id = ${merchantId}::uuid
+      AND i.created_at >= ${from}::timestamptz AND i.created_at < ${to}::timestamptz
+      ${q.terminalId ? sql`AND i.terminal_id = ${q.terminalId}::uuid` : sql``}`;
+  const select = (range: SQL) => sql`
+    SELECT ${columns(REPORT_COLUMNS.invoice, [
+      'i.id',
+      reportText('i.merchant_invoice_id'),
+      isoMillis('i.created_at'),
+      'i.status',
+      'i.flow_type',
+      major('i.amount'),
+      major('i.fee'),
+      'c.code',
+      reportText('t.name'),
+      reportText('pm.name'),
+    ])}
     FROM invoices i
-    JOIN currencies c ON c.id = i.currency_id
+    JOIN ${sql.raw(CURRENCY_SCALE)} c ON c.id = i.currency_id
     JOIN terminals t ON t.id = i.terminal_id
     LEFT JOIN payment_methods pm ON pm.id = i.payment_method_id
-    WHERE i.merchant_id = ${merchantId}
-      AND i.created_at >= ${from}::timestamptz AND i.created_at < ${to}::timestamptz
-      ${q.terminalId ? sql`AND i.terminal_id = ${q.terminalId}` : sql``}
-    ORDER BY i.created_at, i.id`;
-  return csvStream(ctx, REPORT_COLUMNS.invoice, query, (r) => [
-    { v: r.id },
-    { v: r.merchant_invoice_id },
-    { v: new Date(r.created_at as string | Date).toISOString(), text: false },
-    { v: r.status },
-    { v: r.flow_type },
-    money(r.amount, r.dimension),
-    money(r.fee, r.dimension),
-    { v: r.currency },
-    { v: r.terminal },
-    { v: r.method },
-  ]);
+    WHERE ${where} ${range}
+    ORDER BY i.created_at ASC NULLS FIRST, i.id`; // = created_at, id (never null): the newest-first index backwards
+  const after = (k: Key) =>
+    sql`AND i.created_at >= ${k.at}::timestamptz
+      AND (i.created_at > ${k.at}::timestamptz OR (i.created_at = ${k.at}::timestamptz AND i.id > ${k.id}::uuid))`;
+  const until = (k: Key) =>
+    sql`AND i.created_at <= ${k.at}::timestamptz
+      AND (i.created_at < ${k.at}::timestamptz OR (i.created_at = ${k.at}::timestamptz AND i.id <= ${k.id}::uuid))`;
+  let last: Key | null | undefined;
+  return {
+    whole: select(sql``),
+    batches: {
+      async end(run, from, n) {
+        // the newest row of the period now: the report's end, whatever is created while it runs
+        last ??= await run<Key>(
+          sql`SELECT created_at::text AS at, id::text AS id FROM invoices i WHERE ${where}
+            ORDER BY i.created_at DESC NULLS LAST, i.id DESC LIMIT 1`,
+        );
+        if (!last) return null;
+        return run<Key>(sql`
+        SELECT at, id FROM (
+          SELECT i.created_at::text AS at, i.id::text AS id, i.created_at, i.id AS uid FROM invoices i
+          WHERE ${where} ${from ? after(from) : sql``} ${until(last)}
+          ORDER BY i.created_at ASC NULLS FIRST, i.id LIMIT ${n}::int) b
+        ORDER BY b.created_at DESC, b.uid DESC LIMIT 1`);
+      },
+      copy: (from, upTo) => select(sql`${from ? after(from) : sql``} ${upTo ? until(upTo) : sql`AND false`}`),
+    },
+  };
 }
 
 /**
@@ -68,120 +107,176 @@ export async function invoiceReport(ctx: AppContext, merchantId: string, q: Invo
  * opening balance, deposits credited (net of fee), withdrawals paid (held or paid out, fee included),
  * fees charged (already inside the two before), settlements, closing balance.
  * closing = opening + deposits_credited − withdrawals_paid − settlements (+ any other merchant posting).
+ *
+ * A report costs what its days cost, not what the ledger holds: it reads the ledger's period checkpoints
+ * (ledger_day_totals, one row per merchant, currency, terminal and day, kept with every posting; migration 0013), the
+ * opening balance from the days before the period (per terminal too, which the ledger's balances are not). A few
+ * rows: one short statement on PostgreSQL and PGlite alike.
  */
-export async function balanceReport(ctx: AppContext, merchantId: string, q: BalanceReportQuery) {
+export async function balancePlan(ctx: AppContext, merchantId: string, q: BalanceReportQuery): Promise<ReportPlan> {
   const c = await currencyOf(ctx, q.currencyId);
   if (q.terminalId) await ownedTerminal(ctx.db, merchantId, q.terminalId);
-  const { from, to } = periodBounds(q);
-  const terminalFilter = q.terminalId ? sql`AND e.terminal_id = ${q.terminalId}` : sql``;
-  const query = sql`
-    WITH e AS (
-      SELECT e.created_at, e.amount, e.account, e.settlement_id, i.flow_type
-      FROM ledger_entries e LEFT JOIN invoices i ON i.id = e.invoice_id
-      WHERE e.merchant_id = ${merchantId} AND e.currency_id = ${c.id} AND e.account IN ('merchant', 'fees')
-        AND e.book = 'live'
-        AND e.created_at < ${to}::timestamptz ${terminalFilter}
+  const totals = sql`d.merchant_id = ${merchantId}::uuid AND d.currency_id = ${c.id}::int
+    ${q.terminalId ? sql`AND d.terminal_id = ${q.terminalId}::uuid` : sql``}`;
+  const whole = sql`
+    WITH daily AS (
+      SELECT d.day, SUM(d.deposits) AS deposits, SUM(d.withdrawals) AS withdrawals, SUM(d.fees) AS fees,
+        SUM(d.settlements) AS settlements, SUM(d.net) AS net
+      FROM ledger_day_totals d
+      WHERE ${totals} AND d.day >= ${q.periodStart}::date AND d.day <= ${q.periodEnd}::date
+      GROUP BY d.day
     ),
     opening AS (
-      SELECT COALESCE(-SUM(amount), 0)::bigint AS v FROM e WHERE account = 'merchant' AND created_at < ${from}::timestamptz
-    ),
-    daily AS (
-      SELECT (created_at AT TIME ZONE 'UTC')::date AS day,
-        COALESCE(-SUM(amount) FILTER (WHERE account = 'merchant' AND flow_type = 'DEPOSIT'), 0) AS deposits,
-        COALESCE(SUM(amount) FILTER (WHERE account = 'merchant' AND flow_type = 'WITHDRAWAL'), 0) AS withdrawals,
-        COALESCE(-SUM(amount) FILTER (WHERE account = 'fees'), 0) AS fees,
-        COALESCE(SUM(amount) FILTER (WHERE account = 'merchant' AND settlement_id IS NOT NULL), 0) AS settlements,
-        COALESCE(-SUM(amount) FILTER (WHERE account = 'merchant'), 0) AS net
-      FROM e WHERE created_at >= ${from}::timestamptz
-      GROUP BY 1
+      SELECT COALESCE(SUM(d.net), 0)::bigint AS v FROM ledger_day_totals d
+      WHERE ${totals} AND d.day < ${q.periodStart}::date
     ),
     days AS (
       SELECT d::date AS day FROM generate_series(${q.periodStart}::date, ${q.periodEnd}::date, interval '1 day') AS d
+    ),
+    r AS (
+      SELECT days.day,
+        (opening.v + COALESCE(SUM(daily.net) OVER w, 0) - COALESCE(daily.net, 0))::bigint AS opening,
+        COALESCE(daily.deposits, 0)::bigint AS deposits,
+        COALESCE(daily.withdrawals, 0)::bigint AS withdrawals,
+        COALESCE(daily.fees, 0)::bigint AS fees,
+        COALESCE(daily.settlements, 0)::bigint AS settlements,
+        (opening.v + COALESCE(SUM(daily.net) OVER w, 0))::bigint AS closing
+      FROM days LEFT JOIN daily ON daily.day = days.day CROSS JOIN opening
+      WINDOW w AS (ORDER BY days.day ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
     )
-    SELECT to_char(days.day, 'YYYY-MM-DD') AS day,
-      (opening.v + COALESCE(SUM(daily.net) OVER (ORDER BY days.day ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0))::bigint AS opening,
-      COALESCE(daily.deposits, 0)::bigint AS deposits,
-      COALESCE(daily.withdrawals, 0)::bigint AS withdrawals,
-      COALESCE(daily.fees, 0)::bigint AS fees,
-      COALESCE(daily.settlements, 0)::bigint AS settlements,
-      (opening.v + COALESCE(SUM(daily.net) OVER (ORDER BY days.day ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW), 0))::bigint AS closing
-    FROM days LEFT JOIN daily ON daily.day = days.day CROSS JOIN opening
-    ORDER BY days.day`;
-  return csvStream(ctx, REPORT_COLUMNS.balance, query, (r) => [
-    { v: r.day, text: false },
-    { v: c.code },
-    money(r.opening, c.dimension),
-    money(r.deposits, c.dimension),
-    money(r.withdrawals, c.dimension),
-    money(r.fees, c.dimension),
-    money(r.settlements, c.dimension),
-    money(r.closing, c.dimension),
-  ]);
+    SELECT ${columns(REPORT_COLUMNS.balance, [
+      `to_char(r.day, 'YYYY-MM-DD')`,
+      'c.code',
+      major('r.opening'),
+      major('r.deposits'),
+      major('r.withdrawals'),
+      major('r.fees'),
+      major('r.settlements'),
+      major('r.closing'),
+    ])}
+    FROM r CROSS JOIN (SELECT * FROM ${sql.raw(CURRENCY_SCALE)} c WHERE c.id = ${c.id}::int) c
+    ORDER BY r.day`;
+  return { whole };
 }
 
 /**
  * Per account of the provider whose method is in the currency: the merchant's deposits that became DONE in the
- * period (incoming) and its withdrawals that became DONE in the period (payouts), count and sum.
+ * period (incoming) and its withdrawals that became DONE in the period (payouts), count and sum. The sums read
+ * invoices_account_done_idx (the period of each account's DONE invoices).
  */
-export async function providerReport(ctx: AppContext, merchantId: string, q: ProviderReportQuery) {
+export async function providerPlan(ctx: AppContext, merchantId: string, q: ProviderReportQuery): Promise<ReportPlan> {
   const c = await currencyOf(ctx, q.currencyId);
   const [p] = await ctx.db.select({ id: providers.id }).from(providers).where(eq(providers.id, q.providerId));
   if (!p) throw notFound('Provider');
   const { from, to } = periodBounds(q);
-  const query = sql`
-    SELECT a.id, pr.name AS provider, a.bank_name, pm.name AS method,
-      COUNT(i.id) FILTER (WHERE i.flow_type = 'DEPOSIT')::int AS in_count,
+  const accounts = sql`SELECT a.id FROM provider_accounts a JOIN payment_methods pm ON pm.id = a.payment_method_id
+    WHERE a.provider_id = ${p.id}::int AND pm.currency_id = ${c.id}::int`;
+  const sums = (a: SQL, b: SQL) => sql`
+    SELECT i.account_id AS key,
+      COUNT(*) FILTER (WHERE i.flow_type = 'DEPOSIT')::bigint AS in_count,
       COALESCE(SUM(i.amount) FILTER (WHERE i.flow_type = 'DEPOSIT'), 0)::bigint AS in_sum,
-      COUNT(i.id) FILTER (WHERE i.flow_type = 'WITHDRAWAL')::int AS out_count,
+      COUNT(*) FILTER (WHERE i.flow_type = 'WITHDRAWAL')::bigint AS out_count,
       COALESCE(SUM(i.amount) FILTER (WHERE i.flow_type = 'WITHDRAWAL'), 0)::bigint AS out_sum
+    FROM invoices i
+    WHERE i.account_id IN (${accounts}) AND i.status = 'DONE' AND NOT i.is_test
+      AND i.merchant_id = ${merchantId}::uuid AND i.currency_id = ${c.id}::int
+      AND i.status_date >= ${a} AND i.status_date < ${b}
+    GROUP BY 1`;
+  const format = (s: SQL) => sql`
+    SELECT ${columns(REPORT_COLUMNS.provider, [
+      'a.id',
+      reportText('pr.name'),
+      reportText('a.bank_name'),
+      reportText('pm.name'),
+      'c.code',
+      'COALESCE(s.in_count, 0)',
+      major('COALESCE(s.in_sum, 0)'),
+      'COALESCE(s.out_count, 0)',
+      major('COALESCE(s.out_sum, 0)'),
+    ])}
     FROM provider_accounts a
     JOIN providers pr ON pr.id = a.provider_id
     JOIN payment_methods pm ON pm.id = a.payment_method_id
-    LEFT JOIN invoices i ON i.account_id = a.id AND i.merchant_id = ${merchantId} AND i.status = 'DONE'
-      AND i.currency_id = ${c.id} AND NOT i.is_test
-      AND i.status_date >= ${from}::timestamptz AND i.status_date < ${to}::timestamptz
-    WHERE a.provider_id = ${p.id} AND pm.currency_id = ${c.id}
-    GROUP BY a.id, pr.name, a.bank_name, pm.name
+    JOIN ${sql.raw(CURRENCY_SCALE)} c ON c.id = pm.currency_id
+    LEFT JOIN (${s}) s ON s.key = a.id
+    WHERE a.provider_id = ${p.id}::int AND pm.currency_id = ${c.id}::int
     ORDER BY a.id`;
-  return csvStream(ctx, REPORT_COLUMNS.provider, query, (r) => [
-    { v: r.id, text: false },
-    { v: r.provider },
-    { v: r.bank_name },
-    { v: r.method },
-    { v: c.code },
-    { v: r.in_count, text: false },
-    money(r.in_sum, c.dimension),
-    { v: r.out_count, text: false },
-    money(r.out_sum, c.dimension),
-  ]);
+  return periodAggregate(ctx, from, to, sums, format, ['in_count', 'in_sum', 'out_count', 'out_sum'], 'int');
 }
 
-/** Per terminal of the merchant's pool: sums of deposits and withdrawals that became DONE in the period, and net. */
-export async function poolBalanceReport(ctx: AppContext, merchantId: string, q: PoolBalanceReportQuery) {
+/**
+ * Per terminal of the merchant's pool: sums of deposits and withdrawals that became DONE in the period, and net.
+ * The sums read invoices_terminal_done_idx: the period of each terminal's DONE invoices, nothing else.
+ */
+export async function poolBalancePlan(
+  ctx: AppContext,
+  merchantId: string,
+  q: PoolBalanceReportQuery,
+): Promise<ReportPlan> {
   const [pool] = await ctx.db
     .select({ id: terminalPools.id })
     .from(terminalPools)
     .where(and(eq(terminalPools.id, q.terminalPoolId), eq(terminalPools.merchantId, merchantId)));
   if (!pool) throw notFound('Terminal pool');
   const { from, to } = periodBounds(q);
-  const query = sql`
-    SELECT t.id, t.name, c.code AS currency, c.dimension,
+  const members = sql`SELECT t.id FROM terminal_pool_members m
+    JOIN terminals t ON t.id = m.terminal_id AND t.merchant_id = ${merchantId}::uuid WHERE m.pool_id = ${pool.id}::int`;
+  const sums = (a: SQL, b: SQL) => sql`
+    SELECT i.terminal_id AS key,
       COALESCE(SUM(i.amount) FILTER (WHERE i.flow_type = 'DEPOSIT'), 0)::bigint AS dep,
       COALESCE(SUM(i.amount) FILTER (WHERE i.flow_type = 'WITHDRAWAL'), 0)::bigint AS wd
+    FROM invoices i
+    WHERE i.terminal_id IN (${members}) AND i.status = 'DONE' AND NOT i.is_test
+      AND i.status_date >= ${a} AND i.status_date < ${b}
+    GROUP BY 1`;
+  const format = (s: SQL) => sql`
+    SELECT ${columns(REPORT_COLUMNS['pool/balance'], [
+      't.id',
+      reportText('t.name'),
+      'c.code',
+      major('COALESCE(s.dep, 0)'),
+      major('COALESCE(s.wd, 0)'),
+      major('COALESCE(s.dep, 0) - COALESCE(s.wd, 0)'),
+    ])}
     FROM terminal_pool_members m
-    JOIN terminals t ON t.id = m.terminal_id AND t.merchant_id = ${merchantId}
-    JOIN currencies c ON c.id = t.currency_id
-    LEFT JOIN invoices i ON i.terminal_id = t.id AND i.status = 'DONE' AND NOT i.is_test
-      AND i.status_date >= ${from}::timestamptz AND i.status_date < ${to}::timestamptz
-    WHERE m.pool_id = ${pool.id}
-    GROUP BY t.id, t.name, c.code, c.dimension, t.created_at
+    JOIN terminals t ON t.id = m.terminal_id AND t.merchant_id = ${merchantId}::uuid
+    JOIN ${sql.raw(CURRENCY_SCALE)} c ON c.id = t.currency_id
+    LEFT JOIN (${s}) s ON s.key = t.id
+    WHERE m.pool_id = ${pool.id}::int
     ORDER BY t.created_at, t.name`;
-  return csvStream(ctx, REPORT_COLUMNS['pool/balance'], query, (r) => [
-    { v: r.id },
-    { v: r.name },
-    { v: r.currency },
-    money(r.dep, r.dimension),
-    money(r.wd, r.dimension),
-    money(Number(r.dep) - Number(r.wd), r.dimension),
-  ]);
+  return periodAggregate(ctx, from, to, sums, format, ['dep', 'wd'], 'uuid');
 }
+
+/**
+ * A report of sums per key over [from, to): on PostgreSQL one COPY of format(sums(period)); on PGlite the sums in
+ * short chunks of time added up here, then one COPY of format(the totals as VALUES).
+ */
+function periodAggregate(
+  ctx: AppContext,
+  from: string,
+  to: string,
+  sums: (a: SQL, b: SQL) => SQL,
+  format: (source: SQL) => SQL,
+  names: string[],
+  keyType: string,
+): ReportPlan {
+  return {
+    whole: format(sums(sql`${from}::timestamptz`, sql`${to}::timestamptz`)),
+    aggregate: async () => {
+      const parts = await chunkedAggregate(ctx, from, to, sums, { key: (r) => String(r.key), sums: names });
+      const rows = [...parts].map(([key, s]) => ({ key, ...s }));
+      return format(rowsValues(rows, [['key', keyType], ...names.map((n): [string, string] => [n, 'bigint'])]));
+    },
+  };
+}
+
+type Planner<Q> = (ctx: AppContext, merchantId: string, q: Q) => Promise<ReportPlan>;
+const report =
+  <Q>(plan: Planner<Q>) =>
+  async (ctx: AppContext, merchantId: string, q: Q): Promise<Readable> =>
+    reportCsv(ctx, await plan(ctx, merchantId, q));
+
+export const invoiceReport = report(invoicePlan);
+export const balanceReport = report(balancePlan);
+export const providerReport = report(providerPlan);
+export const poolBalanceReport = report(poolBalancePlan);

@@ -1,59 +1,124 @@
-import { Readable, pipeline } from 'node:stream';
-import { stringify } from 'csv-stringify';
-import QueryStream from 'pg-query-stream';
-import type { SQL } from 'drizzle-orm';
+import type { Readable } from 'node:stream';
+import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
+import type pg from 'pg';
 import type { AppContext } from '../../lib/context';
-import { beginLongRead } from '../../lib/copy-out';
+import { copyOut, crlfRecords, nextBatchSize, shortRead } from '../../lib/copy-out';
+import { copyCsv } from '../../lib/csv-sql';
 
 const dialect = new PgDialect();
-const BATCH = 2000;
 
-type Row = Record<string, unknown>;
+/** COPY takes no bind parameters: the values are inlined as quoted literals (copyOut turns standard strings on). */
+const copySql = (select: SQL, header = true) => copyCsv(dialect.sqlToQuery(select.inlineParams()).sql, header);
+
+/** The first row of a statement with bind parameters, or null. */
+async function firstRow<T>(client: Pick<pg.PoolClient, 'query'>, q: SQL): Promise<T | null> {
+  const { sql: text, params } = dialect.sqlToQuery(q);
+  return ((await client.query(text, params)).rows[0] as T | undefined) ?? null;
+}
+
+/** A row's place in a report's order, as text that casts back exactly. */
+export type Key = { at: string; id: string };
+
+/** A row report in keyset batches on PGlite: see CopyBatches (lib/copy-out.ts); `run` runs a statement of the batch. */
+export type RowBatches = {
+  end: (run: <T>(q: SQL) => Promise<T | null>, after: Key | null, n: number) => Promise<Key | null>;
+  copy: (after: Key | null, until: Key | null) => SQL;
+};
 
 /**
- * Rows of a query, read in batches of 2000 through a portal (pg-query-stream) without holding the whole result in
- * memory — on PostgreSQL and on the embedded PGlite alike (its single pool connection keeps the portal intact).
+ * How a report is read: `whole` is its one statement (PostgreSQL); on the embedded PGlite, where no statement may
+ * hold the one connection for long, a row report reads `batches` and an aggregate report computes its totals in
+ * short statements (`aggregate`) and COPYs the SELECT that returns (a few rows). Without either, `whole` there too.
  */
-async function* queryRows(ctx: AppContext, query: SQL): AsyncGenerator<Row> {
-  const { sql: text, params } = dialect.sqlToQuery(query);
-  const client = await ctx.dbh.pool.connect();
-  let clean = false;
-  try {
-    await beginLongRead(client, ctx);
-    const stream = client.query(new QueryStream(text, params as unknown[], { batchSize: BATCH }));
-    for await (const row of stream) yield row as Row;
-    await client.query('COMMIT');
-    clean = true;
-  } finally {
-    // a stream abandoned half way (client went away) may leave the connection mid-protocol: drop it
-    client.release(!clean);
+export type ReportPlan = { whole: SQL; batches?: RowBatches; aggregate?: () => Promise<SQL> };
+
+/** The COPY statement of a report on PostgreSQL (what bench:reports times against the download). */
+export const reportCopySql = (plan: ReportPlan) => copySql(plan.whole);
+
+/** A report's CSV (header row, CRLF line ends), read as its plan says. */
+export async function reportCsv(ctx: AppContext, { whole, batches, aggregate }: ReportPlan): Promise<Readable> {
+  const pglite = ctx.dbh.kind === 'pglite';
+  let file: Readable;
+  if (pglite && batches) {
+    file = await copyOut<Key>(ctx, async () => copySql(whole), {
+      end: (client, after, n) => batches.end((q) => firstRow(client, q), after, n),
+      copy: (after, until, header) => copySql(batches.copy(after, until), header),
+    });
+  } else if (pglite) {
+    const statement = copySql(aggregate ? await aggregate() : whole);
+    // one short statement (a few rows), read into memory, so that a slow download holds no connection
+    file = await copyOut<true>(ctx, async () => statement, {
+      end: async (_client, after) => (after ? null : true),
+      copy: () => statement,
+    });
+  } else {
+    file = await copyOut(ctx, async () => copySql(whole));
   }
-}
-
-/** Neutralises spreadsheet formulas (CSV injection); quoting is csv-stringify's (RFC 4180). */
-function csvCell(v: unknown, text = true): string {
-  if (v === null || v === undefined) return '';
-  const s = v instanceof Date ? v.toISOString() : String(v);
-  return text && /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
-}
-
-export type Cell = { v: unknown; text?: boolean };
-
-/** A CSV (header row, CRLF line ends) streamed from a query; `toCells` maps a row to its cells. */
-export function csvStream(
-  ctx: AppContext,
-  header: readonly string[],
-  query: SQL,
-  toCells: (row: Row) => Cell[],
-): Readable {
-  const rows = Readable.from(
-    (async function* () {
-      for await (const row of queryRows(ctx, query)) yield toCells(row).map((c) => csvCell(c.v, c.text ?? true));
-    })(),
-  );
-  const csv = stringify({ header: true, columns: [...header], record_delimiter: 'windows' });
-  return pipeline(rows, csv, (err) => {
-    if (err) csv.destroy(err);
+  const out = crlfRecords();
+  file.once('error', (err) => out.destroy(err));
+  out.once('close', () => {
+    if (!file.readableEnded) file.destroy();
   });
+  return file.pipe(out);
+}
+
+/**
+ * `rows` as a SELECT over VALUES with the given column names and types (a typed empty SELECT when there are none),
+ * for the SELECT that formats an aggregate report.
+ */
+export function rowsValues(rows: Record<string, unknown>[], cols: [name: string, type: string][]): SQL {
+  const names = sql.raw(cols.map(([n]) => n).join(', '));
+  if (rows.length === 0) {
+    return sql.raw(`SELECT ${cols.map(([n, t]) => `NULL::${t} AS ${n}`).join(', ')} WHERE false`);
+  }
+  const tuples = rows.map(
+    (r) =>
+      sql`(${sql.join(
+        cols.map(([n, t]) => sql`${String(r[n])}::${sql.raw(t)}`),
+        sql`, `,
+      )})`,
+  );
+  return sql`SELECT * FROM (VALUES ${sql.join(tuples, sql`, `)}) AS v(${names})`;
+}
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+
+/**
+ * Sums per key over [from, to), in short statements over chunks of time, each its own snapshot: `chunk(a, b)` gives
+ * rows of `key` and the `sums` columns for [a, b). Chunks adapt their length so that one takes ~BATCH_TARGET_MS
+ * (lib/copy-out.ts). The result adds the chunks' sums per key exactly (bigint). An invoice whose status date moves
+ * from one chunk to another while the report runs may count in both or neither: each chunk is its own snapshot.
+ */
+export async function chunkedAggregate(
+  ctx: AppContext,
+  from: string,
+  to: string,
+  chunk: (a: SQL, b: SQL) => SQL,
+  o: { key: (row: Record<string, unknown>) => string; sums: string[] },
+): Promise<Map<string, Record<string, bigint>>> {
+  const rows = new Map<string, Record<string, bigint>>();
+  const endMs = Date.parse(to);
+  let a = Date.parse(from);
+  let span = DAY;
+  for (;;) {
+    const b = Math.min(a + span, endMs);
+    const q = chunk(sql`${new Date(a).toISOString()}::timestamptz`, sql`${new Date(b).toISOString()}::timestamptz`);
+    const elapsed = await shortRead(ctx, async (client) => {
+      const t0 = performance.now();
+      const { sql: text, params } = dialect.sqlToQuery(q);
+      for (const r of (await client.query<Record<string, unknown>>(text, params)).rows) {
+        const k = o.key(r);
+        const acc = rows.get(k) ?? Object.fromEntries(o.sums.map((s) => [s, 0n]));
+        for (const s of o.sums) acc[s]! += BigInt(String(r[s] ?? 0));
+        rows.set(k, acc);
+      }
+      return performance.now() - t0;
+    });
+    if (b >= endMs) break;
+    a = b;
+    span = nextBatchSize(span, elapsed, MINUTE, 366 * DAY);
+  }
+  return rows;
 }

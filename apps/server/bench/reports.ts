@@ -1,0 +1,333 @@
+/**
+ * Reports against PostgreSQL's own COPY (issue 15 item 5): 1,000,000 invoices of one merchant over the last 365 days,
+ * each DONE one with its ledger postings (merchant, fees, provider account) and a provider account.
+ *
+ *   npm run bench:reports        (BENCH_PG=postgres://postgres@127.0.0.1:5432/test, BENCH_ROWS=1000000)
+ *   BENCH_REUSE=1 npm run bench:reports       measure the database an earlier run left again
+ *   BENCH_ROOT=/tmp/before npm run bench:reports    the server from another checkout (a `git worktree` of an older
+ *                                                   commit): the "before" figures, with the same anchor
+ *
+ * For each report the HTTP download through the server (production mode, no workers) and `COPY (the report's SELECT)
+ * TO STDOUT` on one open connection are timed alternately, BENCH_REPS times (3) after one warm-up each; the medians,
+ * their spread (min–max) and the ratio COPY time / download time (≥ 0.8: the report streams at ≥ 0.8× COPY's
+ * throughput) are printed with the load average, and the same ratio with the download's time less that of a
+ * signed-in `GET /api/v1/people/me` (the baseline: for a report of a few rows the request itself is the cost). Each download's size is checked against COPY's (CRLF line ends:
+ * one byte more a line) and its sha256 printed, so that two runs (before/after) can be seen to give the same files.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import { loadConfig } from '../src/config';
+import { createDb, runMigrations } from '../src/db/create-db';
+import { seedDemoIfEmpty } from '../src/db/seed';
+import { ensureReferenceData } from '../src/db/seed/reference-data';
+import type { AppContext } from '../src/lib/context';
+import { balancePlan, invoicePlan, poolBalancePlan, providerPlan } from '../src/modules/reports/service';
+import { reportCopySql, type ReportPlan } from '../src/modules/reports/stream';
+
+const BASE = process.env.BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
+const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const DB_NAME = process.env.BENCH_DB ?? 'paydesk_bench_reports';
+const PORT = Number(process.env.BENCH_PORT ?? 3199);
+const REPS = Number(process.env.BENCH_REPS ?? 3);
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+const serverRoot = path.resolve(process.env.BENCH_ROOT ?? repoRoot);
+const dataDir = path.join(repoRoot, '.tmp/bench-reports');
+
+const withDb = (url: string, db: string) => Object.assign(new URL(url), { pathname: `/${db}` }).toString();
+const log = (...a: unknown[]) => console.log(...a);
+const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+async function prepare(url: string) {
+  const admin = new pg.Client({ connectionString: BASE });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${DB_NAME}`);
+  await admin.end();
+
+  const dbh = await createDb({ databaseUrl: url, poolMax: 4 });
+  const config = loadConfig({ NODE_ENV: 'development' }, { workers: false, dataDir });
+  await runMigrations(dbh);
+  await ensureReferenceData(dbh.db);
+  const demo = await seedDemoIfEmpty({ dbh, db: dbh.db, config, now: () => new Date() }, { writeFile: false });
+  if (!demo) throw new Error('demo seed did not run');
+  const m = demo.merchantId;
+  const q = (text: string, params: unknown[] = []) => dbh.pool.query(text, params);
+
+  let t0 = process.hrtime.bigint();
+  await q(
+    `INSERT INTO customers (merchant_id, external_id, first_name, last_name)
+     SELECT $1, 'bench-cust-' || g, 'First' || (g % 97), 'Last' || (g % 389) FROM generate_series(1, 100000) g`,
+    [m],
+  );
+  const CHUNK = 250_000;
+  for (let from = 1; from <= ROWS; from += CHUNK) {
+    const to = Math.min(ROWS, from + CHUNK - 1);
+    // created_at ascends with g over the last 365 days; each invoice on a production account of its currency
+    await q(
+      `WITH t AS (SELECT array_agg(t.id ORDER BY t.name) ids, array_agg(t.flow_type ORDER BY t.name) flows,
+                         array_agg(t.currency_id ORDER BY t.name) cur, array_agg(t.is_test ORDER BY t.name) test,
+                         array_agg((SELECT min(a.id) FROM provider_accounts a JOIN payment_methods pm ON pm.id = a.payment_method_id
+                                    JOIN providers p ON p.id = a.provider_id
+                                    WHERE pm.currency_id = t.currency_id AND NOT p.is_sandbox) ORDER BY t.name) acc,
+                         count(*)::int n
+                  FROM terminals t WHERE t.merchant_id = $1),
+            c AS (SELECT array_agg(id) ids, count(*)::int n FROM customers WHERE merchant_id = $1 AND external_id LIKE 'bench-cust-%')
+       INSERT INTO invoices (merchant_id, terminal_id, merchant_invoice_id, provider_invoice_id, form_id, flow_type, status,
+                             amount, fee, currency_id, customer_id, is_test, expires_at, status_date, created_at, account_id)
+       SELECT $1, t.ids[x.k], 'bench-' || g, CASE WHEN g % 5 <> 0 THEN 'PRV' || g END, 'bench-form-' || g, t.flows[x.k],
+              (ARRAY['DONE','DONE','DONE','DONE','DONE','DONE','CANCELED','CANCELED','DECLINED','NEW','IN_PROGRESS','PAYED'])[1 + (g * 7) % 12],
+              10000 + (g::bigint * 7919) % 5000000, ((10000 + (g::bigint * 7919) % 5000000) * 25) / 1000, t.cur[x.k],
+              c.ids[1 + g % c.n], t.test[x.k], x.ts + interval '30 minutes', x.ts + interval '7 minutes', x.ts, t.acc[x.k]
+       FROM generate_series($2::int, $3::int) g, t, c,
+            LATERAL (SELECT 1 + (g % t.n) AS k, (now() - interval '365 days') + g * ($4::float8 * interval '1 second') AS ts) x`,
+      [m, from, to, (365 * 86400) / ROWS],
+    );
+    log(`  loaded ${to.toLocaleString('en')} invoices (${(ms(t0) / 1000).toFixed(1)} s)`);
+  }
+  // the ledger of every DONE invoice as the engine posts it (deposit: merchant credited net of fee, fee to fees;
+  // withdrawal: merchant debited amount + fee), and the balances the ledger keeps
+  t0 = process.hrtime.bigint();
+  await q(
+    `INSERT INTO ledger_entries (tx_id, account, merchant_id, terminal_id, provider_account_id, invoice_id, currency_id,
+                                 amount, kind, book, created_at)
+     SELECT gen_random_uuid(), l.account, CASE WHEN l.account <> 'provider_account' THEN i.merchant_id END, i.terminal_id,
+            CASE WHEN l.account = 'provider_account' THEN i.account_id END, i.id, i.currency_id, l.amount, 'bench',
+            CASE WHEN i.is_test THEN 'test' ELSE 'live' END, i.status_date
+     FROM invoices i, LATERAL (VALUES
+       ('merchant', CASE WHEN i.flow_type = 'DEPOSIT' THEN -(i.amount - i.fee) ELSE i.amount + i.fee END),
+       ('fees', -i.fee),
+       ('provider_account', CASE WHEN i.flow_type = 'DEPOSIT' THEN i.amount ELSE -i.amount END)) AS l(account, amount)
+     WHERE i.merchant_id = $1 AND i.status = 'DONE' AND i.merchant_invoice_id LIKE 'bench-%'`,
+    [m],
+  );
+  await q(
+    `INSERT INTO ledger_balances (key, book, account, merchant_id, provider_account_id, currency_id, balance)
+     SELECT e.book || ':' || e.account || ':' || COALESCE(e.merchant_id::text, e.provider_account_id::text, 'none') || ':' || e.currency_id,
+            e.book, e.account, e.merchant_id, e.provider_account_id, e.currency_id, SUM(e.amount)
+     FROM ledger_entries e WHERE e.kind = 'bench' GROUP BY 1, 2, 3, 4, 5, 6
+     ON CONFLICT (key) DO UPDATE SET balance = ledger_balances.balance + excluded.balance`,
+  );
+  log(`  ledger ${(ms(t0) / 1000).toFixed(1)} s`);
+  t0 = process.hrtime.bigint();
+  for (const table of ['invoices', 'customers', 'ledger_entries', 'ledger_balances'])
+    await q(`VACUUM ANALYZE ${table}`);
+  log(`  VACUUM ANALYZE ${(ms(t0) / 1000).toFixed(1)} s`);
+  await dbh.close();
+}
+
+/** The merchant, its busiest live currency, that currency's pool and the provider of its accounts. */
+async function fixture(url: string) {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  const { rows } = await c.query(`
+    WITH m AS (SELECT merchant_id FROM invoices GROUP BY 1 ORDER BY count(*) DESC LIMIT 1),
+    cur AS (SELECT i.currency_id FROM invoices i, m WHERE i.merchant_id = m.merchant_id AND i.status = 'DONE'
+            AND NOT i.is_test GROUP BY 1 ORDER BY count(*) DESC LIMIT 1)
+    SELECT m.merchant_id, cur.currency_id,
+      (SELECT p.id FROM terminal_pools p JOIN terminal_pool_members pm ON pm.pool_id = p.id JOIN terminals t ON t.id = pm.terminal_id
+       WHERE p.merchant_id = m.merchant_id AND t.currency_id = cur.currency_id LIMIT 1) AS pool_id,
+      (SELECT a.provider_id FROM invoices i JOIN provider_accounts a ON a.id = i.account_id
+       WHERE i.merchant_id = m.merchant_id AND i.currency_id = cur.currency_id AND i.account_id IS NOT NULL LIMIT 1) AS provider_id,
+      (SELECT count(*)::int FROM invoices i WHERE i.merchant_id = m.merchant_id) AS n
+    FROM m, cur`);
+  await c.end();
+  const r = rows[0] as { merchant_id: string; currency_id: number; pool_id: number; provider_id: number; n: number };
+  return r;
+}
+
+async function main() {
+  const url = withDb(BASE, DB_NAME);
+  log(`Load average at start: ${load()}`);
+  if (!process.env.BENCH_REUSE) {
+    log(`Preparing ${DB_NAME} with ${ROWS.toLocaleString('en')} invoices…`);
+    await prepare(url);
+  }
+  const fx = await fixture(url);
+  log(`Merchant has ${fx.n.toLocaleString('en')} invoices; currency ${fx.currency_id}, pool ${fx.pool_id}`);
+  log(`Server from ${serverRoot}`);
+
+  const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
+    cwd: serverRoot,
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      PORT: String(PORT),
+      WORKERS: 'false',
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      NODE_ENV: 'production',
+      PUBLIC_URL: `http://127.0.0.1:${PORT}`,
+      COOKIE_SECURE: 'false',
+      REQUIRE_2FA_PLATFORM: 'false',
+      JWT_SECRET: 'bench-secret-bench-secret-bench-secret-1234',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${PORT}`;
+  const dbh = await createDb({ databaseUrl: url, poolMax: 2 });
+  const copyClient = new pg.Client({ connectionString: url });
+  await copyClient.connect();
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(`${base}/api/health`)).ok) break;
+      } catch {
+        /* not yet */
+      }
+      if (i > 600) throw new Error('server did not start');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const login = async (username: string) => {
+      const res = await fetch(`${base}/api/v1/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username, password: 'demo-2026' }),
+      });
+      if (!res.ok) throw new Error(`login ${username}: ${res.status}`);
+      return res.headers.get('set-cookie')!.split(';')[0]!;
+    };
+    const owner = await login('owner');
+    const ops = await login('ops');
+
+    const config = loadConfig({ NODE_ENV: 'development' }, { workers: false, dataDir });
+    const ctx: AppContext = { dbh, db: dbh.db, config, now: () => new Date() };
+    const day = (msAgo: number) => new Date(Date.now() - msAgo).toISOString().slice(0, 10);
+    const year = { periodStart: day(364 * 86_400_000), periodEnd: day(0) };
+    const oneDay = { periodStart: day(180 * 86_400_000), periodEnd: day(180 * 86_400_000) };
+    const qs = (o: Record<string, string | number>) =>
+      new URLSearchParams(Object.entries(o).map(([k, v]) => [k, String(v)])).toString();
+    const m = fx.merchant_id;
+    const scenarios: { name: string; url: string; cookie: string; plan: () => Promise<ReportPlan> }[] = [
+      {
+        name: 'invoice, one year',
+        url: `/api/v1/report/invoice?${qs(year)}`,
+        cookie: owner,
+        plan: () => invoicePlan(ctx, m, year),
+      },
+      {
+        name: 'invoice, one day',
+        url: `/api/v1/report/invoice?${qs(oneDay)}`,
+        cookie: owner,
+        plan: () => invoicePlan(ctx, m, oneDay),
+      },
+      {
+        name: 'balance, one year',
+        url: `/api/v1/report/balance?${qs({ ...year, currencyId: fx.currency_id })}`,
+        cookie: owner,
+        plan: () => balancePlan(ctx, m, { ...year, currencyId: fx.currency_id }),
+      },
+      {
+        name: 'balance, one day',
+        url: `/api/v1/report/balance?${qs({ ...oneDay, currencyId: fx.currency_id })}`,
+        cookie: owner,
+        plan: () => balancePlan(ctx, m, { ...oneDay, currencyId: fx.currency_id }),
+      },
+      {
+        name: 'provider, one year',
+        url: `/api/v1/report/provider?${qs({ ...year, currencyId: fx.currency_id, providerId: fx.provider_id, merchantId: m })}`,
+        cookie: ops,
+        plan: () => providerPlan(ctx, m, { ...year, currencyId: fx.currency_id, providerId: fx.provider_id }),
+      },
+      {
+        name: 'pool/balance, one year',
+        url: `/api/v1/report/pool/balance?${qs({ ...year, terminalPoolId: fx.pool_id, merchantId: m })}`,
+        cookie: ops,
+        plan: () => poolBalancePlan(ctx, m, { ...year, terminalPoolId: fx.pool_id }),
+      },
+      {
+        name: 'pool/balance, one day',
+        url: `/api/v1/report/pool/balance?${qs({ ...oneDay, terminalPoolId: fx.pool_id, merchantId: m })}`,
+        cookie: ops,
+        plan: () => poolBalancePlan(ctx, m, { ...oneDay, terminalPoolId: fx.pool_id }),
+      },
+    ];
+
+    const download = async (s: (typeof scenarios)[number]) => {
+      const t0 = process.hrtime.bigint();
+      const res = await fetch(`${base}${s.url}`, { headers: { cookie: s.cookie } });
+      if (!res.ok) throw new Error(`${s.name}: ${res.status} ${await res.text()}`);
+      const hash = createHash('sha256');
+      let bytes = 0;
+      let lines = 0;
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        hash.update(chunk);
+        bytes += chunk.byteLength;
+        for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines++;
+      }
+      return { ms: ms(t0), bytes, lines, sha: hash.digest('hex').slice(0, 12) };
+    };
+    const copy = async (statement: string) => {
+      const t0 = process.hrtime.bigint();
+      let bytes = 0;
+      for await (const chunk of copyClient.query(copyTo(statement))) bytes += (chunk as Buffer).byteLength;
+      return { ms: ms(t0), bytes };
+    };
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const fmt = (x: number) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(1)} ms`);
+
+    // what any signed-in request costs (HTTP, session, the answer): a small report cannot be cheaper than this
+    const baselines: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const t0 = process.hrtime.bigint();
+      const r = await fetch(`${base}/api/v1/people/me`, { headers: { cookie: owner } });
+      await r.arrayBuffer();
+      if (i >= 5) baselines.push(ms(t0));
+    }
+    const baseline = median(baselines);
+    log(`  baseline: GET /api/v1/people/me ${fmt(baseline)} (median of 15)`);
+
+    const results = [];
+    for (const s of scenarios) {
+      const statement = reportCopySql(await s.plan());
+      await download(s); // warm-up
+      await copy(statement);
+      const d: Awaited<ReturnType<typeof download>>[] = [];
+      const c: Awaited<ReturnType<typeof copy>>[] = [];
+      for (let i = 0; i < REPS; i++) {
+        d.push(await download(s));
+        c.push(await copy(statement));
+      }
+      const dm = median(d.map((x) => x.ms));
+      const cm = median(c.map((x) => x.ms));
+      const sameSize = d[0]!.bytes === c[0]!.bytes + d[0]!.lines;
+      const r = {
+        name: s.name,
+        rows: d[0]!.lines - 1,
+        mb: d[0]!.bytes / 1024 / 1024,
+        downloadMs: dm,
+        downloadSpread: [Math.min(...d.map((x) => x.ms)), Math.max(...d.map((x) => x.ms))],
+        copyMs: cm,
+        copySpread: [Math.min(...c.map((x) => x.ms)), Math.max(...c.map((x) => x.ms))],
+        ratio: cm / dm,
+        ratioNet: cm / Math.max(dm - baseline, 0.1),
+        sha: d[0]!.sha,
+        sameSize,
+      };
+      results.push(r);
+      log(
+        `  ${s.name.padEnd(24)} ${String(r.rows).padStart(9)} rows ${r.mb.toFixed(1).padStart(6)} MB   ` +
+          `download ${fmt(dm).padStart(9)} (${fmt(r.downloadSpread[0]!)}–${fmt(r.downloadSpread[1]!)})   ` +
+          `COPY ${fmt(cm).padStart(9)} (${fmt(r.copySpread[0]!)}–${fmt(r.copySpread[1]!)})   ` +
+          `ratio ${r.ratio.toFixed(2)} (less the baseline ${r.ratioNet.toFixed(2)})   sha ${r.sha}${sameSize ? '' : '   (size differs from COPY)'}   load ${load()}`,
+      );
+    }
+    log(`Load average at end: ${load()}`);
+  } finally {
+    await copyClient.end();
+    await dbh.close();
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+  }
+}
+
+await main();

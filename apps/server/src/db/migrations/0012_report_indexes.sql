@@ -1,0 +1,2 @@
+CREATE INDEX "invoices_terminal_done_idx" ON "invoices" USING btree ("terminal_id","status_date","flow_type","amount") WHERE "invoices"."status" = 'DONE' AND NOT "invoices"."is_test";--> statement-breakpoint
+CREATE INDEX "invoices_account_done_idx" ON "invoices" USING btree ("account_id","status_date","merchant_id","currency_id","flow_type","amount") WHERE "invoices"."status" = 'DONE' AND NOT "invoices"."is_test";
