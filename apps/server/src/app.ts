@@ -15,7 +15,7 @@ import { registerErrorHandler } from './plugins/error-handler';
 import { registerObservability, requestLogController } from './plugins/observability';
 import { exactSerializerCompiler, registerExactJson } from './lib/json';
 import { edgeErrorOptions, registerEdgeInput } from './plugins/edge-input';
-import { registerAuth } from './plugins/auth';
+import { COOKIE_NAME, registerAuth } from './plugins/auth';
 import { registerMerchantScope } from './lib/scope';
 import { registerModules } from './modules';
 import { demoReceiver } from './modules/callbacks/demo-receiver';
@@ -124,6 +124,7 @@ function registerWeb(app: FastifyInstance, ctx: AppContext) {
   const sendPage = (file: string) => (_req: FastifyRequest, reply: FastifyReply) =>
     // pages revalidate on every load, so a release reaches browsers at once; only hashed assets are immutable
     reply.header('cache-control', 'no-cache').sendFile(file, dist, { cacheControl: false });
+  const sendIndex = sendLandingPage(dist, sendPage('index.html'));
   app.get('/payment/:formId', { schema: { hide: true } }, sendPage('payment.html'));
   for (const f of fs.readdirSync(dist)) {
     if (/\.(svg|png|ico|txt|webmanifest)$/.test(f)) app.get(`/${f}`, { schema: { hide: true } }, sendPage(f));
@@ -131,8 +132,54 @@ function registerWeb(app: FastifyInstance, ctx: AppContext) {
   // the back-office is a single-page app: every other page path gets index.html
   app.setNotFoundHandler((req, reply) => {
     if (req.method === 'GET' && !req.url.startsWith('/api/') && !path.extname(req.url.split('?')[0]!)) {
-      return sendPage('index.html')(req, reply);
+      return sendIndex(req, reply);
     }
     return notFound(req, reply);
   });
+}
+
+/** route-preloads.json of the web build: per landing address, the files of its screens beyond index.html's own. */
+type RoutePreloads = Record<'public' | 'signedIn', Record<string, { js: string[]; css: string[] } | undefined>>;
+
+/**
+ * index.html for a landing address (Login; the transactions list of a browser with a session cookie) names the
+ * files of its screens (`<link rel="modulepreload">`, from route-preloads.json of the web build), so that the
+ * browser fetches them with the entry instead of after the entry has run (issue 15: on a slow network each round
+ * trip saved is a step less before the first screen). Other addresses, and a build without the file, get
+ * index.html as it is. The page and the file are read on each request, as sendFile does, so a new build is served at
+ * once.
+ */
+function sendLandingPage(dist: string, plain: (req: FastifyRequest, reply: FastifyReply) => FastifyReply) {
+  const attr = (s: string) => s.replace(/[^\w./-]/g, '');
+  return async (req: FastifyRequest, reply: FastifyReply) => {
+    const address = req.url.split('?')[0]!;
+    let preloads: RoutePreloads;
+    try {
+      preloads = JSON.parse(
+        await fs.promises.readFile(path.join(dist, 'route-preloads.json'), 'utf8'),
+      ) as RoutePreloads;
+    } catch {
+      return plain(req, reply);
+    }
+    // own keys only: an address like /__proto__ or /constructor names no build file
+    const own = (m: RoutePreloads[keyof RoutePreloads]) => (Object.hasOwn(m, address) ? m[address] : undefined);
+    const files = own(preloads.public) ?? (req.cookies[COOKIE_NAME] ? own(preloads.signedIn) : undefined);
+    if (!Array.isArray(files?.js) || !Array.isArray(files.css)) return plain(req, reply);
+    const links = [
+      ...files.js.map((f) => `<link rel="modulepreload" crossorigin href="/${attr(f)}">`),
+      ...files.css.map((f) => `<link rel="preload" as="style" crossorigin href="/${attr(f)}">`),
+    ];
+    const html = (await fs.promises.readFile(path.join(dist, 'index.html'), 'utf8')).replace(
+      '</head>',
+      `  ${links.join('\n    ')}\n  </head>`,
+    );
+    return (
+      reply
+        .header('cache-control', 'no-cache')
+        // the links differ with and without a session cookie
+        .header('vary', 'cookie')
+        .type('text/html; charset=utf-8')
+        .send(html)
+    );
+  };
 }

@@ -94,6 +94,28 @@ function initialSize(initial: Set<string>) {
   console.log(`\nInitial JS + CSS: ${kb(js + css)} gzipped, budget ${INITIAL_BUDGET_KB} KB: ${ok ? 'PASS' : 'FAIL'}`);
 }
 
+/**
+ * The files the server names in index.html for a landing address (route-preloads.json of the build, see
+ * apps/server/src/app.ts): fetched with the entry, beside the budget above (they are the screen's own files, which
+ * the entry would otherwise ask for once it has run).
+ */
+function routePreloads(initial: Set<string>) {
+  const file = path.join(OUT, 'route-preloads.json');
+  if (!fs.existsSync(file)) {
+    console.log('\n(no route-preloads.json in this build: index.html names no screen files)');
+    return;
+  }
+  type Preloads = Record<string, Record<string, { js: string[]; css: string[] }>>;
+  const preloads = JSON.parse(fs.readFileSync(file, 'utf8')) as Preloads;
+  console.log('\nNamed by the server in index.html for a landing address, beside the entry (gzipped)');
+  for (const [who, addresses] of Object.entries(preloads))
+    for (const [address, { js, css }] of Object.entries(addresses)) {
+      const files = [...js, ...css].filter((f) => !initial.has(f));
+      const total = files.reduce((sum, f) => sum + gz(f), 0);
+      console.log(`  ${`${address} (${who})`.padEnd(28)} ${kb(total).padStart(9)}  (${files.length} files)`);
+    }
+}
+
 type ManifestChunk = {
   file: string;
   src?: string;
@@ -163,7 +185,12 @@ function lazyPages(initial: Set<string>) {
   };
   console.log('\nJS + CSS the first screens load (entry and their chunks, gzipped)');
   first('/login', ['features/auth/pages/login-page.tsx']);
-  first('/invoices (signed in)', ['app/layout/app-layout.tsx', 'features/invoices/pages/invoices-page.tsx']);
+  // (the signed-in layout and the list are one dynamic import, app/signed-in-screens.ts; before, two)
+  first('/invoices (signed in)', [
+    'app/signed-in-screens.ts',
+    'app/layout/app-layout.tsx',
+    'features/invoices/pages/invoices-page.tsx',
+  ]);
   console.log('\nLoaded only when opened (opened first, right after the entry: its chunk and those the entry lacks)');
   for (const p of pages)
     console.log(`  ${p.name.padEnd(28)} ${kb(p.added).padStart(9)}  (${p.count} files, ${p.file})`);
@@ -315,6 +342,7 @@ console.log(`load average ${load()} (${os.cpus().length} cores)`);
 build();
 const initial = initialFiles();
 initialSize(initial);
+routePreloads(initial);
 lazyPages(initial);
 const server = await startServer();
 try {

@@ -33,10 +33,11 @@ const screen = (load: () => Promise<Module>): LazyScreen => {
 // One chunk per feature page: the shell stays small and a screen's code loads when it is opened.
 const LoginPage = screen(() => import('../features/auth/pages/login-page'));
 // the signed-in layout (navigation, top bar and their selects): not needed to show Login
-const AppLayout = screen(() =>
-  import('./layout/app-layout').then((m) => ({ default: m.AppLayout, prefetch: m.prefetchLayout })),
+const loadSignedIn = () => import('./signed-in-screens');
+const AppLayout = screen(() => loadSignedIn().then((m) => ({ default: m.AppLayout, prefetch: m.prefetchLayout })));
+const InvoicesPage = screen(() =>
+  loadSignedIn().then((m) => ({ default: m.InvoicesPage, prefetch: m.prefetchInvoices })),
 );
-const InvoicesPage = screen(() => import('../features/invoices/pages/invoices-page'));
 const InvoiceDetailsPage = screen(() => import('../features/invoices/pages/invoice-details-page'));
 const ReportsPage = screen(() => import('../features/reports/pages/reports-page'));
 const MerchantPage = screen(() => import('../features/merchant/pages/merchant-page'));

@@ -1,8 +1,8 @@
 import { Suspense, lazy, memo, useState } from 'react';
 import { Badge, Button, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
 import { IconCash } from '@tabler/icons-react';
-import { formatMoney } from '@paydesk/contracts/money';
 import type { MoneyFigure } from '../lib/finance';
+import { formatMoneyEn } from '../lib/format';
 import { useCan } from '../lib/session';
 
 // the settlement form (react-hook-form, zod): loaded when the Settlement button is about to be used
@@ -24,7 +24,7 @@ export type BalanceCardProps = {
   testFigures?: MoneyFigure[];
 };
 
-const show = (f: MoneyFigure) => formatMoney(f.amount, f.currency.dimension, 'en', f.currency.code);
+const show = (f: MoneyFigure) => formatMoneyEn(f.amount, f.currency.dimension, f.currency.code);
 
 /**
  * A finance tile (SPEC §2 "Balance card and settlement"), every currency on a line of its own (issue 13). The

@@ -1,8 +1,9 @@
-import { useDeferredValue, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useDeferredValue, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Center } from '@mantine/core';
 import { FullPageLoader } from '../../components/full-page-loader';
+import { FIRST_PAINT_MAX_WAIT_MS, FirstPaintContext, createFirstPaintHolds } from '../../lib/first-paint';
 import { merchantsQuery } from '../../lib/merchant';
 import { rememberedMerchantStore, scopedMerchantStore } from '../../lib/merchant-scope';
 import { useStore } from '../../lib/persisted-store';
@@ -61,5 +62,29 @@ export function MerchantScopeGate({ children }: { children: ReactNode }) {
     );
   }
   if (!settled || !shown) return <FullPageLoader label="Loading merchants" />;
-  return children;
+  return <FirstPaint>{children}</FirstPaint>;
+}
+
+/**
+ * The signed-in layout's first screen is built out of sight (display: none: nothing is laid out, so nothing
+ * shifts) and shown at once when its parts are ready (see lib/first-paint.ts); the loader stays meanwhile. Shown,
+ * the wrapper is `display: contents`, as if absent.
+ */
+function FirstPaint({ children }: { children: ReactNode }) {
+  const [revealed, setRevealed] = useState(false);
+  const [holds] = useState(() => createFirstPaintHolds(() => setRevealed(true)));
+  // after the parts' layout effects of the first commit: every hold of the first screen is known
+  useLayoutEffect(() => holds.arm(), [holds]);
+  useEffect(() => {
+    if (revealed) return;
+    const timer = setTimeout(() => setRevealed(true), FIRST_PAINT_MAX_WAIT_MS);
+    return () => clearTimeout(timer);
+  }, [revealed]);
+  return (
+    // (the same value throughout: the holding parts are not redrawn when the screen is shown)
+    <FirstPaintContext value={holds}>
+      {!revealed && <FullPageLoader label="Loading" />}
+      <div style={{ display: revealed ? 'contents' : 'none' }}>{children}</div>
+    </FirstPaintContext>
+  );
 }

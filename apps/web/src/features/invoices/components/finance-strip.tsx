@@ -2,6 +2,7 @@ import { memo, useMemo } from 'react';
 import { Paper, SimpleGrid, Text } from '@mantine/core';
 import { BalanceCard } from '../../../components/balance-card';
 import { toFigures, useFinance, type FinanceKind } from '../../../lib/finance';
+import { useFirstPaintHold } from '../../../lib/first-paint';
 import { useCurrencies } from '../../../lib/references';
 import { useTerminals } from '../../../lib/terminals';
 
@@ -27,7 +28,7 @@ export const FinanceStrip = memo(function FinanceStrip({ terminalId }: { termina
  * terminals, a merchant that has test terminals also sees its test figures apart, under the live ones.
  */
 function FinanceTile({ kind, terminalId }: { kind: FinanceKind; terminalId: string }) {
-  const { data: terminals } = useTerminals();
+  const { data: terminals, isError: terminalsFailed } = useTerminals();
   const selected = terminals?.find((t) => t.id === terminalId);
   const onTest = selected?.isTest ?? false;
   const hasTest = !terminalId && (terminals?.some((t) => t.isTest) ?? false);
@@ -41,6 +42,10 @@ function FinanceTile({ kind, terminalId }: { kind: FinanceKind; terminalId: stri
     () => (hasTest ? toFigures(testData, currencies) : undefined),
     [hasTest, testData, currencies],
   );
+  // a tile grows by a line per currency and by the test book's line: the first paint waits for its figures
+  // (lib/first-paint.ts), and for the terminals, which tell whether a test line comes
+  const known = (terminals !== undefined || terminalsFailed) && figures !== undefined;
+  useFirstPaintHold(isError || (known && (!hasTest || test.isError || testFigures !== undefined)));
   if (isError) {
     return (
       <Paper withBorder p="md" radius="md">

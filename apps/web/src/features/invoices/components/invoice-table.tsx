@@ -3,7 +3,7 @@ import { Badge, Group, Stack, Table, Text } from '@mantine/core';
 import { Link, useNavigate } from 'react-router';
 import { formatDateLong } from '@paydesk/contracts/dates';
 import type { Invoice } from '@paydesk/contracts/invoices';
-import { formatMoney } from '@paydesk/contracts/money';
+import { formatMoneyEn } from '../../../lib/format';
 import { ROUTES } from '../../../lib/routes';
 import { StatusBadge, UNCLIPPED_BADGE } from './status-badge';
 
@@ -78,7 +78,7 @@ export const InvoiceTable = memo(function InvoiceTable({ rows }: { rows: Invoice
               </Table.Td>
               <Table.Td ta="right">
                 <Text size="sm" fw={500} style={{ whiteSpace: 'nowrap' }}>
-                  {formatMoney(inv.amount, inv.currency.dimension, 'en', inv.currency.code)}
+                  {formatMoneyEn(inv.amount, inv.currency.dimension, inv.currency.code)}
                 </Text>
               </Table.Td>
             </Table.Tr>

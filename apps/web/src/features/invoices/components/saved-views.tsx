@@ -6,6 +6,7 @@ import type { SavedView } from '@paydesk/contracts/saved-views';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { toast } from '../../../components/toast';
 import { actionErrorMessage } from '../../../lib/api';
+import { useFirstPaintHold } from '../../../lib/first-paint';
 import { useDeleteView, useSavedViews, useUpdateView } from '../api/saved-views';
 import { listStateOf, showsView, toSearchParams, viewStateOf, type ListState } from '../model/list-state';
 import type { ViewDialogMode } from './view-dialog';
@@ -57,7 +58,9 @@ export const SaveViewButton = memo(function SaveViewButton({ state }: Pick<Props
  * the list's URL with its filters (so it opens in a new tab too); the one the list shows is marked.
  */
 export const SavedViewsBar = memo(function SavedViewsBar({ state, onOpen }: Props) {
-  const { data: views } = useSavedViews();
+  const { data: views, isError } = useSavedViews();
+  // the bar takes a row above the table when there are views: the first paint waits for it (lib/first-paint.ts)
+  useFirstPaintHold(isError || views !== undefined);
   const [dialog, setDialog] = useState<ViewDialogMode | null>(null);
   const [deleting, setDeleting] = useState<SavedView | null>(null);
   const update = useUpdateView();

@@ -11,10 +11,12 @@ import { PageTitle } from '../../../components/page-title';
 import { SectionLoader } from '../../../components/full-page-loader';
 import { hasPermission } from '@paydesk/contracts/permissions';
 import { financeQuery, type FinanceKind } from '../../../lib/finance';
+import { useFirstPaintHold } from '../../../lib/first-paint';
+import { formatCount } from '../../../lib/format';
 import { currenciesQuery } from '../../../lib/references';
 import type { ScreenPrefetch } from '../../../lib/screen-prefetch';
 import { useCan } from '../../../lib/session';
-import { selectedTerminalStore, useSelectedTerminal } from '../../../lib/terminals';
+import { selectedTerminalStore, terminalsQuery, useSelectedTerminal } from '../../../lib/terminals';
 import { invoiceListQuery, useInvoiceList } from '../api/invoice-list';
 import { savedViewsQuery } from '../api/saved-views';
 import { ExactCount } from '../components/exact-count';
@@ -94,6 +96,8 @@ export default function InvoicesPage() {
   // a page of rows is built in a background render that React splits into short slices (the table is memoised,
   // so the render the answer itself causes is cheap); until then the previous page, or the loader, stays
   const data = useDeferredValue(latest);
+  // the screen is first shown with its rows (see lib/first-paint.ts)
+  useFirstPaintHold(isError || data !== undefined);
 
   // the URL may change under us (back/forward): follow it
   useEffect(() => setSearchText(state.search), [state.search]);
@@ -132,18 +136,14 @@ export default function InvoicesPage() {
   const pages = data ? Math.max(1, Math.ceil(data.total / state.size)) : 1;
   const first = data && data.data.length ? state.page * state.size + 1 : 0;
   const last = data ? state.page * state.size + data.data.length : 0;
-  const totalLabel = data
-    ? data.totalIsCapped
-      ? `${data.total.toLocaleString('en')}+`
-      : data.total.toLocaleString('en')
-    : '';
+  const totalLabel = data ? (data.totalIsCapped ? `${formatCount(data.total)}+` : formatCount(data.total)) : '';
   const capped = Boolean(data?.totalIsCapped);
   const exactCount = useMemo(() => (capped ? <ExactCount filters={csvQuery} /> : null), [capped, csvQuery]);
   const range = !data
     ? ''
     : positioned
       ? positionRange(data.data)
-      : `${first.toLocaleString('en')}–${last.toLocaleString('en')} of ${totalLabel}`;
+      : `${formatCount(first)}–${formatCount(last)} of ${totalLabel}`;
 
   return (
     <>
@@ -254,5 +254,14 @@ export const prefetch: ScreenPrefetch = ({ queryClient, me, merchantId, search }
   if (state.terminalId === '' && hasPermission(me.permissions, 'merchant.read.finance')) {
     void queryClient.prefetchQuery(currenciesQuery);
     for (const kind of FINANCE_KINDS) void queryClient.prefetchQuery(financeQuery(merchantId, kind, '', 'live'));
+    // with test terminals, the tiles show the test book too: asked for as soon as the terminals are known (the
+    // layout's call), not when the tiles have been drawn with them
+    queryClient.fetchQuery(terminalsQuery(merchantId)).then(
+      (terminals) => {
+        if (terminals.some((t) => t.isTest))
+          for (const kind of FINANCE_KINDS) void queryClient.prefetchQuery(financeQuery(merchantId, kind, '', 'test'));
+      },
+      () => undefined,
+    );
   }
 };

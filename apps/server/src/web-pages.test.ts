@@ -1,0 +1,97 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test/harness';
+
+/**
+ * index.html of a landing address names the files of its screens (issue 15, route-preloads.json of the web build):
+ * Login's for everyone, the transactions list's only for a browser with a session cookie; every other address, and
+ * a build without the file, gets index.html as it is.
+ */
+const apps: TestApp[] = [];
+const dirs: string[] = [];
+afterAll(async () => {
+  await Promise.all(apps.map((a) => a.close()));
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+const INDEX = `<!doctype html>
+<html lang="en">
+  <head>
+    <title>Paydesk</title>
+    <script type="module" crossorigin src="/assets/main-1.js"></script>
+  </head>
+  <body><div id="root"></div></body>
+</html>
+`;
+
+function webBuild(preloads: unknown | null) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paydesk-web-'));
+  dirs.push(dir);
+  fs.mkdirSync(path.join(dir, 'assets'));
+  fs.writeFileSync(path.join(dir, 'index.html'), INDEX);
+  fs.writeFileSync(path.join(dir, 'assets/main-1.js'), 'export {};');
+  if (preloads) fs.writeFileSync(path.join(dir, 'route-preloads.json'), JSON.stringify(preloads));
+  return dir;
+}
+
+const PRELOADS = {
+  public: { '/login': { js: ['assets/login-page-1.js'], css: [] } },
+  signedIn: { '/invoices': { js: ['assets/signed-in-1.js', 'assets/ui-1.js'], css: ['assets/signed-in-1.css'] } },
+};
+
+describe('landing pages name their screens’ files', () => {
+  it('Login for everyone; the transactions list with a session cookie only; other pages as built', async () => {
+    const t = await createTestApp({ webDist: webBuild(PRELOADS) });
+    apps.push(t);
+    const get = (url: string, cookie?: string) =>
+      t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+
+    const login = await get('/login');
+    expect(login.statusCode).toBe(200);
+    expect(login.headers['content-type']).toMatch(/^text\/html/);
+    expect(login.headers['cache-control']).toBe('no-cache');
+    expect(String(login.headers['content-security-policy'])).toContain("default-src 'self'");
+    expect(login.body).toContain('<link rel="modulepreload" crossorigin href="/assets/login-page-1.js">');
+    expect(login.body).not.toContain('signed-in-1');
+
+    const signedIn = await get('/invoices?page=2', 'jwt=some-session');
+    expect(signedIn.statusCode).toBe(200);
+    expect(signedIn.headers['cache-control']).toBe('no-cache');
+    expect(signedIn.headers.vary).toMatch(/cookie/i);
+    expect(signedIn.body).toContain('<link rel="modulepreload" crossorigin href="/assets/signed-in-1.js">');
+    expect(signedIn.body).toContain('<link rel="modulepreload" crossorigin href="/assets/ui-1.js">');
+    expect(signedIn.body).toContain('<link rel="preload" as="style" crossorigin href="/assets/signed-in-1.css">');
+    // the links go in the head, the rest of the page as built
+    expect(signedIn.body.indexOf('signed-in-1.js')).toBeLessThan(signedIn.body.indexOf('</head>'));
+    expect(signedIn.body.replace(/\s*<link rel="(?:modulepreload|preload)"[^>]*>/g, '')).toBe(
+      INDEX.replace(/\s*<\/head>/, '\n  </head>'),
+    );
+
+    for (const [url, cookie] of [
+      ['/invoices', undefined],
+      ['/reports', 'jwt=some-session'],
+      ['/', undefined],
+      // names of Object's own members are no landing addresses
+      ['/__proto__', 'jwt=some-session'],
+      ['/constructor', undefined],
+      ['/hasOwnProperty', 'jwt=some-session'],
+    ]) {
+      const res = await get(url!, cookie);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      expect(res.body, url).toBe(INDEX);
+    }
+  });
+
+  it('a build without route-preloads.json: every page is index.html as built', async () => {
+    const t = await createTestApp({ webDist: webBuild(null) });
+    apps.push(t);
+    for (const url of ['/login', '/invoices']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { cookie: 'jwt=some-session' } });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).toBe(INDEX);
+    }
+  });
+});

@@ -1,0 +1,2 @@
+export { AppLayout, prefetchLayout } from './layout/app-layout';
+export { default as InvoicesPage, prefetch as prefetchInvoices } from '../features/invoices/pages/invoices-page';
