@@ -1,3 +1,6 @@
+import type { SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+
 /**
  * CSV cells formatted in SQL, for files streamed with `COPY (SELECT …) TO STDOUT (FORMAT csv)`: the invoice and audit
  * exports and the reports. PostgreSQL's CSV format quotes a cell that holds the delimiter, a quote, CR or LF (RFC 4180)
@@ -43,3 +46,11 @@ export const CURRENCY_SCALE =
 /** `COPY (select) TO STDOUT` as CSV, with the header row (the column aliases) or without it. */
 export const copyCsv = (select: string, header = true) =>
   `COPY (${select}) TO STDOUT WITH (FORMAT csv, HEADER ${header ? 'true' : 'false'})`;
+
+const dialect = new PgDialect();
+
+/**
+ * copyCsv of a Drizzle SELECT. COPY takes no bind parameters: its values are inlined as quoted literals, which copyOut
+ * runs with standard_conforming_strings on, so a backslash in a value is just a character.
+ */
+export const copyCsvOf = (select: SQL, header = true) => copyCsv(dialect.sqlToQuery(select.inlineParams()).sql, header);

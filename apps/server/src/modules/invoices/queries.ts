@@ -301,15 +301,6 @@ const isoTime = (expr: string) => sql.raw(csvSql.isoTime(expr));
 const major = (expr: string) => sql.raw(csvSql.major(expr));
 const CURRENCY_SCALE = sql.raw(csvSql.CURRENCY_SCALE);
 
-/**
- * A COPY statement for `select` (RFC 4180 quoting by PostgreSQL's CSV format, a header row or not). COPY
- * takes no bind parameters: Drizzle renders them inline as quoted literals, which copyOut runs with
- * standard_conforming_strings on, so a backslash in a value is just a character.
- */
-function copyCsvSql(select: SQL, header = true): string {
-  return csvSql.copyCsv(dialect.sqlToQuery(select.inlineParams()).sql, header);
-}
-
 /** The SELECT of Invoices.csv over the invoices `where` picks. */
 const csvSelect = (opts: FilterOptions, where: SQL) => sql`
     SELECT
@@ -343,17 +334,15 @@ const csvSelect = (opts: FilterOptions, where: SQL) => sql`
  * order from the first byte (sorting a million rows first would hold the download back for seconds).
  */
 export function csvCopySql(f: InvoiceFilter, opts: FilterOptions, ordered: boolean): string {
-  return copyCsvSql(sql`${csvSelect(opts, whereSql(f, opts))}
+  return csvSql.copyCsvOf(sql`${csvSelect(opts, whereSql(f, opts))}
     ${ordered ? sql`ORDER BY ${ORDER}` : sql``}`);
 }
 
 /** A row's place in the list's order (newest first), as text that casts back exactly. */
 export type CsvKey = { at: string; id: string };
 
-/** Rows after `k` in the list's order (created_at DESC, id); the created_at bound gives the index scan its start. */
-const afterKey = (k: CsvKey) =>
-  sql`i.created_at <= ${k.at}::timestamptz
-    AND (i.created_at < ${k.at}::timestamptz OR (i.created_at = ${k.at}::timestamptz AND i.id > ${k.id}::uuid))`;
+/** Rows after `k` in the list's order (the keyset condition of the list's `after=`). */
+const afterRow = (k: CsvKey) => keysetPosition({ after: { createdAt: k.at, id: k.id } }).position;
 /** Rows up to and including `k` in the list's order. */
 const untilKey = (k: CsvKey) =>
   sql`i.created_at >= ${k.at}::timestamptz
@@ -367,7 +356,7 @@ export function csvBatchEndSql(f: InvoiceFilter, opts: FilterOptions, after: Csv
   return sql`
     SELECT created_at::text AS at, id::text AS id
     FROM (SELECT i.created_at, i.id FROM invoices i
-          WHERE ${whereSql(f, opts)} ${after ? sql`AND ${afterKey(after)}` : sql``}
+          WHERE ${whereSql(f, opts)} ${after ? sql`AND ${afterRow(after)}` : sql``}
           ORDER BY ${ORDER} LIMIT ${n}::int) i
     ORDER BY i.created_at ASC, i.id DESC LIMIT 1`;
 }
@@ -381,7 +370,7 @@ export function csvBatchCopySql(
   header: boolean,
 ): string {
   const range = [whereSql(f, opts)];
-  if (after) range.push(afterKey(after));
+  if (after) range.push(afterRow(after));
   range.push(until ? untilKey(until) : sql`false`);
-  return copyCsvSql(sql`${csvSelect(opts, sql.join(range, sql` AND `))} ORDER BY ${ORDER}`, header);
+  return csvSql.copyCsvOf(sql`${csvSelect(opts, sql.join(range, sql` AND `))} ORDER BY ${ORDER}`, header);
 }

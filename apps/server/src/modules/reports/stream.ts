@@ -4,12 +4,9 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import type { AppContext } from '../../lib/context';
 import { copyOut, crlfRecords, nextBatchSize, shortRead } from '../../lib/copy-out';
-import { copyCsv } from '../../lib/csv-sql';
+import { copyCsvOf } from '../../lib/csv-sql';
 
 const dialect = new PgDialect();
-
-/** COPY takes no bind parameters: the values are inlined as quoted literals (copyOut turns standard strings on). */
-const copySql = (select: SQL, header = true) => copyCsv(dialect.sqlToQuery(select.inlineParams()).sql, header);
 
 /** The first row of a statement with bind parameters, or null. */
 async function firstRow<T>(client: Pick<pg.PoolClient, 'query'>, q: SQL): Promise<T | null> {
@@ -34,26 +31,26 @@ export type RowBatches = {
 export type ReportPlan = { whole: SQL; batches?: RowBatches; aggregate?: () => Promise<SQL> };
 
 /** The COPY statement of a report on PostgreSQL (what bench:reports times against the download). */
-export const reportCopySql = (plan: ReportPlan) => copySql(plan.whole);
+export const reportCopySql = (plan: ReportPlan) => copyCsvOf(plan.whole);
 
 /** A report's CSV (header row, CRLF line ends), read as its plan says. */
 export async function reportCsv(ctx: AppContext, { whole, batches, aggregate }: ReportPlan): Promise<Readable> {
   const pglite = ctx.dbh.kind === 'pglite';
   let file: Readable;
   if (pglite && batches) {
-    file = await copyOut<Key>(ctx, async () => copySql(whole), {
+    file = await copyOut<Key>(ctx, async () => copyCsvOf(whole), {
       end: (client, after, n) => batches.end((q) => firstRow(client, q), after, n),
-      copy: (after, until, header) => copySql(batches.copy(after, until), header),
+      copy: (after, until, header) => copyCsvOf(batches.copy(after, until), header),
     });
   } else if (pglite) {
-    const statement = copySql(aggregate ? await aggregate() : whole);
+    const statement = copyCsvOf(aggregate ? await aggregate() : whole);
     // one short statement (a few rows), read into memory, so that a slow download holds no connection
     file = await copyOut<true>(ctx, async () => statement, {
       end: async (_client, after) => (after ? null : true),
       copy: () => statement,
     });
   } else {
-    file = await copyOut(ctx, async () => copySql(whole));
+    file = await copyOut(ctx, async () => copyCsvOf(whole));
   }
   const out = crlfRecords();
   file.once('error', (err) => out.destroy(err));
