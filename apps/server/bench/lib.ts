@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { createDb, runMigrations } from '../src/db/create-db';
 import { ensureReferenceData } from '../src/db/seed/reference-data';
@@ -56,36 +57,45 @@ export async function freePort() {
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
-/** The real server in a process of its own (production mode, no demo data) on `databaseUrl`; resolves once healthy. */
-export async function startServer(databaseUrl: string, env: Record<string, string> = {}) {
+/**
+ * The real server in a process of its own (production mode, no demo data) on `databaseUrl`; resolves once healthy.
+ * `compiled`: what `npm start` runs — the esbuild bundle, built first into apps/server/dist of the checkout that is
+ * measured — instead of the TypeScript sources under tsx.
+ */
+export async function startServer(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  opts: { compiled?: boolean } = {},
+) {
   const port = await freePort();
-  const proc = spawn(
-    process.execPath,
-    [
-      ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-      '--import',
-      'tsx',
-      'apps/server/src/server.ts',
-    ],
-    {
-      // BENCH_SERVER_DIR: another checkout's server (a before/after pair from one bench script)
-      cwd: process.env.BENCH_SERVER_DIR ?? ROOT,
-      env: {
-        ...process.env,
-        DATABASE_URL: databaseUrl,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        NODE_ENV: 'production',
-        PUBLIC_URL: `http://127.0.0.1:${port}`,
-        JWT_SECRET: randomBytes(32).toString('hex'),
-        SEED_DEMO: 'false',
-        LOG_LEVEL: 'warn',
-        PG_POOL_MAX: process.env.BENCH_PG_POOL_MAX ?? '6',
-        ...env,
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
+  // BENCH_SERVER_DIR: another checkout's server (a before/after pair from one bench script)
+  const cwd = process.env.BENCH_SERVER_DIR ?? ROOT;
+  let entry = ['--import', 'tsx', 'apps/server/src/server.ts'];
+  if (opts.compiled) {
+    const build = (await import(pathToFileURL(path.join(cwd, 'apps/server/build.mjs')).href)) as {
+      buildServer: () => Promise<{ outdir: string }>;
+    };
+    entry = [path.join((await build.buildServer()).outdir, 'server.js')];
+    // as scripts/start.mjs runs it
+    env = { ...env, NODE_OPTIONS: [process.env.NODE_OPTIONS, '--enable-source-maps'].filter(Boolean).join(' ') };
+  }
+  const proc = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), ...entry], {
+    cwd,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      NODE_ENV: 'production',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      PG_POOL_MAX: process.env.BENCH_PG_POOL_MAX ?? '6',
+      ...env,
     },
-  );
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const target = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     try {

@@ -10,6 +10,7 @@
  *   npm run bench:merchant-api [-- --duration 20 --connections 32 --reps 3]
  *   BENCH_DATABASE_URL=postgres://… to use another server (default: the local server, over its Unix socket when there is one)
  *   --processes N runs N server processes (WEB_CONCURRENCY; default 1)
+ *   --runtime compiled|tsx: the server as `npm start` runs it (the esbuild bundle; default) or its sources under tsx
  */
 import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync, randomBytes, randomUUID, sign, createPrivateKey } from 'node:crypto';
@@ -34,6 +35,8 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '32' },
     processes: { type: 'string', default: '1' },
     reps: { type: 'string', default: '3' },
+    // compiled: the esbuild bundle `npm start` runs; tsx: the TypeScript sources as `npm run dev` runs them
+    runtime: { type: 'string', default: 'compiled' },
   },
 });
 const dbName = `paydesk_bench_${process.pid}`;
@@ -68,7 +71,13 @@ async function main() {
     const { fingerprint } = (await dbh.db.execute<{ fingerprint: string }>(merchantKeySql(m!.id, t!.id))).rows[0]!;
     await dbh.close();
 
-    server = await startServer(url, { WORKERS: 'true', WEB_CONCURRENCY: args.processes });
+    if (args.runtime !== 'compiled' && args.runtime !== 'tsx') throw new Error('--runtime is compiled or tsx');
+    server = await startServer(
+      url,
+      { WORKERS: 'true', WEB_CONCURRENCY: args.processes },
+      { compiled: args.runtime === 'compiled' },
+    );
+    console.log(`server: ${args.runtime === 'compiled' ? 'the compiled bundle (npm start)' : 'sources under tsx'}`);
     const target = server.target;
 
     const key = createPrivateKey(privateKey);
@@ -240,34 +249,33 @@ function pgbenchScript(v: {
     externalId: `cust-${randomUUID()}`,
   };
   const now = new Date();
-  const insert = createInvoiceSql({
-    id: sample.id,
-    merchantId: v.merchantId,
-    terminalId: v.terminalId,
-    merchantInvoiceId: sample.merchantInvoiceId,
-    formId: sample.formId,
-    flowType: 'DEPOSIT',
-    amount: 150_000_00,
-    fee: 0,
-    currencyId: v.currencyId,
-    customer: { externalId: sample.externalId, firstName: 'Bench', lastName: 'Customer' },
-    paymentMethodId: null,
-    canChangeAmount: false,
-    isTest: false,
-    successUrl: 'https://shop.example.com/ok',
-    cancelUrl: 'https://shop.example.com/cancel',
-    errorUrl: 'https://shop.example.com/error',
-    callbackUrl: null,
-    supportCode: sample.supportCode,
-    expiresAt: new Date(now.getTime() + 3600_000),
-    at: now,
-    onlyIf: createGuardSql({
+  const insert = createInvoiceSql(
+    {
+      id: sample.id,
       merchantId: v.merchantId,
-      pem: v.pem,
       terminalId: v.terminalId,
-      fingerprint: v.fingerprint,
-    }),
-  });
+      merchantInvoiceId: sample.merchantInvoiceId,
+      formId: sample.formId,
+      flowType: 'DEPOSIT',
+      amount: 150_000_00,
+      fee: 0,
+      currencyId: v.currencyId,
+      customerExternalId: sample.externalId,
+      customerFirstName: 'Bench',
+      customerLastName: 'Customer',
+      paymentMethodId: null,
+      canChangeAmount: false,
+      isTest: false,
+      successUrl: 'https://shop.example.com/ok',
+      cancelUrl: 'https://shop.example.com/cancel',
+      errorUrl: 'https://shop.example.com/error',
+      callbackUrl: null,
+      supportCode: sample.supportCode,
+      expiresAt: new Date(now.getTime() + 3600_000).toISOString(),
+      at: now.toISOString(),
+    },
+    createGuardSql({ merchantId: v.merchantId, pem: v.pem, terminalId: v.terminalId, fingerprint: v.fingerprint }),
+  );
   const perCreate = new Map<unknown, string>([
     [sample.id, 'gen_random_uuid()'],
     [sample.merchantInvoiceId, `('pgb-' || :client_id || '-' || :seq)`],
@@ -307,8 +315,9 @@ function runPgbench(url: string, script: { file: string; defines: string[] }, cl
     'pgbench',
     [
       '-n',
+      // the server runs the create as a named prepared statement (lib/prepared.ts): so does pgbench
       '-M',
-      'extended',
+      'prepared',
       '-c',
       String(clients),
       '-j',

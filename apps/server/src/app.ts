@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, {
   type FastifyInstance,
   type FastifyReply,
@@ -52,40 +53,45 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   if (opts.onSend) app.addHook('onSend', opts.onSend);
 
   await app.register(cookie);
-  // helmet's headers, worked out once (@fastify/helmet built helmet's middleware again for every request)
-  const securityHeaders = helmet({
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        frameAncestors: ["'none'"],
-        // added per request, over https only (below): on plain http it would send every asset to https
-        upgradeInsecureRequests: null,
+  // helmet's headers, worked out once: none depends on the request (no nonce, no function in the policy)
+  const securityHeaders = headersOf(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:'],
+          connectSrc: ["'self'"],
+          frameAncestors: ["'none'"],
+          // added per request, over https only (below): on plain http it would send every asset to https
+          upgradeInsecureRequests: null,
+        },
       },
-    },
-    // HSTS likewise: only a response that came over https may pin https
-    strictTransportSecurity: false,
-    // the payment form opens merchant URLs; keep referrers from leaking form ids
-    referrerPolicy: { policy: 'no-referrer' },
-  });
-  app.addHook('onRequest', (req, reply, done) =>
-    securityHeaders(req.raw, reply.raw, (err) => done(err as Error | undefined)),
+      // HSTS likewise: only a response that came over https may pin https
+      strictTransportSecurity: false,
+      // the payment form opens merchant URLs; keep referrers from leaking form ids
+      referrerPolicy: { policy: 'no-referrer' },
+    }),
   );
+  app.addHook('onRequest', (_req, reply, done) => {
+    reply.headers(securityHeaders);
+    done();
+  });
   // Served over https (PUBLIC_URL says so, or a trusted proxy's X-Forwarded-Proto): pin it. On any plain-http
   // address (a VM, a container, a LAN) the pages must still load, so neither header is sent there.
   const httpsPublic = ctx.config.publicUrl?.startsWith('https://') ?? false;
-  app.addHook('onSend', async (req, reply) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     // API answers carry sessions' data (card numbers, secrets shown once, recovery codes): never stored by a cache
     if (req.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-    if (!httpsPublic && req.protocol !== 'https') return;
-    reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
-    const csp = reply.getHeader('content-security-policy');
-    if (typeof csp === 'string' && !csp.includes('upgrade-insecure-requests')) {
-      reply.header('content-security-policy', `${csp};upgrade-insecure-requests`);
+    if (httpsPublic || req.protocol === 'https') {
+      reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+      const csp = reply.getHeader('content-security-policy');
+      if (typeof csp === 'string' && !csp.includes('upgrade-insecure-requests')) {
+        reply.header('content-security-policy', `${csp};upgrade-insecure-requests`);
+      }
     }
+    done(null, payload);
   });
 
   await registerDocs(app, ctx);
@@ -99,6 +105,25 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
 
   registerWeb(app, ctx);
   return app;
+}
+
+/** The headers a (request-independent) connect-style middleware such as helmet's sets, collected by running it once. */
+function headersOf(
+  middleware: (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const res = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader() {},
+  };
+  let failed: unknown;
+  middleware({ method: 'GET', url: '/', headers: {} } as IncomingMessage, res as unknown as ServerResponse, (err) => {
+    failed = err;
+  });
+  if (failed) throw failed;
+  return headers;
 }
 
 function registerWeb(app: FastifyInstance, ctx: AppContext) {

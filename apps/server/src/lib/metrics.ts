@@ -118,6 +118,8 @@ export function createAppMetrics(ctx: AppContext): AppMetrics {
     registers,
   });
 
+  const durationByLabels = new Map<string, { observe(seconds: number): void }>();
+
   const signInFailures = new Counter({
     name: 'paydesk_sign_in_failures_total',
     help: 'Failed back-office sign-in attempts, by what failed',
@@ -230,7 +232,15 @@ export function createAppMetrics(ctx: AppContext): AppMetrics {
   return {
     registry,
     observeRequest(method, route, statusCode, seconds) {
-      httpDuration.observe({ method, route, status_code: statusCode }, seconds);
+      // one child per method, route pattern and status, looked up by a plain key (prom-client would hash the labels
+      // on every observation); a finite set: patterns, not URLs
+      const key = `${method} ${statusCode} ${route}`;
+      let child = durationByLabels.get(key);
+      if (!child) {
+        child = httpDuration.labels({ method, route, status_code: statusCode });
+        durationByLabels.set(key, child);
+      }
+      child.observe(seconds);
     },
     signInFailure(reason) {
       signInFailures.inc({ reason });

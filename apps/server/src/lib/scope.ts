@@ -44,9 +44,8 @@ declare module 'fastify' {
  * functions that put it inside the WHERE (lib/tenant.ts and the services).
  */
 export function registerMerchantScope(app: FastifyInstance, ctx: AppContext) {
-  app.addHook('preHandler', async (req) => {
-    const auth = req.routeOptions.config?.auth;
-    if (!auth || auth === 'public' || !req.user) return;
+  const scope = async (req: FastifyRequest) => {
+    if (!req.user) return;
     let resolved: Promise<string> | undefined;
     req.resolveMerchant = () => {
       const q = (req.query ?? {}) as { merchantId?: unknown };
@@ -59,6 +58,11 @@ export function registerMerchantScope(app: FastifyInstance, ctx: AppContext) {
       resolved ??= merchantScope(ctx, currentUser(req), requested);
       return resolved;
     };
+  };
+  // on the routes that need a session only (as plugins/auth.ts authenticates them)
+  app.addHook('onRoute', (route) => {
+    const auth = route.config?.auth;
+    if (auth && auth !== 'public') route.preHandler = [scope, ...[route.preHandler ?? []].flat()];
   });
 }
 

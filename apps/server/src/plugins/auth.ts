@@ -180,19 +180,9 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext) {
   const secret = await loadJwtSecret(ctx);
   app.decorate('jwtSecret', secret);
 
-  const table: StaffRoute[] = [];
-  app.decorate('staffRoutes', table);
-  app.addHook('onRoute', (route) => {
-    const url = route.url;
-    if (!STAFF_PREFIXES.some((p) => url.startsWith(p))) return;
-    const auth = route.config?.auth;
-    if (!auth) throw new Error(`Route ${route.method} ${url} must declare config.auth`);
-    for (const method of [route.method].flat()) if (method !== 'HEAD') table.push({ method, url, auth });
-  });
-
-  app.addHook('onRequest', async (req: FastifyRequest, _reply: FastifyReply) => {
-    const auth = req.routeOptions.config?.auth;
-    if (!auth || auth === 'public') return;
+  /** A signed-in staff route's first check: the session, then the route's guard (route.config.auth). */
+  const authenticate = async (req: FastifyRequest, _reply: FastifyReply) => {
+    const auth = req.routeOptions.config.auth!;
     const token = req.cookies[COOKIE_NAME];
     const user = token ? await userFromToken(ctx, secret, token) : null;
     if (!user) throw new AppError('UNAUTHORIZED', 'Sign in to continue');
@@ -210,6 +200,18 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext) {
       const refusal = guardRefusal(user, auth);
       if (refusal) throw new AppError('FORBIDDEN', refusal);
     }
+  };
+
+  const table: StaffRoute[] = [];
+  app.decorate('staffRoutes', table);
+  app.addHook('onRoute', (route) => {
+    const url = route.url;
+    const auth = route.config?.auth;
+    // on the routes that need a session only: the merchant API, the payment form and the rest pay nothing for it
+    if (auth && auth !== 'public') route.onRequest = [authenticate, ...[route.onRequest ?? []].flat()];
+    if (!STAFF_PREFIXES.some((p) => url.startsWith(p))) return;
+    if (!auth) throw new Error(`Route ${route.method} ${url} must declare config.auth`);
+    for (const method of [route.method].flat()) if (method !== 'HEAD') table.push({ method, url, auth });
   });
 }
 

@@ -26,15 +26,19 @@ function badString(value: unknown, path: string, depth = 0): string | null {
 }
 
 export function registerEdgeInput(app: FastifyInstance) {
-  app.addHook('preValidation', async (req: FastifyRequest) => {
+  // callback style (no promise a request): it runs on every request
+  app.addHook('preValidation', (req: FastifyRequest, _reply, done) => {
     for (const part of [req.params, req.query, req.body]) {
       const field = badString(part, '');
       if (field) {
-        throw new AppError('VALIDATION_ERROR', `${field}: text may not contain NUL or invalid Unicode characters`, {
-          [field]: 'Text may not contain NUL or invalid Unicode characters',
-        });
+        return done(
+          new AppError('VALIDATION_ERROR', `${field}: text may not contain NUL or invalid Unicode characters`, {
+            [field]: 'Text may not contain NUL or invalid Unicode characters',
+          }),
+        );
       }
     }
+    done();
   });
 }
 

@@ -24,6 +24,34 @@ describe('security headers follow the scheme the product is served on', () => {
     expect(String(res.headers['content-security-policy'])).toContain("default-src 'self'");
   });
 
+  it("every answer carries helmet's headers: a success, a refusal, an unknown route, a merchant API error", async () => {
+    const t = await createTestApp();
+    apps.push(t);
+    const answers = await Promise.all([
+      t.app.inject({ method: 'GET', url: '/api/health' }),
+      t.app.inject({ method: 'GET', url: '/api/v1/people/me' }),
+      t.app.inject({ method: 'GET', url: '/api/no-such-route' }),
+      t.app.inject({ method: 'POST', url: '/api/merchant/v1/invoices', payload: {} }),
+    ]);
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 401, 404, 401]);
+    for (const res of answers) {
+      expect(res.headers).toMatchObject({
+        'content-security-policy': expect.stringContaining("frame-ancestors 'none'"),
+        'cross-origin-opener-policy': 'same-origin',
+        'cross-origin-resource-policy': 'same-origin',
+        'origin-agent-cluster': '?1',
+        'referrer-policy': 'no-referrer',
+        'x-content-type-options': 'nosniff',
+        'x-dns-prefetch-control': 'off',
+        'x-download-options': 'noopen',
+        'x-frame-options': 'SAMEORIGIN',
+        'x-permitted-cross-domain-policies': 'none',
+        'x-xss-protection': '0',
+      });
+      expect(res.headers['x-powered-by']).toBeUndefined();
+    }
+  });
+
   it('API answers are never stored by a cache (no-store), errors and secrets shown once included', async () => {
     const t = await createTestApp();
     apps.push(t);

@@ -38,7 +38,7 @@ export function registerObservability(app: FastifyInstance, ctx: AppContext) {
     if (ctx.metrics === metrics) delete ctx.metrics;
   });
 
-  app.addHook('onResponse', async (req, reply) => {
+  app.addHook('onResponse', (req, reply, done) => {
     const route = req.routeOptions.url; // the pattern, e.g. /api/v1/invoices/:id; undefined when no route matched
     const ms = reply.elapsedTime;
     metrics.observeRequest(req.method, route ?? 'unmatched', reply.statusCode, ms / 1000);
@@ -56,6 +56,7 @@ export function registerObservability(app: FastifyInstance, ctx: AppContext) {
       },
       'request completed',
     );
+    done();
   });
 
   // one check at a time: probes arriving while one waits for the database share it

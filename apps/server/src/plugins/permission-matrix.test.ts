@@ -195,9 +195,18 @@ describe('permission matrix (DESIGN §1a)', () => {
       const path = concreteUrl(url);
       const anonymous = await t.app.inject({ method: method as 'GET', url: path });
       if (anonymous.statusCode !== 401) wrong.push(`${key} without a session: ${anonymous.statusCode}`);
+      // the HEAD route fastify adds to every GET is guarded like the GET
+      if (method === 'GET') {
+        const head = await t.app.inject({ method: 'HEAD', url: path });
+        if (head.statusCode !== 401) wrong.push(`HEAD ${url} without a session: ${head.statusCode}`);
+      }
       for (const role of Object.keys(ROLE_USERS) as PresetRoleCode[]) {
         const res = await t.app.inject({ method: method as 'GET', url: path, headers: { cookie: cookies[role]! } });
         const refused = res.statusCode === 403 && res.json().error.code === 'FORBIDDEN';
+        if (method === 'GET' && refused) {
+          const head = await t.app.inject({ method: 'HEAD', url: path, headers: { cookie: cookies[role]! } });
+          if (head.statusCode !== 403) wrong.push(`HEAD ${url} as ${role}: ${head.statusCode}, the GET was refused`);
+        }
         if (mayPass(role, rule) === refused || res.statusCode === 401 || res.statusCode >= 500) {
           wrong.push(`${key} as ${role}: ${res.statusCode} ${res.body.slice(0, 120)}`);
         }

@@ -7,6 +7,7 @@ import {
   type FlowType,
   type InvoiceStatus,
 } from '@paydesk/contracts';
+import type { Params } from '../../lib/prepared';
 
 /**
  * The lifecycle's rules (contracts/statuses.ts) as SQL, for the queries that must select by them.
@@ -40,11 +41,8 @@ export function expiredSql(alias: string, now: Date): SQL {
   return sql`(${sql.join(arms, sql` OR `)})`;
 }
 
-/**
- * Creation: one statement that upserts the customer and writes the invoice in its initial status,
- * its first status event and the event-log entry (the merchant API's hot path: one round trip).
- */
-export function createInvoiceSql(v: {
+/** What a created invoice is written with (flat: createInvoiceSql also renders it once with placeholders). */
+export type NewInvoiceRow = {
   id: string;
   merchantId: string;
   terminalId: string;
@@ -54,7 +52,9 @@ export function createInvoiceSql(v: {
   amount: number;
   fee: number;
   currencyId: number;
-  customer: { externalId: string; firstName: string; lastName: string };
+  customerExternalId: string;
+  customerFirstName: string;
+  customerLastName: string;
   paymentMethodId: number | null;
   canChangeAmount: boolean;
   isTest: boolean;
@@ -63,20 +63,23 @@ export function createInvoiceSql(v: {
   errorUrl: string;
   callbackUrl: string | null;
   supportCode: string;
-  expiresAt: Date;
-  at: Date;
-  /**
-   * Writes only while the merchant's key and the terminal (as terminalInfoSql reads it) are still what the caller
-   * checked the request against; otherwise the statement writes nothing and reports no row (the merchant API then
-   * reads them again: see merchant-api/signature.ts).
-   */
-  onlyIf?: SQL;
-}): SQL {
-  const at = v.at.toISOString();
+  /** ISO timestamps */
+  expiresAt: string;
+  at: string;
+};
+
+/**
+ * Creation: one statement that upserts the customer and writes the invoice in its initial status,
+ * its first status event and the event-log entry (the merchant API's hot path: one round trip).
+ * `onlyIf`: writes only while the merchant's key and the terminal (as terminalInfoSql reads it) are still what the
+ * caller checked the request against; otherwise the statement writes nothing and reports no row (the merchant API
+ * then reads them again: see merchant-api/signature.ts).
+ */
+export function createInvoiceSql(v: Params<NewInvoiceRow>, onlyIf?: SQL): SQL {
   return sql`
-    WITH ok AS (SELECT 1 ${v.onlyIf ? sql`WHERE ${v.onlyIf}` : sql``}), c AS (
+    WITH ok AS (SELECT 1 ${onlyIf ? sql`WHERE ${onlyIf}` : sql``}), c AS (
       INSERT INTO customers (merchant_id, external_id, first_name, last_name)
-      SELECT ${v.merchantId}, ${v.customer.externalId}, ${v.customer.firstName}, ${v.customer.lastName} FROM ok
+      SELECT ${v.merchantId}, ${v.customerExternalId}, ${v.customerFirstName}, ${v.customerLastName} FROM ok
       ON CONFLICT (merchant_id, external_id) DO UPDATE SET first_name = EXCLUDED.first_name, last_name = EXCLUDED.last_name
       RETURNING id
     ), i AS (
@@ -86,13 +89,13 @@ export function createInvoiceSql(v: {
       SELECT ${v.id}, ${v.merchantId}, ${v.terminalId}, ${v.merchantInvoiceId}, ${v.formId}, ${v.flowType},
         ${INITIAL_STATUS}, ${v.amount}, ${v.fee}, ${v.currencyId}, c.id, ${v.paymentMethodId}, ${v.canChangeAmount},
         ${v.isTest}, ${v.successUrl}, ${v.cancelUrl}, ${v.errorUrl}, ${v.callbackUrl}, ${v.supportCode},
-        ${v.expiresAt.toISOString()}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
+        ${v.expiresAt}::timestamptz, ${v.at}::timestamptz, ${v.at}::timestamptz
       FROM c
       RETURNING id, merchant_id
     ), ev AS (
-      INSERT INTO invoice_status_events (invoice_id, status, status_date) SELECT id, ${INITIAL_STATUS}, ${at}::timestamptz FROM i
+      INSERT INTO invoice_status_events (invoice_id, status, status_date) SELECT id, ${INITIAL_STATUS}, ${v.at}::timestamptz FROM i
     )
     INSERT INTO event_log (merchant_id, invoice_id, code, description, data, event_time)
     SELECT merchant_id, id, 'INVOICE_CREATED', 'Invoice created through the merchant API',
-      ${JSON.stringify({ actor: 'merchant' })}::jsonb, ${at}::timestamptz FROM i`;
+      ${JSON.stringify({ actor: 'merchant' })}::jsonb, ${v.at}::timestamptz FROM i`;
 }

@@ -6,7 +6,7 @@ import type { AppContext } from '../../lib/context';
 import { parseRequestJson } from '../../lib/json';
 import { AppError } from '../../lib/errors';
 import { serve } from '../../lib/route';
-import { createGuardSql, forgetMerchant, verifyMerchantRequest, type CreateGuard } from './signature';
+import { forgetMerchant, verifyMerchantRequest, type CreateGuard } from './signature';
 import {
   cancelMerchantInvoice,
   createInvoice,
@@ -79,7 +79,7 @@ export const merchantApiRoutes =
           idempotencyKey: typeof key === 'string' && key !== '' ? key : undefined,
           baseUrl,
           terminal: v.terminal,
-          onlyIf: v.guard ? createGuardSql(v.guard) : undefined,
+          guard: v.guard,
         });
       let out;
       try {

@@ -1,5 +1,5 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { createHash, randomUUID } from 'node:crypto';
+import { eq, sql, type Placeholder } from 'drizzle-orm';
 import {
   DEFAULT_INVOICE_EXPIRY_SECONDS,
   feeFor,
@@ -9,11 +9,13 @@ import {
   type CreateInvoiceResult,
   type MerchantInvoice,
 } from '@paydesk/contracts';
-import type { Tx } from '../../db/create-db';
 import { currencies } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { AppError, badRequest, invalidState, notFound } from '../../lib/errors';
-import { createInvoiceSql } from '../engine/lifecycle';
+import { createInvoiceSql, type NewInvoiceRow } from '../engine/lifecycle';
+import { prepared } from '../../lib/prepared';
+import { secureRandom } from '../../lib/random';
+import { createGuardSql, type CreateGuard } from './signature';
 import { applyTransition, lockInvoice } from '../engine/service';
 
 const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
@@ -33,7 +35,7 @@ export type TerminalInfo = {
 };
 
 /** A terminal with what a create needs; used inside the signature-key lookup (one round trip). */
-export const terminalInfoSql = (terminalId: string) => sql`
+export const terminalInfoSql = (terminalId: string | Placeholder) => sql`
     SELECT t.id, t.merchant_id, t.flow_type, t.enabled, t.is_test, c.id AS currency_id, c.code AS currency_code,
       t.fee_bps,
       (SELECT ta.value FROM terminal_attributes ta JOIN "references" r ON r.id = ta.attr_type_id
@@ -120,6 +122,19 @@ export class StaleCredentials extends AppError {
 
 export type CreateOutcome = { statusCode: number; body: unknown; replayed: boolean };
 
+type GuardedRow = NewInvoiceRow & Pick<CreateGuard, 'pem' | 'fingerprint'>;
+let createStatements: ReturnType<typeof buildCreateStatements> | undefined;
+/** The create, rendered once per form (built on first use: signature.ts and this module import each other). */
+const buildCreateStatements = () => ({
+  plain: prepared<NewInvoiceRow>('paydesk_create_invoice', (p) => createInvoiceSql(p)),
+  guarded: prepared<GuardedRow>('paydesk_create_invoice_guarded', (p) =>
+    createInvoiceSql(
+      p,
+      createGuardSql({ merchantId: p.merchantId, terminalId: p.terminalId, pem: p.pem, fingerprint: p.fingerprint }),
+    ),
+  ),
+});
+
 function requestHash(rawBody: string) {
   return createHash('sha256').update(rawBody).digest('base64url');
 }
@@ -140,20 +155,21 @@ export async function createInvoice(
     /** The terminal as read with the merchant's key (see verifyMerchantRequest); saves a round trip. */
     terminal?: TerminalInfo | null;
     /** What the request was checked against must still hold when it is written (signature.ts createGuardSql). */
-    onlyIf?: SQL;
+    guard?: CreateGuard;
   },
 ): Promise<CreateOutcome> {
-  const { merchantId, body } = args;
+  const { merchantId, body, guard } = args;
   const hash = args.idempotencyKey ? requestHash(args.rawBody) : '';
   if (args.idempotencyKey) {
     const replay = await findIdempotent(ctx, merchantId, args.idempotencyKey, hash);
     if (replay) return replay;
   }
   const { terminal, method } = await validateCreate(ctx, merchantId, body, args.terminal);
+  // the guard holds the insert to the key and terminal it was checked against: the same merchant and terminal
+  if (guard && (guard.merchantId !== merchantId || guard.terminalId !== terminal.id)) throw new StaleCredentials();
   const now = ctx.now();
   const id = randomUUID();
-  // one call for both (each call to the system's generator costs about as much as its bytes)
-  const random = randomBytes(29);
+  const random = secureRandom(29);
   const formId = random.subarray(0, 24).toString('base64url');
   const expiresAt = new Date(now.getTime() + (body.expiresInSeconds ?? DEFAULT_INVOICE_EXPIRY_SECONDS) * 1000);
   const result: CreateInvoiceResult = {
@@ -164,40 +180,42 @@ export async function createInvoice(
     expiresAt: expiresAt.toISOString(),
   };
   const response = { data: result };
-  const fee = feeFor(body.amount, terminal.fee_bps);
-  const verificationKey = random.subarray(24).toString('hex').toUpperCase();
   const nowIso = now.toISOString();
-  const insert = async (tx: Tx | AppContext['db']) => {
-    const res = await tx.execute(
-      createInvoiceSql({
-        id,
-        merchantId,
-        terminalId: terminal.id,
-        merchantInvoiceId: body.merchantInvoiceId,
-        formId,
-        flowType: body.flowType,
-        amount: body.amount,
-        fee,
-        currencyId: terminal.currency_id,
-        customer: body.customer,
-        paymentMethodId: method?.id ?? null,
-        canChangeAmount: body.canChangeAmount ?? false,
-        isTest: terminal.is_test,
-        successUrl: body.successUrl,
-        cancelUrl: body.cancelUrl,
-        errorUrl: body.errorUrl,
-        callbackUrl: body.callbackUrl ?? null,
-        supportCode: verificationKey,
-        expiresAt,
-        at: now,
-        onlyIf: args.onlyIf,
-      }),
-    );
+  const row: GuardedRow = {
+    id,
+    merchantId,
+    terminalId: terminal.id,
+    merchantInvoiceId: body.merchantInvoiceId,
+    formId,
+    flowType: body.flowType,
+    amount: body.amount,
+    fee: feeFor(body.amount, terminal.fee_bps),
+    currencyId: terminal.currency_id,
+    customerExternalId: body.customer.externalId,
+    customerFirstName: body.customer.firstName,
+    customerLastName: body.customer.lastName,
+    paymentMethodId: method?.id ?? null,
+    canChangeAmount: body.canChangeAmount ?? false,
+    isTest: terminal.is_test,
+    successUrl: body.successUrl,
+    cancelUrl: body.cancelUrl,
+    errorUrl: body.errorUrl,
+    callbackUrl: body.callbackUrl ?? null,
+    supportCode: random.subarray(24).toString('hex').toUpperCase(),
+    expiresAt: result.expiresAt,
+    at: nowIso,
+    // what the guard holds the insert to (unused without one)
+    pem: guard?.pem ?? '',
+    fingerprint: guard?.fingerprint ?? '',
+  };
+  const written = (res: { rowCount: number | null }) => {
     if (!res.rowCount) throw new StaleCredentials();
   };
   try {
     if (!args.idempotencyKey) {
-      await insert(ctx.db);
+      // the hot path: the statement rendered once (a named prepared statement on PostgreSQL)
+      const statements = (createStatements ??= buildCreateStatements());
+      written(await (guard ? statements.guarded : statements.plain).run(ctx.dbh, row));
       return { statusCode: 201, body: response, replayed: false };
     }
     const key = args.idempotencyKey;
@@ -211,7 +229,7 @@ export async function createInvoice(
           WHERE idempotency_keys.created_at < ${new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString()}::timestamptz
         RETURNING 1`);
       if (!claimed.rowCount) return null; // a live row exists: the first request committed meanwhile
-      await insert(tx);
+      written(await tx.execute(createInvoiceSql(row, guard && createGuardSql(guard))));
       return { statusCode: 201, body: response, replayed: false } as CreateOutcome;
     });
     if (outcome) return outcome;

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { merchantSignaturePayload, SIGNATURE_WINDOW_SECONDS, isUuid } from '@paydesk/contracts';
 import type { AppContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
+import type { Params } from '../../lib/prepared';
 import { terminalInfoSql, type TerminalInfo } from './service';
 
 /** Parsed keys by PEM text: the PEM is read fresh per request, so a changed key takes effect at once. */
@@ -41,7 +42,7 @@ export const merchantKeySql = (merchantId: string, terminalId?: string) =>
  */
 export type CreateGuard = { merchantId: string; pem: string; terminalId: string; fingerprint: string };
 
-export const createGuardSql = (g: CreateGuard) => sql`
+export const createGuardSql = (g: Params<CreateGuard>) => sql`
   EXISTS (SELECT 1 FROM merchants m WHERE m.id = ${g.merchantId} AND m.client_public_key = ${g.pem})
   AND (SELECT md5(row_to_json(ti)::text) FROM (${terminalInfoSql(g.terminalId)}) ti) = ${g.fingerprint}`;
 
