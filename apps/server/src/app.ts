@@ -16,7 +16,9 @@ import { registerErrorHandler } from './plugins/error-handler';
 import { registerObservability, requestLogController } from './plugins/observability';
 import { exactSerializerCompiler, registerExactJson } from './lib/json';
 import { edgeErrorOptions, registerEdgeInput } from './plugins/edge-input';
-import { COOKIE_NAME, registerAuth } from './plugins/auth';
+import { COOKIE_NAME, registerAuth, userFromToken } from './plugins/auth';
+import { hasPermission } from '@paydesk/contracts/permissions';
+import { MERCHANT_PICKER_CALL } from '@paydesk/contracts/first-calls';
 import { registerMerchantScope } from './lib/scope';
 import { registerModules } from './modules';
 import { demoReceiver } from './modules/callbacks/demo-receiver';
@@ -149,7 +151,12 @@ function registerWeb(app: FastifyInstance, ctx: AppContext) {
   const sendPage = (file: string) => (_req: FastifyRequest, reply: FastifyReply) =>
     // pages revalidate on every load, so a release reaches browsers at once; only hashed assets are immutable
     reply.header('cache-control', 'no-cache').sendFile(file, dist, { cacheControl: false });
-  const sendIndex = sendLandingPage(dist, sendPage('index.html'));
+  const sendIndex = sendLandingPage(dist, sendPage('index.html'), async (token) => {
+    // the signed-in landing's first calls that the session alone decides (first-calls.ts)
+    const user = await userFromToken(ctx, app.jwtSecret, token);
+    if (!user || user.mustChangePassword || user.mustSetUpTwoFactor) return [];
+    return hasPermission(user.permissions, 'merchant.rw.all') ? [MERCHANT_PICKER_CALL] : [];
+  });
   app.get('/payment/:formId', { schema: { hide: true } }, sendPage('payment.html'));
   for (const f of fs.readdirSync(dist)) {
     if (/\.(svg|png|ico|txt|webmanifest)$/.test(f)) app.get(`/${f}`, { schema: { hide: true } }, sendPage(f));
@@ -170,12 +177,18 @@ type RoutePreloads = Record<'public' | 'signedIn', Record<string, { js: string[]
  * index.html for a landing address (Login; the transactions list of a browser with a session cookie) names the
  * files of its screens (`<link rel="modulepreload">`, from route-preloads.json of the web build), so that the
  * browser fetches them with the entry instead of after the entry has run (issue 15: on a slow network each round
- * trip saved is a step less before the first screen). Other addresses, and a build without the file, get
- * index.html as it is. The page and the file are read on each request, as sendFile does, so a new build is served at
+ * trip saved is a step less before the first screen). For a valid session it also names the calls after the session
+ * call that the session alone decides (`<link rel="preload" as="fetch">`: the merchant list of a user who picks the
+ * merchant), so that they travel with the scripts instead of after them. Other addresses, and a build without the
+ * file, get index.html as it is. The page and the file are read on each request, as sendFile does, so a new build is served at
  * once.
  */
-function sendLandingPage(dist: string, plain: (req: FastifyRequest, reply: FastifyReply) => FastifyReply) {
-  const attr = (s: string) => s.replace(/[^\w./-]/g, '');
+function sendLandingPage(
+  dist: string,
+  plain: (req: FastifyRequest, reply: FastifyReply) => FastifyReply,
+  firstCalls: (sessionToken: string) => Promise<string[]>,
+) {
+  const attr = (s: string) => s.replace(/[^\w./?=&-]/g, '').replaceAll('&', '&amp;');
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const address = req.url.split('?')[0]!;
     let preloads: RoutePreloads;
@@ -188,9 +201,14 @@ function sendLandingPage(dist: string, plain: (req: FastifyRequest, reply: Fasti
     }
     // own keys only: an address like /__proto__ or /constructor names no build file
     const own = (m: RoutePreloads[keyof RoutePreloads]) => (Object.hasOwn(m, address) ? m[address] : undefined);
-    const files = own(preloads.public) ?? (req.cookies[COOKIE_NAME] ? own(preloads.signedIn) : undefined);
+    const token = req.cookies[COOKIE_NAME];
+    const signedIn = token ? own(preloads.signedIn) : undefined;
+    const files = own(preloads.public) ?? signedIn;
     if (!Array.isArray(files?.js) || !Array.isArray(files.css)) return plain(req, reply);
+    // and, for a signed-in landing, the calls after the session's that the session alone decides, asked for with it
+    const calls = signedIn && token ? await firstCalls(token) : [];
     const links = [
+      ...calls.map((c) => `<link rel="preload" as="fetch" crossorigin href="${attr(c)}">`),
       ...files.js.map((f) => `<link rel="modulepreload" crossorigin href="/${attr(f)}">`),
       ...files.css.map((f) => `<link rel="preload" as="style" crossorigin href="/${attr(f)}">`),
     ];

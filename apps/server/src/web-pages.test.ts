@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/harness';
+import { MERCHANT_PICKER_CALL } from '@paydesk/contracts/first-calls';
+import { createTestApp, loginAs, type TestApp } from '../test/harness';
 
 /**
  * index.html of a landing address names the files of its screens (issue 15, route-preloads.json of the web build):
@@ -83,6 +84,32 @@ describe('landing pages name their screens’ files', () => {
       expect(res.headers['cache-control'], url).toBe('no-cache');
       expect(res.body, url).toBe(INDEX);
     }
+  });
+
+  it('a valid session also has its first calls named: the merchant list for a user who picks the merchant only', async () => {
+    const t = await createTestApp({ webDist: webBuild(PRELOADS) });
+    apps.push(t);
+    const page = async (cookie: string) =>
+      (await t.app.inject({ method: 'GET', url: '/invoices', headers: { cookie } })).body;
+    const merchantList = `<link rel="preload" as="fetch" crossorigin href="${MERCHANT_PICKER_CALL.replace('&', '&amp;')}">`;
+
+    const admin = await page(await loginAs(t.app, 'admin'));
+    expect(admin).toContain(merchantList);
+    expect(admin).toContain('<link rel="modulepreload" crossorigin href="/assets/signed-in-1.js">');
+    for (const who of ['owner', 'viewer']) {
+      const res = await page(await loginAs(t.app, who));
+      expect(res, who).not.toContain('as="fetch"');
+      expect(res, who).toContain('signed-in-1.js');
+    }
+    // a cookie that is no session: the files only (the app sends the browser to Login)
+    expect(await page('jwt=some-session')).not.toContain('as="fetch"');
+    // Login names no call, whoever asks
+    const login = await t.app.inject({
+      method: 'GET',
+      url: '/login',
+      headers: { cookie: await loginAs(t.app, 'admin') },
+    });
+    expect(login.body).not.toContain('as="fetch"');
   });
 
   it('a build without route-preloads.json: every page is index.html as built', async () => {

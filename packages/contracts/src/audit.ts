@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ddMmYyyySchema } from './dates';
+import { ddMmYyyySchema } from './day-schema';
 
 /** Every kind of audit record; the server writes them in the same transaction as the change. */
 export const AUDIT_ACTIONS = [

@@ -17,5 +17,4 @@ export const settingResponse = dataOf(z.object({ value: z.enum(['true', 'false']
 export const scopedQuery = <T extends z.ZodRawShape>(shape: T) =>
   z.object({ ...shape, merchantId: z.uuid().optional() }).strict();
 
-/** A UUID in its text form (ids of invoices, merchants, terminals…), any case. */
-export const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
+export { isUuid } from './uuid';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { ddMmYyyySchema } from './day-schema';
 import {
-  ddMmYyyySchema,
   ddMmYyyyToIsoDay,
   formatDateLong,
   formatDateShort,

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /**
  * Dates of SPEC §5/§9. Invoice queries carry days as dd/MM/yyyy; screens show times in the long
  * ('dd MMM yyyy HH:mm:ss') or short ('dd/MM/yyyy HH:mm:ss') format. Days and times are UTC, like
@@ -82,8 +80,3 @@ export function utcIsoDay(offsetDays = 0, now: Date = new Date()): string {
   const d = new Date(now.getTime() + offsetDays * 86_400_000);
   return formatIsoDay({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() });
 }
-
-/** A dd/MM/yyyy query value; anything else (including 31/02/2026) is refused. */
-export const ddMmYyyySchema = z
-  .string()
-  .refine((s) => parseDdMmYyyy(s) !== null, { message: 'Expected a valid date as dd/MM/yyyy' });

@@ -13,6 +13,7 @@ export * from './engine';
 export * from './phone';
 export * from './countdown';
 export * from './dates';
+export * from './day-schema';
 export * from './invoices';
 export * from './monitoring';
 export * from './reports';

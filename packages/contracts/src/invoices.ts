@@ -1,18 +1,17 @@
 import { z } from 'zod';
 import { dataOf, scopedQuery } from './common';
-import { ddMmYyyySchema } from './dates';
+import { ddMmYyyySchema } from './day-schema';
 import { FLOW_TYPES, INVOICE_STATUS_CODES, INVOICE_STATUSES, TICKET_STATUSES, statusById } from './statuses';
 
-/* ---- Constants of SPEC §9 ---- */
-
-export const INVOICE_PAGE_SIZES = [5, 10, 15, 25, 40] as const;
-export const INVOICE_DEFAULT_PAGE_SIZE = 10;
-export const INVOICE_MIN_PAGE_SIZE = 5;
-export const INVOICE_MAX_PAGE_SIZE = 100;
-/** The list counts exactly up to this many rows; beyond it `total` is the cap and `totalIsCapped` is true. */
-export const INVOICE_TOTAL_CAP = 10_000;
-export const INVOICE_SEARCH_MAX = 200;
-export const INVOICE_CSV_FILENAME = 'Invoices.csv';
+export * from './invoice-list';
+import {
+  INVOICE_DEFAULT_PAGE_SIZE,
+  INVOICE_MAX_PAGE_SIZE,
+  INVOICE_MIN_PAGE_SIZE,
+  INVOICE_SEARCH_MAX,
+  INVOICE_TOTAL_CAP,
+  decodeInvoiceCursor,
+} from './invoice-list';
 
 /* ---- Query of GET /api/v1/invoice and /api/v1/invoice/csv ---- */
 
@@ -53,29 +52,6 @@ export const invoiceFilterShape = {
 export const invoiceCsvQuery = scopedQuery(invoiceFilterShape);
 export type InvoiceFilter = z.infer<typeof invoiceCsvQuery>;
 
-/**
- * A position in the list for keyset pagination (issue 15): the created time at the database's precision and the id
- * of a row, as one opaque base64url token. "Next" and "previous" cost the same on the first and the millionth row.
- */
-export type InvoiceCursor = { createdAt: string; id: string };
-const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)$/;
-const CURSOR_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const base64url = {
-  encode: (s: string) => btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''),
-  decode: (s: string) => atob(s.replace(/-/g, '+').replace(/_/g, '/')),
-};
-export const encodeInvoiceCursor = (c: InvoiceCursor) => base64url.encode(`${c.createdAt}|${c.id}`);
-export function decodeInvoiceCursor(token: string): InvoiceCursor | null {
-  let text: string;
-  try {
-    text = base64url.decode(token);
-  } catch {
-    return null;
-  }
-  const [createdAt, id, ...rest] = text.split('|');
-  if (rest.length || !createdAt || !id || !CURSOR_TIME.test(createdAt) || !CURSOR_ID.test(id)) return null;
-  return { createdAt, id };
-}
 const cursor = z.preprocess(
   blankToUndefined,
   z

@@ -1,33 +1,14 @@
 import { z } from 'zod';
 import { dataOf, scopedQuery } from './common';
 
-/** Reference lists by header id (SPEC §3). */
-export const REFERENCE_HEADERS = {
-  99: 'gender',
-  100: 'event type',
-  101: 'currency',
-  102: 'parameter type',
-  103: 'requisite type',
-  104: 'contact type',
-  105: 'terminal attribute type',
-  106: 'fee type',
-  107: 'ticket issue type',
-  108: 'notification type',
-  110: 'payment channel type',
-  111: 'channel integration type',
-  112: 'client cohorts',
-  113: 'terminal pool status',
-  114: 'terminal pool type',
-  200: 'flow type',
-  201: 'payment status',
-  202: 'transaction status',
-  203: 'transaction type',
-  204: 'ticket status',
-  205: 'bank name',
-} as const;
-export type ReferenceHeaderId = keyof typeof REFERENCE_HEADERS;
-export const REFERENCE_HEADER_IDS = Object.keys(REFERENCE_HEADERS).map(Number) as ReferenceHeaderId[];
-export const isReferenceHeaderId = (n: number): n is ReferenceHeaderId => n in REFERENCE_HEADERS;
+import { REFERENCE_HEADER_IDS, isReferenceHeaderId } from './reference-headers';
+
+export {
+  REFERENCE_HEADERS,
+  REFERENCE_HEADER_IDS,
+  isReferenceHeaderId,
+  type ReferenceHeaderId,
+} from './reference-headers';
 
 /** Serial ids are PostgreSQL integers: anything larger cannot exist (and must not reach the database as a 500). */
 export const MAX_DB_ID = 2_147_483_647;
@@ -36,8 +17,7 @@ export const dbId = (message: string) =>
 export const dbIdParam = (message: string) =>
   z.coerce.number({ error: message }).int(message).positive(message).max(MAX_DB_ID, message);
 
-export const TERMINAL_ATTRIBUTE_TYPE_HEADER = 105;
-export const FLOW_TYPE_HEADER = 200;
+export { FLOW_TYPE_HEADER, TERMINAL_ATTRIBUTE_TYPE_HEADER } from './reference-headers';
 
 /** Value types of terminal attributes and credentials (header 102): Integer, String, Char, Boolean, Numeric. */
 export const PARAM_TYPES = ['I', 'S', 'C', 'B', 'N'] as const;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dataOf } from './common';
-import { ddMmYyyySchema } from './dates';
+import { ddMmYyyySchema } from './day-schema';
 import { INVOICE_PAGE_SIZES, INVOICE_SEARCH_MAX, INVOICE_DEFAULT_PAGE_SIZE } from './invoices';
 import { FLOW_TYPES, INVOICE_STATUSES, statusById } from './statuses';
 

@@ -108,7 +108,7 @@ export async function issueSessionToken(ctx: AppContext, secret: Uint8Array, use
   return { token, expiresAt };
 }
 
-async function userFromToken(ctx: AppContext, secret: Uint8Array, token: string): Promise<SessionUser | null> {
+export async function userFromToken(ctx: AppContext, secret: Uint8Array, token: string): Promise<SessionUser | null> {
   let jti: string | undefined;
   try {
     const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'] });

@@ -7,18 +7,31 @@ import { setSessionStepRequiredHandler, setUnauthorizedHandler } from '../lib/ap
 import { createQueryClient } from '../lib/query-client';
 import { hasPermission } from '@paydesk/contracts/permissions';
 import { merchantsQuery } from '../lib/merchant';
+import { pickMerchant, rememberedMerchantStore, scopedMerchantStore } from '../lib/merchant-scope';
 import { meQuery, meQueryKey } from '../lib/session';
 import { clearSession, isSignedIn } from '../lib/session-actions';
 import { Providers } from './providers';
-import { createAppRouter, preloadScreens } from './router';
+import { createAppRouter, prefetchScreenData, preloadScreens } from './router';
 
 const queryClient = createQueryClient();
-// The session call starts now rather than after the first render, and so does the merchant list for a user who
-// picks the merchant (the signed-in layout waits for both); the chunks of the screen being opened load meanwhile.
-void queryClient.prefetchQuery(meQuery).then(() => {
+// The session call starts now rather than after the first render, then the merchant list for a user who picks the
+// merchant, then — the scope settled as the scope gate settles it — the calls of the screen being opened: all
+// outside React, whose first commits (the loader, the lazy screens) would hold them back. The chunks of the screen
+// load meanwhile.
+void queryClient.prefetchQuery(meQuery).then(async () => {
   const me = queryClient.getQueryData(meQuery.queryKey);
-  if (me && !me.mustChangePassword && hasPermission(me.permissions, 'merchant.rw.all'))
-    void queryClient.prefetchQuery(merchantsQuery);
+  if (!me || me.mustChangePassword || me.mustSetUpTwoFactor) return;
+  let merchantId = me.merchantId;
+  if (hasPermission(me.permissions, 'merchant.rw.all')) {
+    await queryClient.prefetchQuery(merchantsQuery);
+    const list = queryClient.getQueryData(merchantsQuery.queryKey)?.data;
+    if (!list) return;
+    const picked = pickMerchant(list, rememberedMerchantStore.get());
+    scopedMerchantStore.set(picked);
+    merchantId = picked ?? me.merchantId;
+  }
+  const { pathname, search } = window.location;
+  prefetchScreenData({ queryClient, me, merchantId, pathname, search: new URLSearchParams(search) });
 });
 preloadScreens(window.location.pathname);
 const router = createAppRouter();

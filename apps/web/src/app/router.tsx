@@ -233,7 +233,14 @@ export function preloadScreens(pathname: string) {
  * Asks for the calls the screens of a path make on their first render (their modules' `prefetch`), once the
  * session and the merchant scope are settled: they then travel while the screens are being built.
  */
+let prefetchedFor: string | undefined;
+
 export function prefetchScreenData(ctx: ScreenPrefetchContext) {
+  // once per address and merchant: main.tsx asks as soon as the session and the scope are known, and the scope gate
+  // again when it has rendered (a second prefetch of an answer already in would fetch it anew)
+  const key = `${ctx.merchantId ?? ''} ${ctx.pathname}?${ctx.search.toString()}`;
+  if (key === prefetchedFor) return;
+  prefetchedFor = key;
   for (const m of matchRoutes(routes, ctx.pathname) ?? [])
     for (const s of screens.get(m.route) ?? [])
       s.preload()

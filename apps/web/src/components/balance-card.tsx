@@ -20,8 +20,11 @@ export type BalanceCardProps = {
   terminalId?: string;
   /** 'test': the figures are the test book of a test terminal (labelled, never settled) */
   book?: 'live' | 'test';
-  /** with all terminals: the test book's figures, shown apart under the live ones */
-  testFigures?: MoneyFigure[];
+  /**
+   * with all terminals: the test book's figures, shown apart under the live ones; 'loading' while they are asked
+   * for (a placeholder of the line's height holds its place, so nothing moves when they come)
+   */
+  testFigures?: MoneyFigure[] | 'loading';
 };
 
 const show = (f: MoneyFigure) => formatMoneyEn(f.amount, f.currency.dimension, f.currency.code);
@@ -84,10 +87,27 @@ export const BalanceCard = memo(function BalanceCard({
               )}
             </Stack>
           )}
-          {testFigures && testFigures.length > 0 && (
-            <Text size="xs" c="dimmed" mt={2} data-testid="balance-test-amount">
-              Test: {testFigures.map(show).join(' · ')}
+          {testFigures === 'loading' ? (
+            <Text size="xs" c="dimmed" mt={2}>
+              <Skeleton
+                component="span"
+                display="inline-block"
+                height="1em"
+                width={120}
+                radius="sm"
+                animate
+                aria-label={`${label} test book loading`}
+              >
+                {' '}
+              </Skeleton>
             </Text>
+          ) : (
+            testFigures &&
+            testFigures.length > 0 && (
+              <Text size="xs" c="dimmed" mt={2} data-testid="balance-test-amount">
+                Test: {testFigures.map(show).join(' · ')}
+              </Text>
+            )
           )}
         </div>
         {settlement && (

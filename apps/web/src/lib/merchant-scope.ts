@@ -10,3 +10,7 @@ export const rememberedMerchantStore = createStore<string | null>(null, 'paydesk
 export const scopedMerchantStore = createStore<string | null>(null);
 
 export const getScopedMerchantId = () => scopedMerchantStore.get();
+
+/** Where a merchant.rw.all user's calls start: the remembered merchant if it still exists, else the first listed. */
+export const pickMerchant = (list: readonly { id: string }[], remembered: string | null): string | null =>
+  list.find((m) => m.id === remembered)?.id ?? list[0]?.id ?? null;

@@ -1,10 +1,9 @@
 import { queryOptions } from '@tanstack/react-query';
+import { MERCHANT_PICKER_QUERY } from '@paydesk/contracts/first-calls';
 import { call } from './api';
 import { scopedMerchantStore } from './merchant-scope';
 import { useStore } from './persisted-store';
 import { useCurrentUser } from './session';
-
-const MERCHANT_LIST_SIZE = 50;
 
 /** All merchants (first 50), for merchant.rw.all users (SPEC §6). Not itself merchant-scoped. */
 export const merchantsQuery = queryOptions({
@@ -13,7 +12,8 @@ export const merchantsQuery = queryOptions({
     call('GET /api/v1/merchant', {
       signal,
       scoped: false,
-      query: { page: 0, size: MERCHANT_LIST_SIZE },
+      // the server names this call in index.html for such a user (first-calls.ts): the same URL takes its answer
+      query: MERCHANT_PICKER_QUERY,
     }),
   staleTime: Infinity,
   refetchOnWindowFocus: false,

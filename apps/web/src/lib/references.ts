@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { TERMINAL_ATTRIBUTE_TYPE_HEADER, type ReferenceHeaderId } from '@paydesk/contracts/references';
+import { TERMINAL_ATTRIBUTE_TYPE_HEADER, type ReferenceHeaderId } from '@paydesk/contracts/reference-headers';
 import { call } from './api';
 import { useCurrentMerchantId } from './merchant';
 

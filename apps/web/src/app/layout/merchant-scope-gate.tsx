@@ -5,7 +5,7 @@ import { Alert, Button, Center } from '@mantine/core';
 import { FullPageLoader } from '../../components/full-page-loader';
 import { FIRST_PAINT_MAX_WAIT_MS, FirstPaintContext, createFirstPaintHolds } from '../../lib/first-paint';
 import { merchantsQuery } from '../../lib/merchant';
-import { rememberedMerchantStore, scopedMerchantStore } from '../../lib/merchant-scope';
+import { pickMerchant, rememberedMerchantStore, scopedMerchantStore } from '../../lib/merchant-scope';
 import { useStore } from '../../lib/persisted-store';
 import { useCan, useCurrentUser } from '../../lib/session';
 import { prefetchScreenData } from '../router';
@@ -24,16 +24,13 @@ export function MerchantScopeGate({ children }: { children: ReactNode }) {
   const scoped = useStore(scopedMerchantStore);
 
   const list = merchants.data?.data;
-  const wanted = !canPickMerchant
-    ? null
-    : list
-      ? (list.find((m) => m.id === remembered)?.id ?? list[0]?.id ?? null)
-      : undefined; // still loading
+  const wanted = !canPickMerchant ? null : list ? pickMerchant(list, remembered) : undefined; // undefined: loading
 
   // Once the scope is known, the calls of the screen being opened start at once (in the commit, before the
   // screen's background render below), rather than when that render is done.
   const queryClient = useQueryClient();
   const { pathname, search } = useLocation();
+  // (main.tsx usually has asked for them already, outside React: then this finds them asked for)
   const prefetched = useRef(false);
   useLayoutEffect(() => {
     if (wanted === undefined) return;

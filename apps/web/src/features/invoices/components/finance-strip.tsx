@@ -43,9 +43,10 @@ function FinanceTile({ kind, terminalId }: { kind: FinanceKind; terminalId: stri
     [hasTest, testData, currencies],
   );
   // a tile grows by a line per currency and by the test book's line: the first paint waits for its figures
-  // (lib/first-paint.ts), and for the terminals, which tell whether a test line comes
+  // (lib/first-paint.ts), and for the terminals, which tell whether a test line comes (its figures may come after:
+  // the line holds its place meanwhile)
   const known = (terminals !== undefined || terminalsFailed) && figures !== undefined;
-  useFirstPaintHold(isError || (known && (!hasTest || test.isError || testFigures !== undefined)));
+  useFirstPaintHold(isError || known);
   if (isError) {
     return (
       <Paper withBorder p="md" radius="md">
@@ -64,7 +65,7 @@ function FinanceTile({ kind, terminalId }: { kind: FinanceKind; terminalId: stri
       figures={figures}
       terminalId={terminalId || undefined}
       book={onTest ? 'test' : 'live'}
-      testFigures={testFigures}
+      testFigures={hasTest && testFigures === undefined && !test.isError ? 'loading' : testFigures}
     />
   );
 }

@@ -1,4 +1,4 @@
-import { isUuid } from '@paydesk/contracts/common';
+import { isUuid } from '@paydesk/contracts/uuid';
 import { formatDateLong, parseDdMmYyyy } from '@paydesk/contracts/dates';
 import {
   INVOICE_DEFAULT_PAGE_SIZE,
@@ -6,8 +6,8 @@ import {
   INVOICE_SEARCH_MAX,
   INVOICE_TOTAL_CAP,
   decodeInvoiceCursor,
-  type Invoice,
-} from '@paydesk/contracts/invoices';
+} from '@paydesk/contracts/invoice-list';
+import type { Invoice } from '@paydesk/contracts/invoices';
 import { FLOW_TYPES, statusById, type FlowType } from '@paydesk/contracts/statuses';
 import type { SavedViewState } from '@paydesk/contracts/saved-views';
 import type { QueryParams } from '../../../lib/api';

@@ -3,7 +3,7 @@ import { useSearchParams } from 'react-router';
 import { Alert, Badge, Button, Center, Group, Paper, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconFilter, IconSearch } from '@tabler/icons-react';
-import { INVOICE_CSV_FILENAME, INVOICE_PAGE_SIZES, INVOICE_SEARCH_MAX } from '@paydesk/contracts/invoices';
+import { INVOICE_CSV_FILENAME, INVOICE_PAGE_SIZES, INVOICE_SEARCH_MAX } from '@paydesk/contracts/invoice-list';
 import type { SavedView } from '@paydesk/contracts/saved-views';
 import { CsvButton } from '../../../components/csv-button';
 import { Pager, type PositionPaging } from '../../../components/pager';
