@@ -206,7 +206,8 @@ function sendLandingPage(
     const files = own(preloads.public) ?? signedIn;
     if (!Array.isArray(files?.js) || !Array.isArray(files.css)) return plain(req, reply);
     // and, for a signed-in landing, the calls after the session's that the session alone decides, asked for with it
-    const calls = signedIn && token ? await firstCalls(token) : [];
+    // (a hint only: should the session lookup fail, the page goes without it)
+    const calls = signedIn && token ? await firstCalls(token).catch(() => []) : [];
     const links = [
       ...calls.map((c) => `<link rel="preload" as="fetch" crossorigin href="${attr(c)}">`),
       ...files.js.map((f) => `<link rel="modulepreload" crossorigin href="/${attr(f)}">`),

@@ -58,6 +58,46 @@ describe.skipIf(!process.env.DATABASE_URL)('statement limits (PostgreSQL)', () =
     expect(Number(events.rows[0]!.n)).toBe(0);
   });
 
+  it('a merchant API create held past the limit (the prepared statement) answers 503 and writes nothing', async () => {
+    const sign = merchantSigner(t.demo.merchantId, t.demo.privateKeyPem, t.clock.now);
+    const terminal = t.demo.terminals.find((x) => x.flowType === 'DEPOSIT' && x.isTest)!;
+    const customer = { externalId: 'held-customer', firstName: 'Held', lastName: 'Row' };
+    const first = await injectSigned(
+      t.app,
+      sign,
+      'POST',
+      '/api/merchant/v1/invoices',
+      invoiceBody(terminal, { customer }),
+    );
+    expect(first.statusCode, first.body).toBe(201);
+    const before = await t.ctx.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM invoices`);
+
+    // another transaction holds the customer's row: the create's upsert of it waits past the limit
+    const holder = await t.ctx.dbh.pool.connect();
+    try {
+      await holder.query('SET statement_timeout = 0');
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM customers WHERE merchant_id = $1 AND external_id = $2 FOR UPDATE', [
+        t.demo.merchantId,
+        customer.externalId,
+      ]);
+      const res = await injectSigned(
+        t.app,
+        sign,
+        'POST',
+        '/api/merchant/v1/invoices',
+        invoiceBody(terminal, { customer }),
+      );
+      expect(res.statusCode, res.body).toBe(503);
+      expect(res.json().error).toMatchObject({ code: 'SERVICE_BUSY' });
+    } finally {
+      await holder.query('ROLLBACK');
+      holder.release();
+    }
+    const after = await t.ctx.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM invoices`);
+    expect(Number(after.rows[0]!.n)).toBe(Number(before.rows[0]!.n));
+  });
+
   it('an export runs under its own, longer limit', async () => {
     const stream = await copyOut(t.ctx, async () => 'COPY (SELECT pg_sleep(0.6), 42 AS answer) TO STDOUT');
     let out = '';

@@ -17,6 +17,12 @@ describe('prepared: a statement rendered once', () => {
     expect(p.values(row)).toEqual(direct.params);
     expect(p.values({ id: 'b2', amount: 7, note: 'x' })).toEqual(['b2', 7, 'x', 'fixed', 'b2']);
   });
+
+  it('refuses a builder that computes with a value instead of passing it as a parameter', () => {
+    expect(() => prepared<Row>('t_bad', (v) => sql`SELECT ${`${String(v.id)}-x`}`)).toThrow(
+      /values used other than as parameters/,
+    );
+  });
 });
 
 describe('secureRandom', () => {

@@ -1,4 +1,4 @@
-import { is, Placeholder, sql, type SQL } from 'drizzle-orm';
+import { DrizzleQueryError, is, Placeholder, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { QueryResult, QueryResultRow } from 'pg';
 import type { DbHandle } from '../db/create-db';
@@ -19,12 +19,23 @@ const dialect = new PgDialect();
  * needs a drizzle `SQL` (inside a transaction, or pgbench's script) runs the very same statement.
  */
 export function prepared<T extends Record<string, unknown>>(name: string, build: (p: Params<T>) => SQL) {
+  const handedOut = new Set<string>();
   const placeholders = new Proxy({} as Params<T>, {
-    get: (_target, key) => (typeof key === 'string' ? sql.placeholder(key) : undefined),
+    get: (_target, key) => {
+      if (typeof key !== 'string') return undefined;
+      handedOut.add(key);
+      return sql.placeholder(key);
+    },
   });
   const { sql: text, params } = dialect.sqlToQuery(build(placeholders));
   // each parameter: the name of the value that goes there, or a constant of the statement
   const keys = params.map((p) => (is(p, Placeholder) ? (p.name as keyof T) : undefined));
+  // a builder that computed with a value (a template string, arithmetic) would freeze its placeholder into a constant
+  const missing = [...handedOut].filter((k) => !keys.includes(k as keyof T));
+  const odd = params.filter((p) => !is(p, Placeholder) && p !== null && typeof p === 'object');
+  if (missing.length || odd.length) {
+    throw new Error(`prepared ${name}: values used other than as parameters (${missing.join(', ') || 'objects'})`);
+  }
   const values = (v: T) => {
     const out = new Array<unknown>(keys.length);
     for (let i = 0; i < keys.length; i++) {
@@ -36,10 +47,17 @@ export function prepared<T extends Record<string, unknown>>(name: string, build:
   return {
     text,
     values,
-    run<R extends QueryResultRow = QueryResultRow>(dbh: DbHandle, v: T): Promise<QueryResult<R>> {
-      return dbh.pool.query<R>(
-        dbh.kind === 'postgres' ? { name, text, values: values(v) } : { text, values: values(v) },
-      );
+    async run<R extends QueryResultRow = QueryResultRow>(dbh: DbHandle, v: T): Promise<QueryResult<R>> {
+      const params = values(v);
+      try {
+        return await dbh.pool.query<R>(
+          dbh.kind === 'postgres' ? { name, text, values: params } : { text, values: params },
+        );
+      } catch (err) {
+        // as drizzle reports a failed statement: the error handler reads the database's code from it (a statement
+        // timeout is a 503, a deadlock a 409) and logs the query without its values
+        throw new DrizzleQueryError(text, params, err as Error);
+      }
     },
   };
 }

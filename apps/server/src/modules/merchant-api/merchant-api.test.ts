@@ -160,6 +160,20 @@ describe('merchant API refuses bad input and writes nothing', () => {
     }
   });
 
+  it('ids in capitals (a UUID is case-blind): the create is accepted, checked against the database and remembered', async () => {
+    const terminal = depositTerminal();
+    const upper = merchantSigner(t.demo.merchantId.toUpperCase(), t.demo.privateKeyPem, t.clock.now);
+    for (let i = 0; i < 2; i++) {
+      const body = invoiceBody({ ...terminal, id: terminal.id.toUpperCase() });
+      const res = await injectSigned(t.app, upper, 'POST', PATH, body);
+      expect(res.statusCode, res.body).toBe(201);
+      const row = await t.ctx.db.execute<{ terminal_id: string; merchant_id: string }>(
+        sql`SELECT terminal_id::text, merchant_id::text FROM invoices WHERE id = ${res.json().data.invoiceId}`,
+      );
+      expect(row.rows[0]).toEqual({ terminal_id: terminal.id, merchant_id: t.demo.merchantId });
+    }
+  });
+
   it("another merchant's terminal or invoice → 404", async () => {
     const before = await counts();
     const [foreign] = (

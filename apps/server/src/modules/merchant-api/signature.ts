@@ -95,13 +95,15 @@ export async function verifyMerchantRequest(
     const v = req.headers[name];
     return typeof v === 'string' ? v : undefined;
   };
-  const merchantId = h('x-merchant-id');
+  const merchantIdSent = h('x-merchant-id');
   const timestamp = h('x-timestamp');
   const signature = h('x-signature');
-  if (!merchantId || !timestamp || !signature) {
+  if (!merchantIdSent || !timestamp || !signature) {
     throw refuse('Signed request required: send X-Merchant-Id, X-Timestamp and X-Signature headers');
   }
-  if (!isUuid(merchantId)) throw refuse('X-Merchant-Id must be a merchant id (UUID)');
+  if (!isUuid(merchantIdSent)) throw refuse('X-Merchant-Id must be a merchant id (UUID)');
+  // ids as the database writes them (a UUID may come in capitals): the remembered keys and the guard compare them
+  const merchantId = merchantIdSent.toLowerCase();
   if (!/^\d{1,12}$/.test(timestamp)) throw refuse('X-Timestamp must be unix seconds');
   const skew = Math.abs(Math.floor(ctx.now().getTime() / 1000) - Number(timestamp));
   if (skew > SIGNATURE_WINDOW_SECONDS) {
@@ -111,7 +113,7 @@ export async function verifyMerchantRequest(
   }
   const sig = Buffer.from(signature, 'base64');
   if (sig.length !== 64) throw refuse('X-Signature must be a base64 Ed25519 signature');
-  const terminalId = hint.terminalId && isUuid(hint.terminalId) ? hint.terminalId : undefined;
+  const terminalId = hint.terminalId && isUuid(hint.terminalId) ? hint.terminalId.toLowerCase() : undefined;
   const payload = Buffer.from(merchantSignaturePayload(timestamp, req.method, req.url, req.rawBody));
   if (hint.create && terminalId) {
     const k = known.get(merchantId);
