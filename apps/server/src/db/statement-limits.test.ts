@@ -17,6 +17,20 @@ describe.skipIf(!process.env.DATABASE_URL)('statement limits (PostgreSQL)', () =
   });
   afterAll(async () => t?.close());
 
+  /** `act` while another transaction holds the rows `lock` selects FOR UPDATE (released afterwards). */
+  async function whileHeld<R>(lock: string, params: unknown[], act: () => Promise<R>): Promise<R> {
+    const holder = await t.ctx.dbh.pool.connect();
+    try {
+      await holder.query('SET statement_timeout = 0');
+      await holder.query('BEGIN');
+      await holder.query(lock, params);
+      return await act();
+    } finally {
+      await holder.query('ROLLBACK');
+      holder.release();
+    }
+  }
+
   it('stops a statement past the interactive limit', async () => {
     const err = await t.ctx.db.execute(sql`SELECT pg_sleep(1)`).then(
       () => null,
@@ -32,24 +46,17 @@ describe.skipIf(!process.env.DATABASE_URL)('statement limits (PostgreSQL)', () =
     const invoiceId = created.json().data.invoiceId as string;
     const admin = await loginAs(t.app, 'admin');
 
-    // another transaction holds the invoice's row for a second
-    const holder = await t.ctx.dbh.pool.connect();
-    try {
-      await holder.query('SET statement_timeout = 0');
-      await holder.query('BEGIN');
-      await holder.query('SELECT 1 FROM invoices WHERE id = $1 FOR UPDATE', [invoiceId]);
-      const res = await t.app.inject({
+    // another transaction holds the invoice's row meanwhile
+    const res = await whileHeld('SELECT 1 FROM invoices WHERE id = $1 FOR UPDATE', [invoiceId], () =>
+      t.app.inject({
         method: 'PATCH',
         url: `/api/v1/invoice/status?merchantId=${t.demo.merchantId}`,
         headers: { cookie: admin },
         payload: { invoiceId, statusId: statusByCode('CANCELED')!.id, reason: 'Customer asked to cancel' },
-      });
-      expect(res.statusCode, res.body).toBe(503);
-      expect(res.json().error).toMatchObject({ code: 'SERVICE_BUSY', message: expect.stringMatching(/too long/) });
-    } finally {
-      await holder.query('ROLLBACK');
-      holder.release();
-    }
+      }),
+    );
+    expect(res.statusCode, res.body).toBe(503);
+    expect(res.json().error).toMatchObject({ code: 'SERVICE_BUSY', message: expect.stringMatching(/too long/) });
     const row = await t.ctx.db.execute<{ status: string }>(sql`SELECT status FROM invoices WHERE id = ${invoiceId}`);
     expect(row.rows[0]!.status).toBe('NEW');
     const events = await t.ctx.db.execute<{ n: number }>(
@@ -73,27 +80,13 @@ describe.skipIf(!process.env.DATABASE_URL)('statement limits (PostgreSQL)', () =
     const before = await t.ctx.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM invoices`);
 
     // another transaction holds the customer's row: the create's upsert of it waits past the limit
-    const holder = await t.ctx.dbh.pool.connect();
-    try {
-      await holder.query('SET statement_timeout = 0');
-      await holder.query('BEGIN');
-      await holder.query('SELECT 1 FROM customers WHERE merchant_id = $1 AND external_id = $2 FOR UPDATE', [
-        t.demo.merchantId,
-        customer.externalId,
-      ]);
-      const res = await injectSigned(
-        t.app,
-        sign,
-        'POST',
-        '/api/merchant/v1/invoices',
-        invoiceBody(terminal, { customer }),
-      );
-      expect(res.statusCode, res.body).toBe(503);
-      expect(res.json().error).toMatchObject({ code: 'SERVICE_BUSY' });
-    } finally {
-      await holder.query('ROLLBACK');
-      holder.release();
-    }
+    const res = await whileHeld(
+      'SELECT 1 FROM customers WHERE merchant_id = $1 AND external_id = $2 FOR UPDATE',
+      [t.demo.merchantId, customer.externalId],
+      () => injectSigned(t.app, sign, 'POST', '/api/merchant/v1/invoices', invoiceBody(terminal, { customer })),
+    );
+    expect(res.statusCode, res.body).toBe(503);
+    expect(res.json().error).toMatchObject({ code: 'SERVICE_BUSY' });
     const after = await t.ctx.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM invoices`);
     expect(Number(after.rows[0]!.n)).toBe(Number(before.rows[0]!.n));
   });
