@@ -4,17 +4,19 @@
  *
  *   npm run bench:reports        (BENCH_PG=postgres://postgres@127.0.0.1:5432/test, BENCH_ROWS=1000000)
  *   BENCH_REUSE=1 npm run bench:reports       measure the database an earlier run left again
+ *   BENCH_ONLY="one day" npm run bench:reports    the scenarios whose name holds the text
  *   BENCH_ROOT=/tmp/before npm run bench:reports    the server from another checkout (a `git worktree` of an older
  *                                                   commit): the "before" figures, with the same anchor
  *
- * For each report the HTTP download through the server (production mode, no workers) and `COPY (the report's SELECT)
- * TO STDOUT` on one open connection are timed alternately, BENCH_REPS times (3) after one warm-up each; the medians,
+ * For each report the HTTP download through the server (production mode, no workers, compiled as `npm start` runs it;
+ * BENCH_RUNTIME=tsx: the sources under tsx) and `COPY (the report's SELECT) TO STDOUT` on one open connection are
+ * timed alternately, BENCH_REPS times (3) after one warm-up each (a report under 100 ms: 21 times after 11); the medians,
  * their spread (min–max) and the ratio COPY time / download time (≥ 0.8: the report streams at ≥ 0.8× COPY's
  * throughput) are printed with the load average, and the same ratio with the download's time less that of a
- * signed-in `GET /api/v1/people/me` (the baseline: for a report of a few rows the request itself is the cost). Each download's size is checked against COPY's (CRLF line ends:
+ * signed-in `GET /api/v1/people/me` timed in the same repetitions (the baseline: for a report of a few rows the request
+ * itself is the cost). Each download's size is checked against COPY's (CRLF line ends:
  * one byte more a line) and its sha256 printed, so that two runs (before/after) can be seen to give the same files.
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,11 +29,11 @@ import { ensureReferenceData } from '../src/db/seed/reference-data';
 import type { AppContext } from '../src/lib/context';
 import { balancePlan, invoicePlan, poolBalancePlan, providerPlan } from '../src/modules/reports/service';
 import { reportCopySql, type ReportPlan } from '../src/modules/reports/stream';
+import { startServer } from './lib';
 
 const BASE = process.env.BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const DB_NAME = process.env.BENCH_DB ?? 'paydesk_bench_reports';
-const PORT = Number(process.env.BENCH_PORT ?? 3199);
 const REPS = Number(process.env.BENCH_REPS ?? 3);
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const serverRoot = path.resolve(process.env.BENCH_ROOT ?? repoRoot);
@@ -155,38 +157,18 @@ async function main() {
   log(`Merchant has ${fx.n.toLocaleString('en')} invoices; currency ${fx.currency_id}, pool ${fx.pool_id}`);
   log(`Server from ${serverRoot}`);
 
-  const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
-    cwd: serverRoot,
-    env: {
-      ...process.env,
-      DATABASE_URL: url,
-      PORT: String(PORT),
-      WORKERS: 'false',
-      SEED_DEMO: 'false',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: dataDir,
-      NODE_ENV: 'production',
-      PUBLIC_URL: `http://127.0.0.1:${PORT}`,
-      COOKIE_SECURE: 'false',
-      REQUIRE_2FA_PLATFORM: 'false',
-      JWT_SECRET: 'bench-secret-bench-secret-bench-secret-1234',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${PORT}`;
+  // the server as `npm start` runs it (BENCH_RUNTIME=tsx: the TypeScript sources), from BENCH_ROOT's checkout
+  if (process.env.BENCH_ROOT) process.env.BENCH_SERVER_DIR = serverRoot;
+  const server = await startServer(
+    url,
+    { WORKERS: 'false', DATA_DIR: dataDir, REQUIRE_2FA_PLATFORM: 'false', COOKIE_SECURE: 'false' },
+    { compiled: (process.env.BENCH_RUNTIME ?? 'compiled') === 'compiled' },
+  );
+  const base = server.target;
   const dbh = await createDb({ databaseUrl: url, poolMax: 2 });
   const copyClient = new pg.Client({ connectionString: url });
   await copyClient.connect();
   try {
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(`${base}/api/health`)).ok) break;
-      } catch {
-        /* not yet */
-      }
-      if (i > 600) throw new Error('server did not start');
-      await new Promise((r) => setTimeout(r, 100));
-    }
     const login = async (username: string) => {
       const res = await fetch(`${base}/api/v1/login`, {
         method: 'POST',
@@ -275,30 +257,39 @@ async function main() {
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const fmt = (x: number) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(1)} ms`);
 
-    // what any signed-in request costs (HTTP, session, the answer): a small report cannot be cheaper than this
-    const baselines: number[] = [];
-    for (let i = 0; i < 20; i++) {
+    // what any signed-in request costs (HTTP, session, the answer): a small report cannot be cheaper than this. Timed
+    // in each repetition beside the report (same moment, same machine state); warmed up first.
+    const baselineOnce = async () => {
       const t0 = process.hrtime.bigint();
       const r = await fetch(`${base}/api/v1/people/me`, { headers: { cookie: owner } });
       await r.arrayBuffer();
-      if (i >= 5) baselines.push(ms(t0));
-    }
-    const baseline = median(baselines);
-    log(`  baseline: GET /api/v1/people/me ${fmt(baseline)} (median of 15)`);
+      return ms(t0);
+    };
+    for (let i = 0; i < 50; i++) await baselineOnce();
 
     const results = [];
-    for (const s of scenarios) {
+    // BENCH_ONLY="one day": the scenarios whose name holds it
+    for (const s of scenarios.filter((x) => x.name.includes(process.env.BENCH_ONLY ?? ''))) {
       const statement = reportCopySql(await s.plan());
-      await download(s); // warm-up
+      const warm = await download(s); // warm-up
       await copy(statement);
+      // a report of a few milliseconds is timed more often (and warmed up more): one scheduling hiccup is its size
+      const small = warm.ms < 100;
+      for (let i = 0; small && i < 10; i++) {
+        await download(s);
+        await copy(statement);
+      }
       const d: Awaited<ReturnType<typeof download>>[] = [];
       const c: Awaited<ReturnType<typeof copy>>[] = [];
-      for (let i = 0; i < REPS; i++) {
+      const b: number[] = [];
+      for (let i = 0; i < (small ? Math.max(REPS, 21) : REPS); i++) {
         d.push(await download(s));
         c.push(await copy(statement));
+        b.push(await baselineOnce());
       }
       const dm = median(d.map((x) => x.ms));
       const cm = median(c.map((x) => x.ms));
+      const baseline = median(b);
       const sameSize = d[0]!.bytes === c[0]!.bytes + d[0]!.lines;
       const r = {
         name: s.name,
@@ -318,15 +309,14 @@ async function main() {
         `  ${s.name.padEnd(24)} ${String(r.rows).padStart(9)} rows ${r.mb.toFixed(1).padStart(6)} MB   ` +
           `download ${fmt(dm).padStart(9)} (${fmt(r.downloadSpread[0]!)}–${fmt(r.downloadSpread[1]!)})   ` +
           `COPY ${fmt(cm).padStart(9)} (${fmt(r.copySpread[0]!)}–${fmt(r.copySpread[1]!)})   ` +
-          `ratio ${r.ratio.toFixed(2)} (less the baseline ${r.ratioNet.toFixed(2)})   sha ${r.sha}${sameSize ? '' : '   (size differs from COPY)'}   load ${load()}`,
+          `ratio ${r.ratio.toFixed(2)} (less the baseline ${fmt(baseline)}: ${r.ratioNet.toFixed(2)})   sha ${r.sha}${sameSize ? '' : '   (size differs from COPY)'}   load ${load()}`,
       );
     }
     log(`Load average at end: ${load()}`);
   } finally {
     await copyClient.end();
     await dbh.close();
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
+    await server.stop();
   }
 }
 

@@ -170,6 +170,20 @@ function registerWeb(app: FastifyInstance, ctx: AppContext) {
   });
 }
 
+/**
+ * A file's contents as `parse` makes them, read again only when its size or modification time changes (one stat a
+ * call instead of a read and a parse).
+ */
+function fileReader<T>(file: string, parse: (text: string) => T): () => Promise<T> {
+  let cached: { stamp: string; value: T } | undefined;
+  return async () => {
+    const st = await fs.promises.stat(file);
+    const stamp = `${st.size}:${st.mtimeMs}`;
+    if (cached?.stamp !== stamp) cached = { stamp, value: parse(await fs.promises.readFile(file, 'utf8')) };
+    return cached.value;
+  };
+}
+
 /** route-preloads.json of the web build: per landing address, the files of its screens beyond index.html's own. */
 type RoutePreloads = Record<'public' | 'signedIn', Record<string, { js: string[]; css: string[] } | undefined>>;
 
@@ -180,8 +194,8 @@ type RoutePreloads = Record<'public' | 'signedIn', Record<string, { js: string[]
  * trip saved is a step less before the first screen). For a valid session it also names the calls after the session
  * call that the session alone decides (`<link rel="preload" as="fetch">`: the merchant list of a user who picks the
  * merchant), so that they travel with the scripts instead of after them. Other addresses, and a build without the
- * file, get index.html as it is. The page and the file are read on each request, as sendFile does, so a new build is served at
- * once.
+ * file, get index.html as it is. The page and the file are read again when they change on disk (a new build is
+ * served at once, as sendFile does), not on every request.
  */
 function sendLandingPage(
   dist: string,
@@ -189,13 +203,13 @@ function sendLandingPage(
   firstCalls: (sessionToken: string) => Promise<string[]>,
 ) {
   const attr = (s: string) => s.replace(/[^\w./?=&-]/g, '').replaceAll('&', '&amp;');
+  const readPreloads = fileReader(path.join(dist, 'route-preloads.json'), (text) => JSON.parse(text) as RoutePreloads);
+  const readIndex = fileReader(path.join(dist, 'index.html'), (text) => text);
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const address = req.url.split('?')[0]!;
     let preloads: RoutePreloads;
     try {
-      preloads = JSON.parse(
-        await fs.promises.readFile(path.join(dist, 'route-preloads.json'), 'utf8'),
-      ) as RoutePreloads;
+      preloads = await readPreloads();
     } catch {
       return plain(req, reply);
     }
@@ -213,10 +227,7 @@ function sendLandingPage(
       ...files.js.map((f) => `<link rel="modulepreload" crossorigin href="/${attr(f)}">`),
       ...files.css.map((f) => `<link rel="preload" as="style" crossorigin href="/${attr(f)}">`),
     ];
-    const html = (await fs.promises.readFile(path.join(dist, 'index.html'), 'utf8')).replace(
-      '</head>',
-      `  ${links.join('\n    ')}\n  </head>`,
-    );
+    const html = (await readIndex()).replace('</head>', `  ${links.join('\n    ')}\n  </head>`);
     return (
       reply
         .header('cache-control', 'no-cache')

@@ -121,4 +121,25 @@ describe('landing pages name their screens’ files', () => {
       expect(res.body, url).toBe(INDEX);
     }
   });
+
+  it('a new build is served at once: the page and its preloads are read again when they change on disk', async () => {
+    const dir = webBuild(PRELOADS);
+    const t = await createTestApp({ webDist: dir });
+    apps.push(t);
+    const login = () => t.app.inject({ method: 'GET', url: '/login' });
+    expect((await login()).body).toContain('login-page-1.js');
+    // a release: new hashed names, a new entry
+    fs.writeFileSync(path.join(dir, 'index.html'), INDEX.replace('main-1.js', 'main-22.js'));
+    fs.writeFileSync(
+      path.join(dir, 'route-preloads.json'),
+      JSON.stringify({ ...PRELOADS, public: { '/login': { js: ['assets/login-page-22.js'], css: [] } } }),
+    );
+    const after = (await login()).body;
+    expect(after).toContain('/assets/main-22.js');
+    expect(after).toContain('<link rel="modulepreload" crossorigin href="/assets/login-page-22.js">');
+    expect(after).not.toContain('login-page-1.js');
+    // and a build that loses the file serves index.html as built
+    fs.rmSync(path.join(dir, 'route-preloads.json'));
+    expect((await login()).body).toBe(INDEX.replace('main-1.js', 'main-22.js'));
+  });
 });

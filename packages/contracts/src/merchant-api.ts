@@ -19,7 +19,8 @@ export const merchantSignaturePayload = (timestamp: string | number, method: str
 
 export const createInvoiceBody = z
   .object({
-    terminalId: z.uuid(),
+    // lowercased as parsed: the server compares it with ids as PostgreSQL prints them
+    terminalId: z.uuid().toLowerCase(),
     flowType: z.enum(FLOW_TYPES),
     amount: amountMinor,
     currency: z.string().trim().min(3).max(10),

@@ -23,7 +23,8 @@ const positiveId = (label: string) =>
   z.coerce
     .number({ error: `${label} is required` })
     .int(`${label} must be a whole number`)
-    .positive(`${label} is required`);
+    .positive(`${label} is required`)
+    .max(2_147_483_647, `${label} is not an id`);
 
 /** A currency by id, or by its code (the provider card picks currencies by code, SPEC §2). */
 const currencyRef = z.union([z.string().regex(/^[A-Z]{3,5}$/), positiveId('currencyId')], {

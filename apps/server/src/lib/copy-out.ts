@@ -22,6 +22,13 @@ export type CopyBatches<K> = {
 };
 
 /**
+ * A condition a long read needs (the report's pool is the merchant's, its currency exists): `statement` (values
+ * inlined, as in COPY) must return a row, else the read does not start and `refuse()` is thrown. On PostgreSQL it
+ * travels with the statements that open the read's transaction: no round trip of its own.
+ */
+export type ReadCheck = { statement: string; refuse: () => Error };
+
+/**
  * Streams `COPY … TO STDOUT` so that memory stays flat whatever the row count.
  *
  * On PostgreSQL (a pool of its own size): one statement `build` returns, on a pool client of its own in a read-only
@@ -32,15 +39,19 @@ export type CopyBatches<K> = {
  * On the embedded PGlite, when `batches` is given: the file in bounded batches (copyInBatches), so that the one
  * connection is never held for more than a batch (~BATCH_TARGET_MS).
  *
- * Either way an error before the first byte (a bad statement, the first batch failing) rejects, so the route still
- * answers it with the error shape; a later one ends the download with an error.
+ * Either way an error before the first byte (a bad statement, the first batch failing, a failed check) rejects, so
+ * the route still answers it with the error shape; a later one ends the download with an error.
  */
 export async function copyOut<K>(
   ctx: AppContext,
   build: (client: pg.PoolClient) => Promise<string>,
   batches?: CopyBatches<K>,
+  checks: ReadCheck[] = [],
 ): Promise<Readable> {
-  if (batches && ctx.dbh.kind === 'pglite') return copyInBatches(ctx, batches);
+  if (ctx.dbh.kind === 'pglite') {
+    await checkRead(ctx, checks);
+    if (batches) return copyInBatches(ctx, batches);
+  }
   const client = await ctx.dbh.pool.connect();
   let released = false;
   const release = (err?: Error) => {
@@ -49,7 +60,12 @@ export async function copyOut<K>(
     client.release(err ?? undefined);
   };
   try {
-    await beginCopy(client, ctx);
+    const refused = await beginCopy(client, ctx, ctx.dbh.kind === 'postgres' ? checks : []);
+    if (refused) {
+      await client.query('ROLLBACK');
+      release();
+      throw refused;
+    }
     const stream = client.query(copyTo(await build(client)));
     stream.once('end', () => {
       client.query('COMMIT').then(
@@ -79,13 +95,34 @@ export async function beginLongRead(client: Pick<pg.PoolClient, 'query'>, ctx: A
 
 /**
  * beginLongRead for COPY statements, whose values are inlined literals (csv-sql.ts, queries.ts copyCsvSql): with
- * standard strings a backslash is only ever a character. One round trip.
+ * standard strings a backslash is only ever a character. One round trip, with the read's checks (after the settings,
+ * so that they read their literals the same way): the refusal of the first that fails, else null.
  */
-async function beginCopy(client: Pick<pg.PoolClient, 'query'>, ctx: AppContext) {
-  await client.query(
-    `BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.trunc(ctx.config.exportTimeoutMs)}; ` +
-      'SET LOCAL standard_conforming_strings = on',
-  );
+async function beginCopy(client: Pick<pg.PoolClient, 'query'>, ctx: AppContext, checks: ReadCheck[] = []) {
+  const opening = [
+    'BEGIN READ ONLY',
+    `SET LOCAL statement_timeout = ${Math.trunc(ctx.config.exportTimeoutMs)}`,
+    'SET LOCAL standard_conforming_strings = on',
+  ];
+  // a simple query of several statements: one result each
+  const results = (await client.query([...opening, ...checks.map((c) => c.statement)].join('; '))) as unknown as {
+    rowCount: number | null;
+  }[];
+  const failed = checks.findIndex((_c, i) => !results[opening.length + i]?.rowCount);
+  return failed < 0 ? null : checks[failed]!.refuse();
+}
+
+/**
+ * A long read's checks on their own, one short read (the embedded database, where a long read is many short ones):
+ * throws the refusal of the first that fails.
+ */
+export async function checkRead(ctx: AppContext, checks: ReadCheck[]) {
+  if (!checks.length) return;
+  const refused = await shortRead(ctx, async (client) => {
+    for (const c of checks) if (!(await client.query(c.statement)).rowCount) return c.refuse();
+    return null;
+  });
+  if (refused) throw refused;
 }
 
 /** What one batch of a long read on PGlite should take: well under the ~100 ms another request may wait. */

@@ -53,4 +53,7 @@ const dialect = new PgDialect();
  * copyCsv of a Drizzle SELECT. COPY takes no bind parameters: its values are inlined as quoted literals, which copyOut
  * runs with standard_conforming_strings on, so a backslash in a value is just a character.
  */
-export const copyCsvOf = (select: SQL, header = true) => copyCsv(dialect.sqlToQuery(select.inlineParams()).sql, header);
+export const copyCsvOf = (select: SQL, header = true) => copyCsv(inlined(select), header);
+
+/** A statement's text with its values inlined as literals (for COPY, and what travels in one simple query with it). */
+export const inlined = (statement: SQL) => dialect.sqlToQuery(statement.inlineParams()).sql;

@@ -180,26 +180,35 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext) {
   const secret = await loadJwtSecret(ctx);
   app.decorate('jwtSecret', secret);
 
-  /** A signed-in staff route's first check: the session, then the route's guard (route.config.auth). */
-  const authenticate = async (req: FastifyRequest, _reply: FastifyReply) => {
-    const auth = req.routeOptions.config.auth!;
-    const token = req.cookies[COOKIE_NAME];
-    const user = token ? await userFromToken(ctx, secret, token) : null;
-    if (!user) throw new AppError('UNAUTHORIZED', 'Sign in to continue');
-    if (req.method !== 'GET' && req.method !== 'HEAD' && !sameOrigin(req, ctx.config.publicUrl)) {
-      throw new AppError('CSRF_REJECTED', 'Request refused: it came from another origin');
-    }
-    req.user = user;
-    if (user.mustChangePassword && !req.routeOptions.config?.allowTemporaryPassword) {
-      throw new AppError('PASSWORD_CHANGE_REQUIRED', 'Choose a new password before you continue');
-    }
-    if (user.mustSetUpTwoFactor && !req.routeOptions.config?.allowBeforeTwoFactor) {
-      throw new AppError('TWO_FACTOR_SETUP_REQUIRED', 'Set up two-factor sign-in before you continue');
-    }
-    if (typeof auth === 'object') {
-      const refusal = guardRefusal(user, auth);
-      if (refusal) throw new AppError('FORBIDDEN', refusal);
-    }
+  /**
+   * A signed-in staff route's first check: the session, then the route's guard (route.config.auth), both read once
+   * when the route is registered.
+   */
+  const authenticateFor = (config: {
+    auth: Exclude<RouteAuth, 'public'>;
+    allowTemporaryPassword?: boolean;
+    allowBeforeTwoFactor?: boolean;
+  }) => {
+    const { auth, allowTemporaryPassword = false, allowBeforeTwoFactor = false } = config;
+    return async (req: FastifyRequest, _reply: FastifyReply) => {
+      const token = req.cookies[COOKIE_NAME];
+      const user = token ? await userFromToken(ctx, secret, token) : null;
+      if (!user) throw new AppError('UNAUTHORIZED', 'Sign in to continue');
+      if (req.method !== 'GET' && req.method !== 'HEAD' && !sameOrigin(req, ctx.config.publicUrl)) {
+        throw new AppError('CSRF_REJECTED', 'Request refused: it came from another origin');
+      }
+      req.user = user;
+      if (user.mustChangePassword && !allowTemporaryPassword) {
+        throw new AppError('PASSWORD_CHANGE_REQUIRED', 'Choose a new password before you continue');
+      }
+      if (user.mustSetUpTwoFactor && !allowBeforeTwoFactor) {
+        throw new AppError('TWO_FACTOR_SETUP_REQUIRED', 'Set up two-factor sign-in before you continue');
+      }
+      if (typeof auth === 'object') {
+        const refusal = guardRefusal(user, auth);
+        if (refusal) throw new AppError('FORBIDDEN', refusal);
+      }
+    };
   };
 
   const table: StaffRoute[] = [];
@@ -208,7 +217,10 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext) {
     const url = route.url;
     const auth = route.config?.auth;
     // on the routes that need a session only: the merchant API, the payment form and the rest pay nothing for it
-    if (auth && auth !== 'public') route.onRequest = [authenticate, ...[route.onRequest ?? []].flat()];
+    if (auth && auth !== 'public') {
+      const authenticate = authenticateFor({ ...route.config, auth });
+      route.onRequest = [authenticate, ...[route.onRequest ?? []].flat()];
+    }
     if (!STAFF_PREFIXES.some((p) => url.startsWith(p))) return;
     if (!auth) throw new Error(`Route ${route.method} ${url} must declare config.auth`);
     for (const method of [route.method].flat()) if (method !== 'HEAD') table.push({ method, url, auth });

@@ -236,9 +236,10 @@ export function preloadScreens(pathname: string) {
 let prefetchedFor: string | undefined;
 
 export function prefetchScreenData(ctx: ScreenPrefetchContext) {
-  // once per address and merchant: main.tsx asks as soon as the session and the scope are known, and the scope gate
-  // again when it has rendered (a second prefetch of an answer already in would fetch it anew)
-  const key = `${ctx.merchantId ?? ''} ${ctx.pathname}?${ctx.search.toString()}`;
+  // once per user, address and merchant: main.tsx asks as soon as the session and the scope are known, and the scope
+  // gate again when it has rendered (a second prefetch of an answer already in would fetch it anew); after a sign-out
+  // the next user's first screen is prefetched again
+  const key = `${ctx.me.id} ${ctx.merchantId ?? ''} ${ctx.pathname}?${ctx.search.toString()}`;
   if (key === prefetchedFor) return;
   prefetchedFor = key;
   for (const m of matchRoutes(routes, ctx.pathname) ?? [])

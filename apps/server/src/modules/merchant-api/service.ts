@@ -56,7 +56,7 @@ async function validateCreate(
   body: CreateInvoiceBody,
   prefetched?: TerminalInfo | null,
 ) {
-  const usePrefetched = prefetched !== undefined && prefetched?.id === body.terminalId.toLowerCase();
+  const usePrefetched = prefetched !== undefined && prefetched?.id === body.terminalId;
   const t = usePrefetched ? prefetched : await terminalInfo(ctx, body.terminalId);
   if (!t || t.merchant_id !== merchantId) throw notFound('Terminal');
   if (!t.enabled) throw badRequest('The terminal is disabled', { terminalId: 'Terminal is disabled' });

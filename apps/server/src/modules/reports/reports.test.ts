@@ -410,6 +410,15 @@ describe('report permissions and validation', () => {
       ],
       ['/api/v1/report/pool/balance?periodStart=2026-03-01&periodEnd=2026-03-02', /terminalPoolId/],
       ['/api/v1/report/pool/balance?periodStart=2026-03-01&periodEnd=2026-03-02&terminalPoolId=1&x=2', /x/],
+      // beyond a database id (a 32-bit integer): refused here, not by the database
+      [
+        '/api/v1/report/pool/balance?periodStart=2026-03-01&periodEnd=2026-03-02&terminalPoolId=99999999999',
+        /terminalPoolId/,
+      ],
+      [
+        '/api/v1/report/provider?periodStart=2026-03-01&periodEnd=2026-03-02&currencyId=99999999999&providerId=1',
+        /currencyId/,
+      ],
     ];
     for (const [url, msg] of cases) {
       const res = await get(platformReport(url) ? ops : owner, url);
@@ -417,18 +426,48 @@ describe('report permissions and validation', () => {
       expect(res.json().error.code).toBe('VALIDATION_ERROR');
       expect(res.json().error.message, url).toMatch(msg);
     }
-    // unknown references are 404, not 500
-    expect(
-      (await get(owner, `/api/v1/report/balance?periodStart=${start}&periodEnd=${end}&currencyId=9999`)).statusCode,
-    ).toBe(404);
-    expect(
-      (await get(ops, `/api/v1/report/provider?periodStart=${start}&periodEnd=${end}&currencyId=UZS&providerId=9999`))
-        .statusCode,
-    ).toBe(404);
-    expect(
-      (await get(ops, `/api/v1/report/pool/balance?periodStart=${start}&periodEnd=${end}&terminalPoolId=99999`))
-        .statusCode,
-    ).toBe(404);
+    // unknown references are 404 with what was not found, not 500; each refusal leaves the next report unharmed
+    // (on PostgreSQL they are checked in the round trip that opens the report's transaction, which is rolled back)
+    const otherTerminal = String(
+      (await t.ctx.db.execute(sql`SELECT id FROM terminals WHERE merchant_id <> ${demo.merchantId} LIMIT 1`)).rows[0]!
+        .id,
+    );
+    const refusals: [string, string, string][] = [
+      [owner, `/api/v1/report/balance?periodStart=${start}&periodEnd=${end}&currencyId=9999`, 'Currency not found'],
+      [owner, `/api/v1/report/balance?periodStart=${start}&periodEnd=${end}&currencyId=XYZ`, 'Currency not found'],
+      [
+        owner,
+        `/api/v1/report/balance?periodStart=${start}&periodEnd=${end}&currencyId=UZS&terminalId=${otherTerminal}`,
+        'Terminal not found',
+      ],
+      [
+        owner,
+        `/api/v1/report/invoice?periodStart=${start}&periodEnd=${end}&terminalId=${otherTerminal}`,
+        'Terminal not found',
+      ],
+      [
+        ops,
+        `/api/v1/report/provider?periodStart=${start}&periodEnd=${end}&currencyId=9999&providerId=9999`,
+        'Currency not found',
+      ],
+      [
+        ops,
+        `/api/v1/report/provider?periodStart=${start}&periodEnd=${end}&currencyId=UZS&providerId=9999`,
+        'Provider not found',
+      ],
+      [
+        ops,
+        `/api/v1/report/pool/balance?periodStart=${start}&periodEnd=${end}&terminalPoolId=99999`,
+        'Terminal pool not found',
+      ],
+    ];
+    for (const [agent, url, message] of refusals) {
+      const res = await get(agent, url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json().error, url).toMatchObject({ code: 'NOT_FOUND', message });
+      const next = await get(owner, `/api/v1/report/balance?periodStart=${start}&periodEnd=${end}&currencyId=UZS`);
+      expect(next.statusCode, url).toBe(200);
+    }
   });
 
   it('streams the invoice report while other requests keep being served', async () => {

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import {
   REPORT_COLUMNS,
   type BalanceReportQuery,
@@ -7,12 +7,11 @@ import {
   type PoolBalanceReportQuery,
   type ProviderReportQuery,
 } from '@paydesk/contracts';
-import { currencies, providers, terminalPools } from '../../db/schema';
+import { currencies } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { CURRENCY_SCALE, isoMillis, major, reportText } from '../../lib/csv-sql';
 import { notFound } from '../../lib/errors';
-import { ownedTerminal } from '../../lib/tenant';
-import { chunkedAggregate, reportCsv, rowsValues, type Key, type ReportPlan } from './stream';
+import { chunkedAggregate, reportCsv, rowsValues, type Key, type ReportCheck, type ReportPlan } from './stream';
 
 /**
  * Every report is one `COPY (SELECT …) TO STDOUT` whose SELECT formats the cells as the files always had them
@@ -35,21 +34,35 @@ function periodBounds(q: { periodStart: string; periodEnd: string }) {
 const columns = (names: readonly string[], exprs: string[]) =>
   sql.raw(exprs.map((e, i) => `${e} AS "${names[i]!}"`).join(',\n      '));
 
-async function currencyOf(ctx: AppContext, ref: string | number) {
-  const [c] = await ctx.db
-    .select({ id: currencies.id, code: currencies.code, dimension: currencies.dimension })
-    .from(currencies)
-    .where(typeof ref === 'number' ? eq(currencies.id, ref) : eq(currencies.code, ref));
+/** The report's currency (an id or a code) and the checks that it exists: a code is looked up, an id checked with the report. */
+async function currencyOf(ctx: AppContext, ref: string | number): Promise<{ id: number; checks: ReportCheck[] }> {
+  if (typeof ref === 'number') {
+    return {
+      id: ref,
+      checks: [{ sql: sql`SELECT 1 FROM currencies WHERE id = ${ref}::int`, refuse: () => notFound('Currency') }],
+    };
+  }
+  const [c] = await ctx.db.select({ id: currencies.id }).from(currencies).where(eq(currencies.code, ref));
   if (!c) throw notFound('Currency');
-  return c;
+  return { id: c.id, checks: [] };
 }
+
+/** The check that a terminal is the merchant's (as lib/tenant.ts ownedTerminal, with the report). */
+const ownedTerminalCheck = (merchantId: string, terminalId: string | undefined): ReportCheck[] =>
+  terminalId
+    ? [
+        {
+          sql: sql`SELECT 1 FROM terminals WHERE id = ${terminalId}::uuid AND merchant_id = ${merchantId}::uuid`,
+          refuse: () => notFound('Terminal'),
+        },
+      ]
+    : [];
 
 /**
  * One row per invoice created in the period (optionally one terminal), oldest first. On PGlite in keyset batches
  * bounded by the newest invoice of the period when the report began: invoices created later are not in the file.
  */
-export async function invoicePlan(ctx: AppContext, merchantId: string, q: InvoiceReportQuery): Promise<ReportPlan> {
-  if (q.terminalId) await ownedTerminal(ctx.db, merchantId, q.terminalId);
+export async function invoicePlan(_ctx: AppContext, merchantId: string, q: InvoiceReportQuery): Promise<ReportPlan> {
   const { from, to } = periodBounds(q);
   const where = sql`i.merchant_id = ${merchantId}::uuid
       AND i.created_at >= ${from}::timestamptz AND i.created_at < ${to}::timestamptz
@@ -81,6 +94,7 @@ export async function invoicePlan(ctx: AppContext, merchantId: string, q: Invoic
       AND (i.created_at < ${k.at}::timestamptz OR (i.created_at = ${k.at}::timestamptz AND i.id <= ${k.id}::uuid))`;
   let last: Key | null | undefined;
   return {
+    checks: ownedTerminalCheck(merchantId, q.terminalId),
     whole: select(sql``),
     batches: {
       async end(run, from, n) {
@@ -115,7 +129,6 @@ export async function invoicePlan(ctx: AppContext, merchantId: string, q: Invoic
  */
 export async function balancePlan(ctx: AppContext, merchantId: string, q: BalanceReportQuery): Promise<ReportPlan> {
   const c = await currencyOf(ctx, q.currencyId);
-  if (q.terminalId) await ownedTerminal(ctx.db, merchantId, q.terminalId);
   const totals = sql`d.merchant_id = ${merchantId}::uuid AND d.currency_id = ${c.id}::int
     ${q.terminalId ? sql`AND d.terminal_id = ${q.terminalId}::uuid` : sql``}`;
   const whole = sql`
@@ -156,7 +169,7 @@ export async function balancePlan(ctx: AppContext, merchantId: string, q: Balanc
     ])}
     FROM r CROSS JOIN (SELECT * FROM ${sql.raw(CURRENCY_SCALE)} c WHERE c.id = ${c.id}::int) c
     ORDER BY r.day`;
-  return { whole };
+  return { whole, checks: [...c.checks, ...ownedTerminalCheck(merchantId, q.terminalId)] };
 }
 
 /**
@@ -166,8 +179,11 @@ export async function balancePlan(ctx: AppContext, merchantId: string, q: Balanc
  */
 export async function providerPlan(ctx: AppContext, merchantId: string, q: ProviderReportQuery): Promise<ReportPlan> {
   const c = await currencyOf(ctx, q.currencyId);
-  const [p] = await ctx.db.select({ id: providers.id }).from(providers).where(eq(providers.id, q.providerId));
-  if (!p) throw notFound('Provider');
+  const p = { id: q.providerId };
+  const checks: ReportCheck[] = [
+    ...c.checks,
+    { sql: sql`SELECT 1 FROM providers WHERE id = ${p.id}::int`, refuse: () => notFound('Provider') },
+  ];
   const { from, to } = periodBounds(q);
   const accounts = sql`SELECT a.id FROM provider_accounts a JOIN payment_methods pm ON pm.id = a.payment_method_id
     WHERE a.provider_id = ${p.id}::int AND pm.currency_id = ${c.id}::int`;
@@ -201,7 +217,7 @@ export async function providerPlan(ctx: AppContext, merchantId: string, q: Provi
     LEFT JOIN (${s}) s ON s.key = a.id
     WHERE a.provider_id = ${p.id}::int AND pm.currency_id = ${c.id}::int
     ORDER BY a.id`;
-  return periodAggregate(ctx, from, to, sums, format, ['in_count', 'in_sum', 'out_count', 'out_sum'], 'int');
+  return periodAggregate(ctx, from, to, sums, format, ['in_count', 'in_sum', 'out_count', 'out_sum'], 'int', checks);
 }
 
 /**
@@ -213,11 +229,13 @@ export async function poolBalancePlan(
   merchantId: string,
   q: PoolBalanceReportQuery,
 ): Promise<ReportPlan> {
-  const [pool] = await ctx.db
-    .select({ id: terminalPools.id })
-    .from(terminalPools)
-    .where(and(eq(terminalPools.id, q.terminalPoolId), eq(terminalPools.merchantId, merchantId)));
-  if (!pool) throw notFound('Terminal pool');
+  const pool = { id: q.terminalPoolId };
+  const checks: ReportCheck[] = [
+    {
+      sql: sql`SELECT 1 FROM terminal_pools WHERE id = ${pool.id}::int AND merchant_id = ${merchantId}::uuid`,
+      refuse: () => notFound('Terminal pool'),
+    },
+  ];
   const { from, to } = periodBounds(q);
   const members = sql`SELECT t.id FROM terminal_pool_members m
     JOIN terminals t ON t.id = m.terminal_id AND t.merchant_id = ${merchantId}::uuid WHERE m.pool_id = ${pool.id}::int`;
@@ -244,7 +262,7 @@ export async function poolBalancePlan(
     LEFT JOIN (${s}) s ON s.key = t.id
     WHERE m.pool_id = ${pool.id}::int
     ORDER BY t.created_at, t.name`;
-  return periodAggregate(ctx, from, to, sums, format, ['dep', 'wd'], 'uuid');
+  return periodAggregate(ctx, from, to, sums, format, ['dep', 'wd'], 'uuid', checks);
 }
 
 /**
@@ -259,8 +277,10 @@ function periodAggregate(
   format: (source: SQL) => SQL,
   names: string[],
   keyType: string,
+  checks: ReportCheck[],
 ): ReportPlan {
   return {
+    checks,
     whole: format(sums(sql`${from}::timestamptz`, sql`${to}::timestamptz`)),
     aggregate: async () => {
       const parts = await chunkedAggregate(ctx, from, to, sums, { key: (r) => String(r.key), sums: names });

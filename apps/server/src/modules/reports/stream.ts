@@ -3,8 +3,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import type { AppContext } from '../../lib/context';
-import { copyOut, crlfRecords, nextBatchSize, shortRead } from '../../lib/copy-out';
-import { copyCsvOf } from '../../lib/csv-sql';
+import { checkRead, copyOut, crlfRecords, nextBatchSize, shortRead, type ReadCheck } from '../../lib/copy-out';
+import { copyCsvOf, inlined } from '../../lib/csv-sql';
 
 const dialect = new PgDialect();
 
@@ -23,19 +23,26 @@ export type RowBatches = {
   copy: (after: Key | null, until: Key | null) => SQL;
 };
 
+/** What a report needs before it starts (its pool is the merchant's…): `sql` must return a row, else `refuse()`. */
+export type ReportCheck = { sql: SQL; refuse: () => Error };
+
 /**
  * How a report is read: `whole` is its one statement (PostgreSQL); on the embedded PGlite, where no statement may
  * hold the one connection for long, a row report reads `batches` and an aggregate report computes its totals in
  * short statements (`aggregate`) and COPYs the SELECT that returns (a few rows). Without either, `whole` there too.
+ * `checks` run first (on PostgreSQL in the round trip that opens the report's transaction).
  */
-export type ReportPlan = { whole: SQL; batches?: RowBatches; aggregate?: () => Promise<SQL> };
+export type ReportPlan = { whole: SQL; batches?: RowBatches; aggregate?: () => Promise<SQL>; checks?: ReportCheck[] };
 
 /** The COPY statement of a report on PostgreSQL (what bench:reports times against the download). */
 export const reportCopySql = (plan: ReportPlan) => copyCsvOf(plan.whole);
 
 /** A report's CSV (header row, CRLF line ends), read as its plan says. */
-export async function reportCsv(ctx: AppContext, { whole, batches, aggregate }: ReportPlan): Promise<Readable> {
+export async function reportCsv(ctx: AppContext, plan: ReportPlan): Promise<Readable> {
+  const { whole, batches, aggregate } = plan;
+  const checks: ReadCheck[] = (plan.checks ?? []).map((c) => ({ statement: inlined(c.sql), refuse: c.refuse }));
   const pglite = ctx.dbh.kind === 'pglite';
+  if (pglite) await checkRead(ctx, checks);
   let file: Readable;
   if (pglite && batches) {
     file = await copyOut<Key>(ctx, async () => copyCsvOf(whole), {
@@ -50,7 +57,7 @@ export async function reportCsv(ctx: AppContext, { whole, batches, aggregate }: 
       copy: () => statement,
     });
   } else {
-    file = await copyOut(ctx, async () => copyCsvOf(whole));
+    file = await copyOut(ctx, async () => copyCsvOf(whole), undefined, checks);
   }
   const out = crlfRecords();
   file.once('error', (err) => out.destroy(err));
