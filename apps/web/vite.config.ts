@@ -18,6 +18,7 @@ export default defineConfig({
     paymentPageInDev(),
     landing.plugin,
     routePreloads(),
+    entryStylesAfterFirstPaint(),
     mantineStyles(),
     // .gz and .br beside each asset; the server sends them as they are (no compression per request)
     compression({ algorithms: ['gzip', 'brotliCompress'], include: /\.(js|css|html|svg|json)$/, threshold: 1024 }),
@@ -217,6 +218,33 @@ function routePreloads(): Plugin {
         fileName: 'route-preloads.json',
         source: JSON.stringify({ public: preloads(screens.public), signedIn: preloads(screens.signedIn) }, null, 2),
       });
+    },
+  };
+}
+
+/**
+ * The back-office's first paint is the loader index.html draws itself (inline styles), not the app: its stylesheet
+ * must not hold that paint (issue 15: on a slow phone the page stayed blank ~2 s while the stylesheet shared the link
+ * with the scripts). The entry's `<link rel="stylesheet">` becomes a preload (fetched at once, blocking nothing)
+ * marked `data-entry-style`; main.tsx applies it, in the same place in <head> (so the cascade is as before: the
+ * theme's variables, written inside #root, still come after it), and renders the app once it has loaded. Build only:
+ * in dev the styles come with the modules.
+ */
+function entryStylesAfterFirstPaint(): Plugin {
+  return {
+    name: 'paydesk-entry-styles',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        if (!ctx.filename.replaceAll('\\', '/').endsWith('/index.html')) return html;
+        const out = html.replace(
+          /<link rel="stylesheet"( crossorigin)? href="([^"]+\.css)">/g,
+          '<link rel="preload" as="style"$1 href="$2" data-entry-style>',
+        );
+        if (out === html) throw new Error('entry styles: index.html has no stylesheet link to turn into a preload');
+        return out;
+      },
     },
   };
 }

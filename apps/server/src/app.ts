@@ -171,14 +171,16 @@ function registerWeb(app: FastifyInstance, ctx: AppContext) {
 }
 
 /**
- * A file's contents as `parse` makes them, read again only when its size or modification time changes (one stat a
- * call instead of a read and a parse).
+ * A file's contents as `parse` makes them, read again only when the file changes (one stat a call instead of a read
+ * and a parse). Changed means another inode (a release that replaces the file), size, modification or change time:
+ * a deploy that keeps the build's modification times (rsync -a, reproducible builds) still changes the inode or the
+ * change time, which no copy preserves.
  */
 function fileReader<T>(file: string, parse: (text: string) => T): () => Promise<T> {
   let cached: { stamp: string; value: T } | undefined;
   return async () => {
     const st = await fs.promises.stat(file);
-    const stamp = `${st.size}:${st.mtimeMs}`;
+    const stamp = `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
     if (cached?.stamp !== stamp) cached = { stamp, value: parse(await fs.promises.readFile(file, 'utf8')) };
     return cached.value;
   };

@@ -16,7 +16,8 @@ export const merchantResponse = dataOf(merchantSchema);
 
 export const merchantListQuery = z
   .object({
-    page: z.coerce.number().int().min(0).default(0),
+    // a bound on the work a request asks for (issue 15): 10,000 pages of up to 200 merchants
+    page: z.coerce.number().int().min(0).max(10_000).default(0),
     size: z.coerce.number().int().min(1).max(200).default(50),
   })
   .strict();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { scopedQuery } from './common';
+import { MAX_DB_ID } from './references';
 
 export const REPORT_KINDS = ['invoice', 'balance', 'provider', 'pool/balance'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
@@ -24,7 +25,7 @@ const positiveId = (label: string) =>
     .number({ error: `${label} is required` })
     .int(`${label} must be a whole number`)
     .positive(`${label} is required`)
-    .max(2_147_483_647, `${label} is not an id`);
+    .max(MAX_DB_ID, `${label} is not an id`);
 
 /** A currency by id, or by its code (the provider card picks currencies by code, SPEC §2). */
 const currencyRef = z.union([z.string().regex(/^[A-Z]{3,5}$/), positiveId('currencyId')], {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dataOf } from './common';
 import { PASSWORD_MIN } from './auth';
+import { dbIdParam } from './references';
 import { PERMISSIONS, ROLE_SCOPES, permissionsFitScope } from './permissions';
 
 /* ---- Roles (DESIGN §1a): named permission sets with a scope ---- */
@@ -21,9 +22,7 @@ export const roleSchema = z.object({
 export type Role = z.infer<typeof roleSchema>;
 export const roleListResponse = dataOf(z.array(roleSchema));
 export const roleResponse = dataOf(roleSchema);
-export const roleParams = z
-  .object({ id: z.coerce.number().int().positive('Role id must be a positive number') })
-  .strict();
+export const roleParams = z.object({ id: dbIdParam('Role id must be a positive number') }).strict();
 
 const roleName = z
   .string({ error: 'Name is required' })

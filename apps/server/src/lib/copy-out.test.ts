@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTestApp, loginAs, type TestApp } from '../../test/harness';
 import { listen } from '../../test/merchant-client';
-import { crlfRecords, nextBatchSize } from './copy-out';
+import { copyOut, crlfRecords, nextBatchSize } from './copy-out';
 
 describe('crlfRecords', () => {
   const through = async (chunks: string[]) => {
@@ -28,6 +28,40 @@ describe('nextBatchSize', () => {
     expect(nextBatchSize(1000, 1)).toBe(2000);
     expect(nextBatchSize(100, 100_000)).toBe(50);
     expect(nextBatchSize(40_000, 1)).toBe(50_000);
+  });
+});
+
+/** A long read's checks, on either database: a refusal starts nothing and leaves the pool's connections usable. */
+describe('copyOut checks', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+  const read = async (stream: Readable) => {
+    let out = '';
+    for await (const c of stream) out += String(c);
+    return out;
+  };
+  const copy = "COPY (SELECT 'ok' AS v) TO STDOUT WITH (FORMAT csv)";
+  const gone = () => Object.assign(new Error('Terminal pool not found'), { refused: true });
+
+  it('runs the read when every check finds its row, refuses with the first that does not', async () => {
+    const yes = { statement: 'SELECT 1', refuse: gone };
+    const no = { statement: 'SELECT 1 WHERE false', refuse: gone };
+    expect(await read(await copyOut(t.ctx, async () => copy, undefined, [yes, yes]))).toBe('ok\n');
+    for (let i = 0; i < 5; i++) {
+      // more refusals than the pool has connections: each gives its connection back, out of any transaction
+      await expect(copyOut(t.ctx, async () => copy, undefined, [yes, no])).rejects.toMatchObject({ refused: true });
+    }
+    expect(await read(await copyOut(t.ctx, async () => copy, undefined, [yes]))).toBe('ok\n');
+    const tx = await t.ctx.dbh.pool.query<{ s: string }>("SELECT current_setting('transaction_read_only') AS s");
+    expect(tx.rows[0]!.s).toBe('off');
+  });
+
+  it('a check whose literal holds a backslash reads it with standard strings (a round trip of its own)', async () => {
+    const backslash = { statement: "SELECT 1 WHERE 'a\\b' = 'a' || chr(92) || 'b'", refuse: gone };
+    expect(await read(await copyOut(t.ctx, async () => copy, undefined, [backslash]))).toBe('ok\n');
   });
 });
 

@@ -95,8 +95,10 @@ export async function beginLongRead(client: Pick<pg.PoolClient, 'query'>, ctx: A
 
 /**
  * beginLongRead for COPY statements, whose values are inlined literals (csv-sql.ts, queries.ts copyCsvSql): with
- * standard strings a backslash is only ever a character. One round trip, with the read's checks (after the settings,
- * so that they read their literals the same way): the refusal of the first that fails, else null.
+ * standard strings a backslash is only ever a character. One round trip, with the read's checks: the refusal of the
+ * first that fails, else null. PostgreSQL parses a simple query's statements before it runs the first, so checks in
+ * the same round trip read their literals with the connection's setting, not the one set here: a check whose text
+ * holds a backslash (where the two settings could differ) goes in a round trip of its own, after the settings.
  */
 async function beginCopy(client: Pick<pg.PoolClient, 'query'>, ctx: AppContext, checks: ReadCheck[] = []) {
   const opening = [
@@ -104,12 +106,22 @@ async function beginCopy(client: Pick<pg.PoolClient, 'query'>, ctx: AppContext, 
     `SET LOCAL statement_timeout = ${Math.trunc(ctx.config.exportTimeoutMs)}`,
     'SET LOCAL standard_conforming_strings = on',
   ];
+  const together = checks.some((c) => c.statement.includes('\\')) ? [] : checks;
   // a simple query of several statements: one result each
-  const results = (await client.query([...opening, ...checks.map((c) => c.statement)].join('; '))) as unknown as {
+  const results = (await client.query([...opening, ...together.map((c) => c.statement)].join('; '))) as unknown as {
     rowCount: number | null;
   }[];
-  const failed = checks.findIndex((_c, i) => !results[opening.length + i]?.rowCount);
-  return failed < 0 ? null : checks[failed]!.refuse();
+  if (together.length) {
+    const failed = together.findIndex((_c, i) => !results[opening.length + i]?.rowCount);
+    return failed < 0 ? null : together[failed]!.refuse();
+  }
+  return firstRefusal(client, checks);
+}
+
+/** The checks one after the other: the refusal of the first that fails, else null. */
+async function firstRefusal(client: Pick<pg.PoolClient, 'query'>, checks: ReadCheck[]) {
+  for (const c of checks) if (!(await client.query(c.statement)).rowCount) return c.refuse();
+  return null;
 }
 
 /**
@@ -118,10 +130,7 @@ async function beginCopy(client: Pick<pg.PoolClient, 'query'>, ctx: AppContext, 
  */
 export async function checkRead(ctx: AppContext, checks: ReadCheck[]) {
   if (!checks.length) return;
-  const refused = await shortRead(ctx, async (client) => {
-    for (const c of checks) if (!(await client.query(c.statement)).rowCount) return c.refuse();
-    return null;
-  });
+  const refused = await shortRead(ctx, (client) => firstRefusal(client, checks));
   if (refused) throw refused;
 }
 

@@ -13,6 +13,30 @@ import { clearSession, isSignedIn } from '../lib/session-actions';
 import { Providers } from './providers';
 import { createAppRouter, prefetchScreenData, preloadScreens } from './router';
 
+/**
+ * The app's stylesheet, which index.html fetches as a preload so that it does not hold the page's first paint (its
+ * own loader; vite.config.ts entryStylesAfterFirstPaint), applied where it stands in <head>: resolves once it has
+ * loaded (or failed: the app then renders unstyled rather than not at all). None in dev.
+ */
+function applyEntryStyles(): Promise<unknown> {
+  const preloads = document.querySelectorAll<HTMLLinkElement>('link[data-entry-style]');
+  return Promise.all(
+    [...preloads].map(
+      (preload) =>
+        new Promise<void>((resolve) => {
+          const sheet = document.createElement('link');
+          sheet.rel = 'stylesheet';
+          sheet.href = preload.href;
+          if (preload.crossOrigin !== null) sheet.crossOrigin = preload.crossOrigin;
+          sheet.onload = sheet.onerror = () => resolve();
+          preload.after(sheet);
+        }),
+    ),
+  );
+}
+
+// first: a screen's chunk imported before it is applied would add the stylesheet again, after the screen's own
+const entryStyles = applyEntryStyles();
 const queryClient = createQueryClient();
 // The session call starts now rather than after the first render, then the merchant list for a user who picks the
 // merchant, then — the scope settled as the scope gate settles it — the calls of the screen being opened: all
@@ -47,10 +71,12 @@ setSessionStepRequiredHandler(() => {
   void queryClient.invalidateQueries({ queryKey: meQueryKey });
 });
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Providers queryClient={queryClient}>
-      <RouterProvider router={router} />
-    </Providers>
-  </StrictMode>,
+void entryStyles.then(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <Providers queryClient={queryClient}>
+        <RouterProvider router={router} />
+      </Providers>
+    </StrictMode>,
+  ),
 );

@@ -256,6 +256,12 @@ describe('POST /api/v1/merchant', () => {
     expect(row!.webhookSecret).not.toBe(demo!.webhookSecret);
     const list = (await call('GET', '/api/v1/merchant?page=0&size=50', 'admin')).json();
     expect(list.data.map((m: { id: string }) => m.id)).toContain(created.id);
+    // the list's pages are bounded (issue 15): a page past them is a 400, not an OFFSET the database refuses
+    for (const page of ['10001', '100000000000000000']) {
+      const far = await call('GET', `/api/v1/merchant?page=${page}&size=200`, 'admin');
+      expect(far.statusCode, page).toBe(400);
+      expect(far.json().error.fields.page).toBeTruthy();
+    }
     // it can be worked on at once
     expect((await call('GET', `/api/v1/merchant/me?merchantId=${created.id}`, 'admin')).json().data.name).toBe(
       'Third Store',

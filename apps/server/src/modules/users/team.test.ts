@@ -334,6 +334,9 @@ describe('platform staff and roles', () => {
       ['POST', '/api/v1/users', { username: 'admin', firstName: 'F', lastName: 'L', roleId: 1, merchantId: null }],
       ['PUT', '/api/v1/users/not-a-uuid/role', { roleId: 1 }],
       ['PUT', '/api/v1/roles/abc', { name: 'x', permissions: [] }],
+      // beyond a database id: refused by the schema, not by the database
+      ['PUT', '/api/v1/roles/99999999999', { name: 'Ok name', permissions: [] }],
+      ['DELETE', '/api/v1/roles/99999999999', undefined],
       ['POST', '/api/v1/roles', { name: 'Ok name', scope: 'platform', permissions: ['no.such'] }],
       ['GET', '/api/v1/users?merchant=nope', undefined],
     ];

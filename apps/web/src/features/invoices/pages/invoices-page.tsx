@@ -96,6 +96,9 @@ export default function InvoicesPage() {
   // a page of rows is built in a background render that React splits into short slices (the table is memoised,
   // so the render the answer itself causes is cheap); until then the previous page, or the loader, stays
   const data = useDeferredValue(latest);
+  // the rows on screen are not yet those of the page the address names: the answer is on its way (the previous
+  // page's rows stay meanwhile), or has come and is being built
+  const stale = isPlaceholderData || data !== latest;
   // the screen is first shown with its rows (see lib/first-paint.ts)
   useFirstPaintHold(isError || data !== undefined);
 
@@ -111,13 +114,15 @@ export default function InvoicesPage() {
   const setSize = useCallback((size: number) => update({ size, page: 0 }), [update]);
   const setPage = useCallback((page: number) => update({ page }), [update]);
 
-  // past the numbered pages of a capped total: by position (keyset), from the rows on screen
+  // past the numbered pages of a capped total: by position (keyset), from the page the address names, once its
+  // answer is in (never the previous page's cursors, which a quick click would follow to the wrong rows)
   const positioned = byPosition(state);
-  const nextCursor = data?.nextCursor ?? null;
-  const prevCursor = data?.prevCursor ?? null;
+  const current = isPlaceholderData ? undefined : latest;
+  const nextCursor = current?.nextCursor ?? null;
+  const prevCursor = current?.prevCursor ?? null;
   const pastLast = useMemo(
-    () => (!positioned && data?.totalIsCapped && nextCursor ? () => update({ after: nextCursor }) : null),
-    [positioned, data?.totalIsCapped, nextCursor, update],
+    () => (!positioned && current?.totalIsCapped && nextCursor ? () => update({ after: nextCursor }) : null),
+    [positioned, current?.totalIsCapped, nextCursor, update],
   );
   const position: PositionPaging | null = useMemo(
     () =>
@@ -202,7 +207,7 @@ export default function InvoicesPage() {
             <Text c="dimmed">Nothing found</Text>
           </Center>
         ) : (
-          <div style={{ opacity: isPlaceholderData ? 0.6 : 1 }} aria-busy={isPlaceholderData}>
+          <div style={{ opacity: stale ? 0.6 : 1 }} aria-busy={stale}>
             <InvoiceTable rows={data.data} />
           </div>
         )}
