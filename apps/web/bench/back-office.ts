@@ -67,13 +67,22 @@ function build() {
   if (r.status !== 0) throw new Error('web build failed');
 }
 
-/** The files index.html makes the browser fetch at once: entry script, modulepreloads, stylesheets. */
+/**
+ * The files index.html makes the browser fetch at once: entry script, modulepreloads, stylesheets, and preloaded
+ * scripts and styles (the entry's stylesheet is a preload that the entry applies: vite.config.ts).
+ */
 function initialFiles(): Set<string> {
   const html = fs.readFileSync(path.join(OUT, 'index.html'), 'utf8');
   const refs = new Set<string>();
   for (const m of html.matchAll(/<script[^>]+src="([^"]+)"/g)) refs.add(m[1]!);
-  for (const m of html.matchAll(/<link[^>]+rel="(?:modulepreload|stylesheet)"[^>]*href="([^"]+)"/g)) refs.add(m[1]!);
-  for (const m of html.matchAll(/<link[^>]+href="([^"]+)"[^>]*rel="(?:modulepreload|stylesheet)"/g)) refs.add(m[1]!);
+  for (const link of html.match(/<link[^>]+>/g) ?? []) {
+    const rel = /\brel="([^"]+)"/.exec(link)?.[1];
+    const as = /\bas="([^"]+)"/.exec(link)?.[1];
+    const href = /\bhref="([^"]+)"/.exec(link)?.[1];
+    const fetchedAtOnce =
+      rel === 'modulepreload' || rel === 'stylesheet' || (rel === 'preload' && (as === 'style' || as === 'script'));
+    if (href && fetchedAtOnce) refs.add(href);
+  }
   return new Set([...refs].filter((r) => /\.(js|css)$/.test(r)).map((r) => r.replace(/^\//, '')));
 }
 
