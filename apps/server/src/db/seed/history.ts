@@ -855,17 +855,23 @@ function addCallbacks(
   let attempts = 0;
   for (let k = 0; k < failures; k++) {
     const timeout = rng.chance(0.25);
-    out.attempts.push({
+    const attempt = {
       callbackId: id,
       attemptedAt: new Date(t),
       responseCode: timeout ? null : rng.pick([500, 502, 503]),
       latencyMs: timeout ? 10_000 : rng.int(40, 900),
       error: timeout ? 'Timeout after 10000 ms' : 'Non-2xx response',
-    });
-    attempts++;
+    };
+    // no attempt is made after the seed's "now" (the draws are made all the same: the rest of the history stays)
+    if (t <= now) {
+      out.attempts.push(attempt);
+      attempts++;
+    }
     t += 2 ** (k + 1) * 30 * SEC;
   }
-  if (!pending) {
+  // an event of the last minutes whose delivery would come after "now" is still on its way
+  const due = !pending && t > now;
+  if (!pending && !due) {
     out.attempts.push({
       callbackId: id,
       attemptedAt: new Date(t),
@@ -882,11 +888,11 @@ function addCallbacks(
     url: c.url,
     payload,
     invoiceStatus: c.status,
-    status: pending ? 'PENDING' : 'DELIVERED',
+    status: pending || due ? 'PENDING' : 'DELIVERED',
     attempts,
     manual: c.manual ?? false,
     nextAttemptAt: new Date(pending ? Math.max(t, now + rng.int(1, 5) * MIN) : t),
     createDate: new Date(createDate),
-    executionDate: pending ? null : new Date(t),
+    executionDate: pending || due ? null : new Date(t),
   });
 }
