@@ -179,14 +179,13 @@ export async function balancePlan(ctx: AppContext, merchantId: string, q: Balanc
  */
 export async function providerPlan(ctx: AppContext, merchantId: string, q: ProviderReportQuery): Promise<ReportPlan> {
   const c = await currencyOf(ctx, q.currencyId);
-  const p = { id: q.providerId };
   const checks: ReportCheck[] = [
     ...c.checks,
-    { sql: sql`SELECT 1 FROM providers WHERE id = ${p.id}::int`, refuse: () => notFound('Provider') },
+    { sql: sql`SELECT 1 FROM providers WHERE id = ${q.providerId}::int`, refuse: () => notFound('Provider') },
   ];
   const { from, to } = periodBounds(q);
   const accounts = sql`SELECT a.id FROM provider_accounts a JOIN payment_methods pm ON pm.id = a.payment_method_id
-    WHERE a.provider_id = ${p.id}::int AND pm.currency_id = ${c.id}::int`;
+    WHERE a.provider_id = ${q.providerId}::int AND pm.currency_id = ${c.id}::int`;
   const sums = (a: SQL, b: SQL) => sql`
     SELECT i.account_id AS key,
       COUNT(*) FILTER (WHERE i.flow_type = 'DEPOSIT')::bigint AS in_count,
@@ -215,7 +214,7 @@ export async function providerPlan(ctx: AppContext, merchantId: string, q: Provi
     JOIN payment_methods pm ON pm.id = a.payment_method_id
     JOIN ${sql.raw(CURRENCY_SCALE)} c ON c.id = pm.currency_id
     LEFT JOIN (${s}) s ON s.key = a.id
-    WHERE a.provider_id = ${p.id}::int AND pm.currency_id = ${c.id}::int
+    WHERE a.provider_id = ${q.providerId}::int AND pm.currency_id = ${c.id}::int
     ORDER BY a.id`;
   return periodAggregate(ctx, from, to, sums, format, ['in_count', 'in_sum', 'out_count', 'out_sum'], 'int', checks);
 }
@@ -229,16 +228,15 @@ export async function poolBalancePlan(
   merchantId: string,
   q: PoolBalanceReportQuery,
 ): Promise<ReportPlan> {
-  const pool = { id: q.terminalPoolId };
   const checks: ReportCheck[] = [
     {
-      sql: sql`SELECT 1 FROM terminal_pools WHERE id = ${pool.id}::int AND merchant_id = ${merchantId}::uuid`,
+      sql: sql`SELECT 1 FROM terminal_pools WHERE id = ${q.terminalPoolId}::int AND merchant_id = ${merchantId}::uuid`,
       refuse: () => notFound('Terminal pool'),
     },
   ];
   const { from, to } = periodBounds(q);
   const members = sql`SELECT t.id FROM terminal_pool_members m
-    JOIN terminals t ON t.id = m.terminal_id AND t.merchant_id = ${merchantId}::uuid WHERE m.pool_id = ${pool.id}::int`;
+    JOIN terminals t ON t.id = m.terminal_id AND t.merchant_id = ${merchantId}::uuid WHERE m.pool_id = ${q.terminalPoolId}::int`;
   const sums = (a: SQL, b: SQL) => sql`
     SELECT i.terminal_id AS key,
       COALESCE(SUM(i.amount) FILTER (WHERE i.flow_type = 'DEPOSIT'), 0)::bigint AS dep,
@@ -260,7 +258,7 @@ export async function poolBalancePlan(
     JOIN terminals t ON t.id = m.terminal_id AND t.merchant_id = ${merchantId}::uuid
     JOIN ${sql.raw(CURRENCY_SCALE)} c ON c.id = t.currency_id
     LEFT JOIN (${s}) s ON s.key = t.id
-    WHERE m.pool_id = ${pool.id}::int
+    WHERE m.pool_id = ${q.terminalPoolId}::int
     ORDER BY t.created_at, t.name`;
   return periodAggregate(ctx, from, to, sums, format, ['dep', 'wd'], 'uuid', checks);
 }
