@@ -622,15 +622,18 @@ export const ledgerBalances = pgTable(
 );
 
 /**
- * Period checkpoints of the live ledger for the balance report (issue 15): per merchant, currency, terminal and UTC day,
- * the sums the report shows. Kept by a statement trigger on ledger_entries in the transaction that posts the entries
- * (migration 0013), so a report over any period reads one row per day and terminal whatever the number of entries.
+ * Period checkpoints of the ledger (issue 15): per merchant, currency, book, terminal and UTC day, the sums the
+ * balance report shows (live book) and the finance tiles' (both books). Kept by a statement trigger on ledger_entries
+ * in the transaction that posts the entries (migrations 0013, 0014), so a report over any period, or a total over
+ * all of them, reads one row per day and terminal whatever the number of entries. `holds`: what the day's postings
+ * added to the merchant's held funds (payouts in flight), so that their sum is what is held now.
  */
 export const ledgerDayTotals = pgTable(
   'ledger_day_totals',
   {
     merchantId: uuid('merchant_id').notNull(),
     currencyId: integer('currency_id').notNull(),
+    book: text('book').notNull().default('live'),
     terminalId: uuid('terminal_id'),
     day: date('day').notNull(),
     deposits: figure('deposits').notNull(),
@@ -638,8 +641,14 @@ export const ledgerDayTotals = pgTable(
     fees: figure('fees').notNull(),
     settlements: figure('settlements').notNull(),
     net: figure('net').notNull(),
+    holds: figure('holds')
+      .notNull()
+      .default(sql`0`),
   },
-  (t) => [unique('ledger_day_totals_uq').on(t.merchantId, t.currencyId, t.day, t.terminalId).nullsNotDistinct()],
+  (t) => [
+    unique('ledger_day_totals_uq').on(t.merchantId, t.currencyId, t.book, t.day, t.terminalId).nullsNotDistinct(),
+    check('ledger_day_totals_book_check', sql`${t.book} IN ('live', 'test')`),
+  ],
 );
 
 export const settlements = pgTable(

@@ -51,4 +51,21 @@ export async function checkMoneyInvariants(db: DbOrTx, log: readonly string[] = 
   const testInLive = await q(sql`SELECT e.id FROM ledger_entries e JOIN invoices i ON i.id = e.invoice_id
     WHERE i.is_test AND e.book = 'live' LIMIT 5`);
   if (testInLive.length) fail('test activity changed a live figure', testInLive);
+  // the finance tiles read deposits and withdrawals from the day totals (ledger/service.ts merchantSums): they must
+  // be what the DONE invoices' merchant legs say, per merchant, currency, book and terminal
+  const tiles = await q(sql`
+    WITH fast AS (
+      SELECT merchant_id, currency_id, book, terminal_id, SUM(deposits) AS dep, SUM(withdrawals - holds) AS wd
+      FROM ledger_day_totals GROUP BY 1, 2, 3, 4),
+    slow AS (
+      SELECT e.merchant_id, e.currency_id, e.book, e.terminal_id,
+        COALESCE(-SUM(e.amount) FILTER (WHERE i.flow_type = 'DEPOSIT' AND i.status = 'DONE'), 0) AS dep,
+        COALESCE(SUM(e.amount) FILTER (WHERE i.flow_type = 'WITHDRAWAL' AND i.status = 'DONE'), 0) AS wd
+      FROM ledger_entries e JOIN invoices i ON i.id = e.invoice_id WHERE e.account = 'merchant' GROUP BY 1, 2, 3, 4)
+    SELECT coalesce(f.merchant_id, s.merchant_id) AS merchant, coalesce(f.book, s.book) AS book,
+      f.dep::text AS fast_dep, s.dep::text AS slow_dep, f.wd::text AS fast_wd, s.wd::text AS slow_wd
+    FROM fast f FULL OUTER JOIN slow s ON s.merchant_id = f.merchant_id AND s.currency_id = f.currency_id
+      AND s.book = f.book AND s.terminal_id IS NOT DISTINCT FROM f.terminal_id
+    WHERE coalesce(f.dep, 0) <> coalesce(s.dep, 0) OR coalesce(f.wd, 0) <> coalesce(s.wd, 0)`);
+  if (tiles.length) fail('a deposit or withdrawal total differs from its DONE invoices', tiles);
 }

@@ -25,7 +25,7 @@ export type LedgerFindings = Omit<Reconciliation, 'checkedAt'>;
 
 /**
  * The ledger's invariants, read from the database: every balance row equals the sum of its entries (and so does every
- * day total the balance report reads: drift keys `day:merchant:currency:terminal:day`, their net shown), and every
+ * day total: drift keys `day:merchant:currency:book:terminal:day`, their net shown), and every
  * book sums to zero per currency. Empty lists mean the books are right.
  */
 export async function reconcileLedger(db: DbOrTx): Promise<LedgerFindings> {
@@ -35,26 +35,28 @@ export async function reconcileLedger(db: DbOrTx): Promise<LedgerFindings> {
     FROM ledger_balances b FULL OUTER JOIN sums s ON s.key = b.key
     WHERE coalesce(b.balance, 0) <> coalesce(s.entries, 0)
     ORDER BY 1 LIMIT 100`);
-  // the balance report's day totals (migration 0013, kept by a trigger on every posting) against the entries
+  // the ledger's day totals (migrations 0013, 0014, kept by a trigger on every posting) against the entries
   const days = await db.execute<{ key: string; balance: string | null; entries: string | null }>(sql`
     WITH sums AS (
-      SELECT e.merchant_id, e.currency_id, e.terminal_id, (e.created_at AT TIME ZONE 'UTC')::date AS day,
+      SELECT e.merchant_id, e.currency_id, e.book, e.terminal_id, (e.created_at AT TIME ZONE 'UTC')::date AS day,
         COALESCE(-SUM(e.amount) FILTER (WHERE e.account = 'merchant' AND i.flow_type = 'DEPOSIT'), 0) AS deposits,
         COALESCE(SUM(e.amount) FILTER (WHERE e.account = 'merchant' AND i.flow_type = 'WITHDRAWAL'), 0) AS withdrawals,
         COALESCE(-SUM(e.amount) FILTER (WHERE e.account = 'fees'), 0) AS fees,
         COALESCE(SUM(e.amount) FILTER (WHERE e.account = 'merchant' AND e.settlement_id IS NOT NULL), 0) AS settlements,
-        COALESCE(-SUM(e.amount) FILTER (WHERE e.account = 'merchant'), 0) AS net
+        COALESCE(-SUM(e.amount) FILTER (WHERE e.account = 'merchant'), 0) AS net,
+        COALESCE(-SUM(e.amount) FILTER (WHERE e.account = 'merchant_hold'), 0) AS holds
       FROM ledger_entries e LEFT JOIN invoices i ON i.id = e.invoice_id
-      WHERE e.book = 'live' AND e.account IN ('merchant', 'fees') AND e.merchant_id IS NOT NULL
-      GROUP BY 1, 2, 3, 4)
+      WHERE e.account IN ('merchant', 'fees', 'merchant_hold') AND e.merchant_id IS NOT NULL
+      GROUP BY 1, 2, 3, 4, 5)
     SELECT 'day:' || coalesce(d.merchant_id, s.merchant_id) || ':' || coalesce(d.currency_id, s.currency_id) || ':' ||
-        coalesce(coalesce(d.terminal_id, s.terminal_id)::text, 'none') || ':' || coalesce(d.day, s.day) AS key,
+        coalesce(d.book, s.book) || ':' || coalesce(coalesce(d.terminal_id, s.terminal_id)::text, 'none') || ':' ||
+        coalesce(d.day, s.day) AS key,
       d.net::text AS balance, s.net::text AS entries
     FROM ledger_day_totals d FULL OUTER JOIN sums s
-      ON s.merchant_id = d.merchant_id AND s.currency_id = d.currency_id AND s.day = d.day
+      ON s.merchant_id = d.merchant_id AND s.currency_id = d.currency_id AND s.book = d.book AND s.day = d.day
         AND s.terminal_id IS NOT DISTINCT FROM d.terminal_id
-    WHERE (d.deposits, d.withdrawals, d.fees, d.settlements, d.net)
-      IS DISTINCT FROM (s.deposits, s.withdrawals, s.fees, s.settlements, s.net)
+    WHERE (d.deposits, d.withdrawals, d.fees, d.settlements, d.net, d.holds)
+      IS DISTINCT FROM (s.deposits, s.withdrawals, s.fees, s.settlements, s.net, s.holds)
     ORDER BY 1 LIMIT 100`);
   const unbalanced = await db.execute<{ book: Book; currency_id: number; total: string }>(sql`
     SELECT book, currency_id, SUM(amount)::text AS total FROM ledger_entries GROUP BY book, currency_id

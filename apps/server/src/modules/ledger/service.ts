@@ -129,22 +129,29 @@ export type SumKind = 'balance' | 'deposit' | 'withdrawal';
  * terminals (the terminal's currency first when one is named). balance = −(merchant balance row),
  * or −Σ merchant legs of that terminal; deposit = credited by DONE deposits; withdrawal = paid out by
  * DONE withdrawals.
+ *
+ * Read from the ledger's balance rows and day totals (migration 0014), never from its entries: a few rows whatever
+ * the merchant's history (0.9 s per figure for a merchant of 1,000,000 invoices when the entries were summed). They
+ * hold exactly because an invoice's legs always sum to its current effect (postings.ts invoiceEffect): a deposit's
+ * merchant legs are its credit when DONE and nothing otherwise; a withdrawal's are its amount and fee while held or
+ * paid out, and the held part is the merchant_hold legs' (`holds`); the reconciliation checks every day total
+ * against the entries.
  */
 export async function merchantSums(db: DbOrTx, merchantId: string, kind: SumKind, book: Book, terminalId?: string) {
   if (terminalId) await ownedTerminal(db, merchantId, terminalId);
-  const terminalFilter = terminalId ? sql`AND e.terminal_id = ${terminalId}` : sql``;
   const tFilter = terminalId ? sql`AND t.id = ${terminalId}` : sql``;
+  const days = (figure: SQL) => sql`(SELECT COALESCE(SUM(${figure}), 0) FROM ledger_day_totals d
+    WHERE d.merchant_id = ${merchantId} AND d.book = ${book} AND d.currency_id = c.id
+      ${terminalId ? sql`AND d.terminal_id = ${terminalId}` : sql``})`;
   const sumExpr =
     kind === 'balance' && !terminalId
       ? sql`(SELECT COALESCE(-SUM(b.balance), 0) FROM ledger_balances b
              WHERE b.merchant_id = ${merchantId} AND b.account = 'merchant' AND b.book = ${book} AND b.currency_id = c.id)`
       : kind === 'balance'
-        ? sql`(SELECT COALESCE(-SUM(e.amount), 0) FROM ledger_entries e
-             WHERE e.merchant_id = ${merchantId} AND e.account = 'merchant' AND e.book = ${book} AND e.currency_id = c.id ${terminalFilter})`
-        : sql`(SELECT COALESCE(${kind === 'deposit' ? sql`-SUM(e.amount)` : sql`SUM(e.amount)`}, 0)
-             FROM ledger_entries e JOIN invoices i ON i.id = e.invoice_id
-             WHERE e.merchant_id = ${merchantId} AND e.account = 'merchant' AND e.book = ${book} AND e.currency_id = c.id
-               AND i.flow_type = ${kind === 'deposit' ? 'DEPOSIT' : 'WITHDRAWAL'} AND i.status = 'DONE' ${terminalFilter})`;
+        ? days(sql`d.net`)
+        : kind === 'deposit'
+          ? days(sql`d.deposits`)
+          : days(sql`d.withdrawals - d.holds`);
   const res = await db.execute<{ currency: string; sum: string }>(sql`
     SELECT c.code AS currency, (${sumExpr})::text AS sum
     FROM currencies c

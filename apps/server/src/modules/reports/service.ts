@@ -129,7 +129,7 @@ export async function invoicePlan(_ctx: AppContext, merchantId: string, q: Invoi
  */
 export async function balancePlan(ctx: AppContext, merchantId: string, q: BalanceReportQuery): Promise<ReportPlan> {
   const c = await currencyOf(ctx, q.currencyId);
-  const totals = sql`d.merchant_id = ${merchantId}::uuid AND d.currency_id = ${c.id}::int
+  const totals = sql`d.merchant_id = ${merchantId}::uuid AND d.currency_id = ${c.id}::int AND d.book = 'live'
     ${q.terminalId ? sql`AND d.terminal_id = ${q.terminalId}::uuid` : sql``}`;
   const whole = sql`
     WITH daily AS (
