@@ -4,7 +4,7 @@
  *
  *   npm run bench:reports        (BENCH_PG=postgres://postgres@127.0.0.1:5432/test, BENCH_ROWS=1000000)
  *   BENCH_REUSE=1 npm run bench:reports       measure the database an earlier run left again
- *   BENCH_ONLY="one day" npm run bench:reports    the scenarios whose name holds the text ("tiles": the finance tiles)
+ *   BENCH_ONLY="one day" npm run bench:reports    the scenarios whose name holds the text ("tile": the finance tiles)
  *   BENCH_ROOT=/tmp/before npm run bench:reports    the server from another checkout (a `git worktree` of an older
  *                                                   commit): the "before" figures, with the same anchor
  *
@@ -18,7 +18,8 @@
  * one byte more a line) and its sha256 printed, so that two runs (before/after) can be seen to give the same files.
  *
  * Then the finance tiles of the transactions list on the same merchant (all-time balance, deposits and withdrawals, for
- * the merchant and one terminal): the median of 21 requests beside the same baseline, and the answer.
+ * the merchant and its busiest live terminal of each flow): the median of 21 requests beside the same baseline, and the
+ * answer.
  */
 import { createHash } from 'node:crypto';
 import os from 'node:os';
@@ -317,38 +318,44 @@ async function main() {
     }
 
     // the finance tiles above the transactions list (GET /api/v1/merchant/{balance,deposit,withdrawal}): all time, for
-    // the merchant and for one terminal; BENCH_ONLY="tiles" runs these alone
-    if ('finance tiles'.includes(process.env.BENCH_ONLY ?? '') || !process.env.BENCH_ONLY) {
-      const terminal = (
-        await copyClient.query<{ id: string }>(
-          `SELECT terminal_id AS id FROM invoices WHERE merchant_id = $1 GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`,
-          [m],
-        )
-      ).rows[0]!.id;
-      for (const kind of ['balance', 'deposit', 'withdrawal']) {
-        for (const scope of [{ merchantId: m }, { merchantId: m, terminalId: terminal }]) {
-          const url = `${base}/api/v1/merchant/${kind}?${qs({ book: 'live', ...scope })}`;
-          const once = async () => {
-            const t0 = process.hrtime.bigint();
-            const res = await fetch(url, { headers: { cookie: ops } });
-            if (!res.ok) throw new Error(`${kind}: ${res.status} ${await res.text()}`);
-            const body = await res.text();
-            return { ms: ms(t0), body };
-          };
-          const first = await once();
-          const t: number[] = [];
-          const b: number[] = [];
-          for (let i = 0; i < 21; i++) {
-            t.push((await once()).ms);
-            b.push(await baselineOnce());
-          }
-          const name = `finance tile ${kind}, ${'terminalId' in scope ? 'one terminal' : 'all terminals'}`;
-          log(
-            `  ${name.padEnd(40)} ${fmt(median(t)).padStart(9)} (${fmt(Math.min(...t))}–${fmt(Math.max(...t))})   ` +
-              `baseline ${fmt(median(b))}   ${first.body.slice(0, 90)}   load ${load()}`,
-          );
-        }
+    // the merchant and for one terminal; BENCH_ONLY="tile" runs these alone
+    // signed in as the merchant's owner (as the baseline is): the merchant, and its busiest live terminal of each flow
+    const terminals = (
+      await copyClient.query<{ id: string; flow: string }>(
+        `SELECT DISTINCT ON (t.flow_type) t.id, lower(t.flow_type) AS flow
+         FROM terminals t JOIN invoices i ON i.terminal_id = t.id
+         WHERE t.merchant_id = $1 AND NOT t.is_test GROUP BY t.id ORDER BY t.flow_type, count(*) DESC`,
+        [m],
+      )
+    ).rows;
+    const tiles = ['balance', 'deposit', 'withdrawal'].flatMap((kind) => [
+      { name: `finance tile ${kind}, all terminals`, kind, query: {} as Record<string, string> },
+      ...terminals.map((t) => ({
+        name: `finance tile ${kind}, ${t.flow} terminal`,
+        kind,
+        query: { terminalId: t.id },
+      })),
+    ]);
+    for (const tile of tiles.filter((x) => x.name.includes(process.env.BENCH_ONLY ?? ''))) {
+      const url = `${base}/api/v1/merchant/${tile.kind}?${qs({ book: 'live', ...tile.query })}`;
+      const once = async () => {
+        const t0 = process.hrtime.bigint();
+        const res = await fetch(url, { headers: { cookie: owner } });
+        if (!res.ok) throw new Error(`${tile.name}: ${res.status} ${await res.text()}`);
+        const body = await res.text();
+        return { ms: ms(t0), body };
+      };
+      const first = await once();
+      const t: number[] = [];
+      const b: number[] = [];
+      for (let i = 0; i < 21; i++) {
+        t.push((await once()).ms);
+        b.push(await baselineOnce());
       }
+      log(
+        `  ${tile.name.padEnd(42)} ${fmt(median(t)).padStart(9)} (${fmt(Math.min(...t))}–${fmt(Math.max(...t))})   ` +
+          `baseline ${fmt(median(b))}   ${first.body.slice(0, 90)}   load ${load()}`,
+      );
     }
     log(`Load average at end: ${load()}`);
   } finally {

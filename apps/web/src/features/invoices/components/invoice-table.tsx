@@ -60,7 +60,7 @@ function InvoiceRow({ inv, onOpen }: { inv: Invoice; onOpen: NavigateFunction })
       }}
     >
       <td className={Table.classes.td}>
-        <Link to={to} className={classes.id}>
+        <Link to={to} className={`${classes.id} mantine-focus-auto`}>
           {inv.invoiceId.toUpperCase()}
         </Link>
         <p className={classes.sub}>{inv.merchantInvoiceId}</p>
