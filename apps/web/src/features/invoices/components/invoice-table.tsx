@@ -38,8 +38,6 @@ export const InvoiceTable = memo(function InvoiceTable({ rows }: { rows: Invoice
   );
 });
 
-const RIGHT = { textAlign: 'right' } as const;
-
 /**
  * One row as plain elements with the classes and attributes Mantine's Table.Tr/Td, Text, Group and Badge would give
  * them: a page of rows was ~16 Mantine components each, whose hooks and style resolution were most of /invoices'
@@ -84,7 +82,7 @@ function InvoiceRow({ inv, onOpen }: { inv: Invoice; onOpen: NavigateFunction })
       <td className={Table.classes.td}>
         <PlainStatusBadge code={inv.invoiceStatus.code} label={inv.invoiceStatus.value} />
       </td>
-      <td className={Table.classes.td} style={RIGHT}>
+      <td className={Table.classes.td}>
         <p className={`${classes.line} ${classes.amount}`}>
           {formatMoneyEn(inv.amount, inv.currency.dimension, inv.currency.code)}
         </p>

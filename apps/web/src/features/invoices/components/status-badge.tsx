@@ -1,5 +1,5 @@
 import type { CSSProperties, ReactNode } from 'react';
-import { Badge, type BadgeProps } from '@mantine/core';
+import { Badge, useMantineTheme, type BadgeProps, type MantineTheme } from '@mantine/core';
 import { statusColor, type StatusColor } from '@paydesk/contracts/statuses';
 
 /** SPEC §4 badge colours: primary blue, error red, warning amber, success green, neutral grey. */
@@ -21,65 +21,64 @@ export const UNCLIPPED_BADGE = {
 
 type Props = { code: string; label?: string } & Omit<BadgeProps, 'color' | 'children'>;
 
+/** A status's badge colour and text (the label the API gives, else the code in words). */
+const statusBadge = (code: string, label?: string) => ({
+  color: BADGE_COLOR[statusColor(code)],
+  text: label ?? code.replace(/_/g, ' '),
+});
+
 export function StatusBadge({ code, label, ...rest }: Props) {
+  const b = statusBadge(code, label);
   return (
-    <Badge color={BADGE_COLOR[statusColor(code)]} variant="light" {...UNCLIPPED_BADGE} {...rest}>
-      {label ?? code.replace(/_/g, ' ')}
+    <Badge color={b.color} variant="light" {...UNCLIPPED_BADGE} {...rest}>
+      {b.text}
     </Badge>
   );
 }
 
 type PlainVariant = 'light' | 'outline' | 'filled';
-/** What Mantine's default variant resolver gives a badge of that colour and variant, as Badge's CSS variables. */
-function badgeVars(color: string, variant: PlainVariant): CSSProperties {
-  const border = (c: string) => `calc(0.0625rem * var(--mantine-scale)) solid ${c}`;
-  const vars =
-    variant === 'light'
-      ? {
-          '--badge-bg': `var(--mantine-color-${color}-light)`,
-          '--badge-color': `var(--mantine-color-${color}-light-color)`,
-          '--badge-bd': border('transparent'),
-        }
-      : variant === 'outline'
-        ? {
-            '--badge-bg': 'transparent',
-            '--badge-color': `var(--mantine-color-${color}-outline)`,
-            '--badge-bd': border(`var(--mantine-color-${color}-outline)`),
-          }
-        : {
-            '--badge-bg': `var(--mantine-color-${color}-filled)`,
-            '--badge-color': 'var(--mantine-color-white)',
-            '--badge-bd': border('transparent'),
-          };
-  return { ...vars, overflow: 'visible' } as CSSProperties;
+/** Per theme, the root style of each colour and variant (the theme's own colour resolver, as Badge calls it). */
+const plainStyles = new WeakMap<MantineTheme, Map<string, CSSProperties>>();
+
+function plainBadgeStyle(theme: MantineTheme, color: string, variant: PlainVariant, lowercase: boolean) {
+  let styles = plainStyles.get(theme);
+  if (!styles) plainStyles.set(theme, (styles = new Map()));
+  const key = `${color}/${variant}/${lowercase}`;
+  let style = styles.get(key);
+  if (!style) {
+    const c = theme.variantColorResolver({ color, variant, theme });
+    style = {
+      '--badge-bg': c.background,
+      '--badge-color': c.color,
+      '--badge-bd': c.border,
+      ...UNCLIPPED_BADGE.style,
+      ...(lowercase ? { textTransform: 'lowercase' } : {}),
+    } as CSSProperties;
+    styles.set(key, style);
+  }
+  return style;
 }
-const styleCache = new Map<string, CSSProperties>();
-const PLAIN_LABEL: CSSProperties = { overflow: 'visible', textOverflow: 'clip' };
 
 /**
- * A badge that looks like Mantine's (its classes and CSS variables, unclipped) as two plain elements, for lists that
- * show many: Badge's hooks and style resolution were most of a list row's render time on a phone.
+ * A badge that looks like Mantine's, unclipped — Badge's classes and the CSS variables Badge would set — as two plain
+ * elements, for lists that show many: Badge's hooks and style resolution were most of a list row's render time on a
+ * phone.
  */
 export function PlainBadge({
   color,
   variant,
   children,
-  lowercase,
+  lowercase = false,
 }: {
   color: string;
   variant: PlainVariant;
   children: ReactNode;
   lowercase?: boolean;
 }) {
-  const key = `${color}/${variant}/${lowercase ? 'l' : ''}`;
-  let style = styleCache.get(key);
-  if (!style) {
-    style = { ...badgeVars(color, variant), ...(lowercase ? { textTransform: 'lowercase' } : {}) };
-    styleCache.set(key, style);
-  }
+  const theme = useMantineTheme();
   return (
-    <div className={Badge.classes.root} style={style}>
-      <span className={Badge.classes.label} style={PLAIN_LABEL}>
+    <div className={Badge.classes.root} style={plainBadgeStyle(theme, color, variant, lowercase)}>
+      <span className={Badge.classes.label} style={UNCLIPPED_BADGE.styles.label}>
         {children}
       </span>
     </div>
@@ -88,9 +87,10 @@ export function PlainBadge({
 
 /** StatusBadge as a PlainBadge. */
 export function PlainStatusBadge({ code, label }: { code: string; label?: string }) {
+  const b = statusBadge(code, label);
   return (
-    <PlainBadge color={BADGE_COLOR[statusColor(code)]} variant="light">
-      {label ?? code.replace(/_/g, ' ')}
+    <PlainBadge color={b.color} variant="light">
+      {b.text}
     </PlainBadge>
   );
 }
