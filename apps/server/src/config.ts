@@ -37,6 +37,8 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().min(16).optional(),
   WEB_DIST: z.string().default(path.join(repoRoot, 'apps/web/dist')),
   PG_POOL_MAX: z.coerce.number().int().positive().default(20),
+  PG_LONG_READ_POOL_MAX: z.coerce.number().int().positive().default(5),
+  LONG_READ_WAIT_MS: z.coerce.number().int().positive().default(30_000),
   TRUST_PROXY: z.string().default('false'),
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   CALLBACK_ALLOW_PRIVATE: z.enum(['auto', 'true', 'false']).default('auto'),
@@ -72,6 +74,13 @@ export type Config = {
   metricsToken: string | undefined;
   webDist: string;
   pgPoolMax: number;
+  /**
+   * PostgreSQL: connections of the pool that CSV exports and reports read from (lib/copy-out.ts), apart from the
+   * interactive pool, so that long reads never take the connections requests need; a long read that finds them all
+   * busy waits up to longReadWaitMs for one, then answers 503 SERVICE_BUSY.
+   */
+  pgLongReadPoolMax: number;
+  longReadWaitMs: number;
   /** Fastify trustProxy: false, true, or a comma-separated list of proxy addresses/CIDRs. */
   trustProxy: boolean | string;
   /** Server processes on one port (PostgreSQL only). */
@@ -129,6 +138,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     metricsToken: e.METRICS_TOKEN || undefined,
     webDist: e.WEB_DIST,
     pgPoolMax: e.PG_POOL_MAX,
+    pgLongReadPoolMax: e.PG_LONG_READ_POOL_MAX,
+    longReadWaitMs: e.LONG_READ_WAIT_MS,
     webConcurrency: e.WEB_CONCURRENCY,
     callbackAllowPrivate:
       e.CALLBACK_ALLOW_PRIVATE === 'true' || (e.CALLBACK_ALLOW_PRIVATE === 'auto' && e.NODE_ENV !== 'production'),

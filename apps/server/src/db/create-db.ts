@@ -28,6 +28,15 @@ export type DbHandle = {
    * (an export) sets its own with `SET LOCAL statement_timeout`.
    */
   limitStatements(ms: number): Promise<void>;
+  /**
+   * PostgreSQL: the pool long reads (CSV exports, reports) take their connection from, made on first use and closed
+   * with the handle. Its own connections (`max`), so that long reads cannot take those interactive requests need;
+   * each starts read-only, with standard strings and the long reads' statement limit (startup parameters: no
+   * statement or round trip of their own), so that a long read is its one statement. A long read that finds every
+   * connection busy waits `waitMs` at most (then the pool's connect fails). Null on the embedded database, whose one
+   * connection long reads share in batches.
+   */
+  longReads(opts: { statementTimeoutMs: number; max: number; waitMs: number }): pg.Pool | null;
 };
 
 /**
@@ -144,12 +153,28 @@ export async function createDb(config: DbConfig): Promise<DbHandle> {
     // an idle connection the server closes (restart, failover, admin) must not crash the process;
     // the pool drops it and opens a new one on demand
     pool.on('error', (err) => console.error(`PostgreSQL connection lost: ${err.message}`));
+    let longReads: pg.Pool | null = null;
     return {
       db: drizzle(pool, { schema }),
       pool,
       kind: 'postgres',
-      close: () => pool.end(),
+      async close() {
+        await Promise.all([pool.end(), longReads?.end()]);
+      },
       limitStatements: statementLimiter(pool),
+      longReads(opts) {
+        if (!longReads) {
+          longReads = new pg.Pool({
+            connectionString: config.databaseUrl,
+            max: opts.max,
+            connectionTimeoutMillis: opts.waitMs,
+            statement_timeout: opts.statementTimeoutMs,
+            options: '-c default_transaction_read_only=on -c standard_conforming_strings=on',
+          });
+          longReads.on('error', (err) => console.error(`PostgreSQL connection lost: ${err.message}`));
+        }
+        return longReads;
+      },
     };
   }
   if ('pglite' in config) {
@@ -167,6 +192,7 @@ export async function createDb(config: DbConfig): Promise<DbHandle> {
       kind: 'pglite',
       // PGlite accepts the setting but cannot interrupt a statement (no timer signal in WebAssembly)
       limitStatements: statementLimiter(pool),
+      longReads: () => null,
       async close() {
         await pool.end();
         await server.stop();
@@ -183,6 +209,7 @@ export async function createDb(config: DbConfig): Promise<DbHandle> {
       pool,
       kind: 'pglite',
       limitStatements: statementLimiter(pool),
+      longReads: () => null,
       async close() {
         await pool.end();
         await new Promise<void>((resolve) => {

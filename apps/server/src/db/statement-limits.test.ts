@@ -21,8 +21,8 @@ describe.skipIf(!process.env.DATABASE_URL)('statement limits (PostgreSQL)', () =
   async function whileHeld<R>(lock: string, params: unknown[], act: () => Promise<R>): Promise<R> {
     const holder = await t.ctx.dbh.pool.connect();
     try {
-      await holder.query('SET statement_timeout = 0');
       await holder.query('BEGIN');
+      await holder.query('SET LOCAL statement_timeout = 0'); // the connection goes back with the pool's limit
       await holder.query(lock, params);
       return await act();
     } finally {
@@ -96,7 +96,7 @@ describe.skipIf(!process.env.DATABASE_URL)('statement limits (PostgreSQL)', () =
     let out = '';
     for await (const chunk of stream) out += String(chunk);
     expect(out.trim().split('\t').at(-1)).toBe('42');
-    // and the connection went back to the pool with the interactive limit
+    // on a connection of the long reads' pool: the interactive pool's keep their limit
     const err = await t.ctx.db.execute(sql`SELECT pg_sleep(1)`).then(
       () => null,
       (e: { cause?: { code?: string } }) => e,

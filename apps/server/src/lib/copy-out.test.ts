@@ -59,9 +59,75 @@ describe('copyOut checks', () => {
     expect(tx.rows[0]!.s).toBe('off');
   });
 
-  it('a check whose literal holds a backslash reads it with standard strings (a round trip of its own)', async () => {
+  it('a check whose literal holds a backslash reads it with standard strings', async () => {
     const backslash = { statement: "SELECT 1 WHERE 'a\\b' = 'a' || chr(92) || 'b'", refuse: gone };
-    expect(await read(await copyOut(t.ctx, async () => copy, undefined, [backslash]))).toBe('ok\n');
+    expect(await read(await copyOut(t.ctx, async () => copy, undefined, [backslash, { ...backslash }]))).toBe('ok\n');
+  });
+
+  it('a lasting check that held is not read again; any other check is read every time', async () => {
+    await t.ctx.db.execute(sql`CREATE TABLE lasting_probe (x int)`);
+    await t.ctx.db.execute(sql`INSERT INTO lasting_probe VALUES (1)`);
+    const statement = 'SELECT 1 FROM lasting_probe';
+    const lasting = { statement, refuse: gone, lasting: true };
+    const other = { statement: 'SELECT 1 FROM lasting_probe WHERE x = 1', refuse: gone };
+    expect(await read(await copyOut(t.ctx, async () => copy, undefined, [lasting, other]))).toBe('ok\n');
+    await t.ctx.db.execute(sql`DELETE FROM lasting_probe`);
+    // seen to hold: not read again (a fact no route undoes); the other one is read and refuses
+    expect(await read(await copyOut(t.ctx, async () => copy, undefined, [lasting]))).toBe('ok\n');
+    await expect(copyOut(t.ctx, async () => copy, undefined, [lasting, other])).rejects.toMatchObject({
+      refused: true,
+    });
+    // a lasting check that failed was not remembered: read again, it refuses while its row is missing
+    const unseen = { statement: 'SELECT 1 FROM lasting_probe WHERE x = 2', refuse: gone, lasting: true };
+    await expect(copyOut(t.ctx, async () => copy, undefined, [unseen])).rejects.toMatchObject({ refused: true });
+    await t.ctx.db.execute(sql`INSERT INTO lasting_probe VALUES (2)`);
+    expect(await read(await copyOut(t.ctx, async () => copy, undefined, [unseen]))).toBe('ok\n');
+  });
+});
+
+/**
+ * On PostgreSQL long reads have a pool of their own (DbHandle.longReads): read-only connections under the export's
+ * statement limit, that cannot take the interactive pool's connections; when all are busy, SERVICE_BUSY in time.
+ */
+describe.skipIf(!process.env.DATABASE_URL)('long reads pool (PostgreSQL)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ pgLongReadPoolMax: 1, longReadWaitMs: 300 });
+  });
+  afterAll(() => t.close());
+  const read = async (stream: Readable) => {
+    let out = '';
+    for await (const c of stream) out += String(c);
+    return out;
+  };
+
+  it('a long read cannot write', async () => {
+    await t.ctx.db.execute(sql`CREATE TABLE long_read_probe (x int)`);
+    const writes = 'COPY (WITH w AS (INSERT INTO long_read_probe VALUES (1) RETURNING x) SELECT x FROM w) TO STDOUT';
+    await expect(copyOut(t.ctx, async () => writes).then(read)).rejects.toThrow(/read-only transaction/);
+    const n = await t.ctx.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM long_read_probe`);
+    expect(n.rows[0]!.n).toBe(0);
+  });
+
+  it('with every long-read connection busy: another long read is refused 503 in time, requests are served', async () => {
+    const held = await copyOut(t.ctx, async () => "COPY (SELECT pg_sleep(1.5), 'first' AS v) TO STDOUT (FORMAT csv)");
+    const cookie = await loginAs(t.app, 'admin');
+    const started = Date.now();
+    const [busy, list] = await Promise.all([
+      t.app.inject({ method: 'GET', url: '/api/v1/invoice/csv', headers: { cookie } }),
+      t.app.inject({ method: 'GET', url: '/api/v1/invoice?page=1&size=20', headers: { cookie } }),
+    ]);
+    expect(busy.statusCode, busy.body).toBe(503);
+    expect(busy.json().error).toMatchObject({
+      code: 'SERVICE_BUSY',
+      message: expect.stringMatching(/exports and reports/),
+    });
+    expect(Date.now() - started).toBeLessThan(1_400); // refused after the 300 ms wait, before the first read ends
+    expect(list.statusCode, list.body).toBe(200);
+    expect(await read(held)).toBe('"",first\n');
+    // the connection is free again
+    const again = await t.app.inject({ method: 'GET', url: '/api/v1/invoice/csv', headers: { cookie } });
+    expect(again.statusCode, again.body).toBe(200);
   });
 });
 

@@ -2,6 +2,7 @@ import { PassThrough, Transform, type Readable } from 'node:stream';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import type { AppContext } from './context';
+import { AppError } from './errors';
 
 /**
  * A long read in bounded batches, for the embedded database (PGlite: one pool connection, one statement at a time).
@@ -23,18 +24,30 @@ export type CopyBatches<K> = {
 
 /**
  * A condition a long read needs (the report's pool is the merchant's, its currency exists): `statement` (values
- * inlined, as in COPY) must return a row, else the read does not start and `refuse()` is thrown. On PostgreSQL it
- * travels with the statements that open the read's transaction: no round trip of its own.
+ * inlined, as in COPY) must return a row, else the read does not start and `refuse()` is thrown. `lasting`: once
+ * true it stays true (a fact no route undoes: a terminal or pool never changes merchant, a currency or provider is
+ * never deleted), so that once seen (per database, in this process) it is not read again. A check only decides
+ * between a refusal and an answer: the read's own statement is scoped to the tenant whatever the checks say.
  */
-export type ReadCheck = { statement: string; refuse: () => Error };
+export type ReadCheck = { statement: string; refuse: () => Error; lasting?: boolean };
+
+/** Lasting checks seen to hold, per database. Bounded: emptied past 10,000. */
+const heldChecks = new WeakMap<AppContext['dbh'], Set<string>>();
+
+function held(ctx: AppContext): Set<string> {
+  let known = heldChecks.get(ctx.dbh);
+  if (!known || known.size >= 10_000) heldChecks.set(ctx.dbh, (known = new Set()));
+  return known;
+}
 
 /**
  * Streams `COPY … TO STDOUT` so that memory stays flat whatever the row count.
  *
- * On PostgreSQL (a pool of its own size): one statement `build` returns, on a pool client of its own in a read-only
- * transaction (for its transaction-local settings: the export's statement timeout, standard strings) committed at
- * the end: one snapshot, at COPY speed. The client goes back to the pool when the stream ends; on an error or an
- * aborted download its connection is discarded, since it may be left mid-COPY.
+ * On PostgreSQL: the statement `build` returns, alone, on a connection of the long reads' pool (DbHandle.longReads:
+ * read-only, standard strings and the export's statement limit from its start, so no transaction to open or commit:
+ * one round trip, as `COPY` itself), after the read's checks (one round trip for all of those not already seen to
+ * hold). The connection goes back to the pool when the stream ends; on an error or an aborted download it is
+ * discarded, since it may be left mid-COPY. No connection free within config longReadWaitMs: SERVICE_BUSY (503).
  *
  * On the embedded PGlite, when `batches` is given: the file in bounded batches (copyInBatches), so that the one
  * connection is never held for more than a batch (~BATCH_TARGET_MS).
@@ -48,11 +61,16 @@ export async function copyOut<K>(
   batches?: CopyBatches<K>,
   checks: ReadCheck[] = [],
 ): Promise<Readable> {
-  if (ctx.dbh.kind === 'pglite') {
+  const longReads = ctx.dbh.longReads({
+    statementTimeoutMs: Math.trunc(ctx.config.exportTimeoutMs),
+    max: ctx.config.pgLongReadPoolMax,
+    waitMs: ctx.config.longReadWaitMs,
+  });
+  if (!longReads) {
     await checkRead(ctx, checks);
     if (batches) return copyInBatches(ctx, batches);
   }
-  const client = await ctx.dbh.pool.connect();
+  const client = longReads ? await connectLongRead(longReads) : await ctx.dbh.pool.connect();
   let released = false;
   const release = (err?: Error) => {
     if (released) return;
@@ -60,14 +78,18 @@ export async function copyOut<K>(
     client.release(err ?? undefined);
   };
   try {
-    const refused = await beginCopy(client, ctx, ctx.dbh.kind === 'postgres' ? checks : []);
-    if (refused) {
-      await client.query('ROLLBACK');
-      release();
-      throw refused;
+    if (longReads) {
+      const refused = await heldOrRefused(ctx, client, checks);
+      if (refused) {
+        release();
+        throw refused;
+      }
+    } else {
+      await beginCopy(client, ctx);
     }
     const stream = client.query(copyTo(await build(client)));
     stream.once('end', () => {
+      if (longReads) return release();
       client.query('COMMIT').then(
         () => release(),
         (err: Error) => release(err),
@@ -84,38 +106,59 @@ export async function copyOut<K>(
   }
 }
 
-/**
- * Opens the read-only transaction a long read runs in (an export, a report, the ledger check), with its own,
- * explicit statement limit instead of the interactive one (config exportTimeoutMs).
- */
-export async function beginLongRead(client: Pick<pg.PoolClient, 'query'>, ctx: AppContext) {
-  // one round trip (a simple query of several statements)
-  await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.trunc(ctx.config.exportTimeoutMs)}`);
+/** A connection of the long reads' pool, or SERVICE_BUSY when none came free in time. */
+async function connectLongRead(pool: pg.Pool): Promise<pg.PoolClient> {
+  try {
+    return await pool.connect();
+  } catch (err) {
+    if (pool.totalCount < (pool.options.max ?? 10)) throw err; // not a wait: the database is unreachable
+    throw new AppError(
+      'SERVICE_BUSY',
+      'Too many exports and reports are running at once; nothing was started. Try again in a minute.',
+    );
+  }
+}
+
+/** The checks not already seen to hold (lasting ones, per database). */
+function unseen(ctx: AppContext, checks: ReadCheck[]) {
+  const known = heldChecks.get(ctx.dbh);
+  return checks.filter((c) => !(c.lasting && known?.has(c.statement)));
+}
+
+/** Remembers the lasting ones of checks that held. */
+function remember(ctx: AppContext, checks: ReadCheck[]) {
+  if (!checks.some((c) => c.lasting)) return;
+  const known = held(ctx);
+  for (const c of checks) if (c.lasting) known.add(c.statement);
 }
 
 /**
- * beginLongRead for COPY statements, whose values are inlined literals (csv-sql.ts, queries.ts copyCsvSql): with
- * standard strings a backslash is only ever a character. One round trip, with the read's checks: the refusal of the
- * first that fails, else null. PostgreSQL parses a simple query's statements before it runs the first, so checks in
- * the same round trip read their literals with the connection's setting, not the one set here: a check whose text
- * holds a backslash (where the two settings could differ) goes in a round trip of its own, after the settings.
+ * The checks not yet seen to hold, in one round trip (a simple query of several statements: one result each; the
+ * connection's standard strings apply to all of them): the refusal of the first that fails, else null.
  */
-async function beginCopy(client: Pick<pg.PoolClient, 'query'>, ctx: AppContext, checks: ReadCheck[] = []) {
-  const opening = [
-    'BEGIN READ ONLY',
-    `SET LOCAL statement_timeout = ${Math.trunc(ctx.config.exportTimeoutMs)}`,
-    'SET LOCAL standard_conforming_strings = on',
-  ];
-  const together = checks.some((c) => c.statement.includes('\\')) ? [] : checks;
-  // a simple query of several statements: one result each
-  const results = (await client.query([...opening, ...together.map((c) => c.statement)].join('; '))) as unknown as {
-    rowCount: number | null;
-  }[];
-  if (together.length) {
-    const failed = together.findIndex((_c, i) => !results[opening.length + i]?.rowCount);
-    return failed < 0 ? null : together[failed]!.refuse();
-  }
-  return firstRefusal(client, checks);
+async function heldOrRefused(ctx: AppContext, client: pg.PoolClient, checks: ReadCheck[]) {
+  const open = unseen(ctx, checks);
+  if (!open.length) return null;
+  const result = (await client.query(open.map((c) => c.statement).join('; '))) as unknown as
+    { rowCount: number | null } | { rowCount: number | null }[];
+  const results = Array.isArray(result) ? result : [result];
+  const failed = open.findIndex((_c, i) => !results[i]?.rowCount);
+  if (failed >= 0) return open[failed]!.refuse();
+  remember(ctx, open);
+  return null;
+}
+
+/**
+ * Opens the read-only transaction of a long read on a connection of the interactive pool (PGlite's batches), with
+ * the long reads' own, explicit statement limit (config exportTimeoutMs) and standard strings (COPY statements
+ * inline their values: csv-sql.ts, queries.ts copyCsvSql; with standard strings a backslash is only ever a
+ * character). One round trip.
+ */
+async function beginCopy(client: Pick<pg.PoolClient, 'query'>, ctx: AppContext) {
+  await client.query(
+    `BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.trunc(ctx.config.exportTimeoutMs)}; ` +
+      'SET LOCAL standard_conforming_strings = on',
+  );
 }
 
 /** The checks one after the other: the refusal of the first that fails, else null. */
@@ -129,9 +172,11 @@ async function firstRefusal(client: Pick<pg.PoolClient, 'query'>, checks: ReadCh
  * throws the refusal of the first that fails.
  */
 export async function checkRead(ctx: AppContext, checks: ReadCheck[]) {
-  if (!checks.length) return;
-  const refused = await shortRead(ctx, (client) => firstRefusal(client, checks));
+  const open = unseen(ctx, checks);
+  if (!open.length) return;
+  const refused = await shortRead(ctx, (client) => firstRefusal(client, open));
   if (refused) throw refused;
+  remember(ctx, open);
 }
 
 /** What one batch of a long read on PGlite should take: well under the ~100 ms another request may wait. */

@@ -158,6 +158,14 @@ describe('audit trail', () => {
     );
   });
 
+  it('the export reads a filter with quotes and backslashes as text: no entry matches, nothing else runs', async () => {
+    for (const actor of ["x' OR '1'='1", "ops\\' OR true --", '\\"}', "o'); SELECT pg_sleep(5); --"]) {
+      const res = await as('owner', 'GET', `/api/v1/audit/csv?actor=${encodeURIComponent(actor)}`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.body.trim().split('\n')).toHaveLength(1); // the header alone
+    }
+  });
+
   it('is append-only: the database refuses UPDATE, DELETE and TRUNCATE, whoever asks', async () => {
     const refusal = (q: Promise<unknown>) =>
       q.then(

@@ -12,7 +12,6 @@ import {
 import type { DbOrTx } from '../../db/create-db';
 import { auditLog, merchants } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
-import type pg from 'pg';
 import { copyOut } from '../../lib/copy-out';
 import { copyCsv, isoTime, safeText } from '../../lib/csv-sql';
 import type { SessionUser } from '../../plugins/auth';
@@ -146,42 +145,31 @@ export async function listAudit(ctx: AppContext, viewer: SessionUser, q: AuditLi
 }
 
 /**
- * Audit.csv, streamed with COPY like the invoice export. COPY takes no bind parameters, so the
- * filter travels as one transaction-local setting (set with a bind parameter) that the statement reads.
+ * Audit.csv, streamed with COPY like the invoice export. COPY takes no bind parameters, so the filter travels as one
+ * JSON literal that the statement reads (standard strings: the long reads' connections, lib/copy-out.ts, have them).
  */
 export function exportAuditCsv(ctx: AppContext, viewer: SessionUser, f: AuditFilter): Promise<Readable> {
-  const filter = {
+  const filter = auditFilter({
     merchant: viewer.scope === 'merchant' ? viewer.merchantId : (f.merchant ?? null),
     action: f.action ?? null,
     actor: f.actor?.toLowerCase() ?? null,
     from: f.dateFrom ? utcDayRange(parseDdMmYyyy(f.dateFrom)!).start.toISOString() : null,
     to: f.dateTo ? utcDayRange(parseDdMmYyyy(f.dateTo)!).end.toISOString() : null,
     hidePlatformActor: viewer.scope === 'merchant',
-  };
-  const setFilter = async (client: Pick<pg.PoolClient, 'query'>) => {
-    await client.query(`SELECT set_config('paydesk.audit_filter', $1, true)`, [JSON.stringify(filter)]);
-  };
+  });
   // On the embedded database, keyset batches newest first (lib/copy-out.ts copyInBatches), each its own snapshot:
   // entries written after the export began sort before its first batch and are not in the file.
-  return copyOut<AuditKey>(
-    ctx,
-    async (client) => {
-      await setFilter(client);
-      return copyCsv(auditSelect(null, undefined));
-    },
-    {
-      prepare: setFilter,
-      async end(client, after, n) {
-        const r = await client.query<AuditKey>(`${AUDIT_FILTER}
+  return copyOut<AuditKey>(ctx, async () => copyCsv(auditSelect(filter, null, undefined)), {
+    async end(client, after, n) {
+      const r = await client.query<AuditKey>(`${filter}
           SELECT at::text AS at, id::text AS id FROM (
             SELECT a.at, a.id FROM audit_log a CROSS JOIN f WHERE ${AUDIT_WHERE} ${after ? `AND ${afterKey(after)}` : ''}
             ORDER BY a.at DESC, a.id DESC LIMIT ${Math.trunc(n)}
           ) a ORDER BY a.at ASC, a.id ASC LIMIT 1`);
-        return r.rows[0] ?? null;
-      },
-      copy: (after, until, header) => copyCsv(auditSelect(after, until), header),
+      return r.rows[0] ?? null;
     },
-  );
+    copy: (after, until, header) => copyCsv(auditSelect(filter, after, until), header),
+  });
 }
 
 /** An entry's place in the file's order (newest first), as text that casts back exactly. */
@@ -193,19 +181,20 @@ const afterKey = (k: AuditKey) =>
 const untilKey = (k: AuditKey) =>
   `a.at >= ${literal(k.at)}::timestamptz AND (a.at > ${literal(k.at)}::timestamptz OR (a.at = ${literal(k.at)}::timestamptz AND a.id >= ${literal(k.id)}::bigint))`;
 
-/** The filter the statements read from the transaction-local setting. */
-const AUDIT_FILTER = `WITH f AS (SELECT current_setting('paydesk.audit_filter')::jsonb AS j)`;
+/** The filter the statements read: `f.j`, the JSON of `filter` as a literal. */
+const auditFilter = (filter: Record<string, string | boolean | null>) =>
+  `WITH f AS (SELECT ${literal(JSON.stringify(filter))}::jsonb AS j)`;
 
 /**
  * The SELECT of Audit.csv: every entry the filter picks (after === null, until === undefined), or those after `after`
  * up to and including `until` (null: none).
  */
-function auditSelect(after: AuditKey | null, until: AuditKey | null | undefined) {
+function auditSelect(filter: string, after: AuditKey | null, until: AuditKey | null | undefined) {
   const range = [after ? afterKey(after) : '', until === undefined ? '' : until ? untilKey(until) : 'false']
     .filter(Boolean)
     .map((c) => `AND ${c}`)
     .join(' ');
-  return `${AUDIT_FILTER}
+  return `${filter}
   SELECT
     a.id AS "ID",
     ${isoTime('a.at')} AS "Time",

@@ -39,7 +39,13 @@ async function currencyOf(ctx: AppContext, ref: string | number): Promise<{ id: 
   if (typeof ref === 'number') {
     return {
       id: ref,
-      checks: [{ sql: sql`SELECT 1 FROM currencies WHERE id = ${ref}::int`, refuse: () => notFound('Currency') }],
+      checks: [
+        {
+          sql: sql`SELECT 1 FROM currencies WHERE id = ${ref}::int`,
+          refuse: () => notFound('Currency'),
+          lasting: true,
+        },
+      ],
     };
   }
   const [c] = await ctx.db.select({ id: currencies.id }).from(currencies).where(eq(currencies.code, ref));
@@ -54,6 +60,7 @@ const ownedTerminalCheck = (merchantId: string, terminalId: string | undefined):
         {
           sql: sql`SELECT 1 FROM terminals WHERE id = ${terminalId}::uuid AND merchant_id = ${merchantId}::uuid`,
           refuse: () => notFound('Terminal'),
+          lasting: true,
         },
       ]
     : [];
@@ -181,7 +188,11 @@ export async function providerPlan(ctx: AppContext, merchantId: string, q: Provi
   const c = await currencyOf(ctx, q.currencyId);
   const checks: ReportCheck[] = [
     ...c.checks,
-    { sql: sql`SELECT 1 FROM providers WHERE id = ${q.providerId}::int`, refuse: () => notFound('Provider') },
+    {
+      sql: sql`SELECT 1 FROM providers WHERE id = ${q.providerId}::int`,
+      refuse: () => notFound('Provider'),
+      lasting: true,
+    },
   ];
   const { from, to } = periodBounds(q);
   const accounts = sql`SELECT a.id FROM provider_accounts a JOIN payment_methods pm ON pm.id = a.payment_method_id
@@ -232,6 +243,7 @@ export async function poolBalancePlan(
     {
       sql: sql`SELECT 1 FROM terminal_pools WHERE id = ${q.terminalPoolId}::int AND merchant_id = ${merchantId}::uuid`,
       refuse: () => notFound('Terminal pool'),
+      lasting: true,
     },
   ];
   const { from, to } = periodBounds(q);

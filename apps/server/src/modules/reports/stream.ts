@@ -23,14 +23,17 @@ export type RowBatches = {
   copy: (after: Key | null, until: Key | null) => SQL;
 };
 
-/** What a report needs before it starts (its pool is the merchant's…): `sql` must return a row, else `refuse()`. */
-export type ReportCheck = { sql: SQL; refuse: () => Error };
+/**
+ * What a report needs before it starts (its pool is the merchant's…): `sql` must return a row, else `refuse()`;
+ * `lasting`: once true, always (see ReadCheck).
+ */
+export type ReportCheck = { sql: SQL; refuse: () => Error; lasting?: boolean };
 
 /**
  * How a report is read: `whole` is its one statement (PostgreSQL); on the embedded PGlite, where no statement may
  * hold the one connection for long, a row report reads `batches` and an aggregate report computes its totals in
  * short statements (`aggregate`) and COPYs the SELECT that returns (a few rows). Without either, `whole` there too.
- * `checks` run first (on PostgreSQL in the round trip that opens the report's transaction).
+ * `checks` run first (in one round trip; lasting ones only until seen to hold, lib/copy-out.ts).
  */
 export type ReportPlan = { whole: SQL; batches?: RowBatches; aggregate?: () => Promise<SQL>; checks?: ReportCheck[] };
 
@@ -40,7 +43,11 @@ export const reportCopySql = (plan: ReportPlan) => copyCsvOf(plan.whole);
 /** A report's CSV (header row, CRLF line ends), read as its plan says. */
 export async function reportCsv(ctx: AppContext, plan: ReportPlan): Promise<Readable> {
   const { whole, batches, aggregate } = plan;
-  const checks: ReadCheck[] = (plan.checks ?? []).map((c) => ({ statement: inlined(c.sql), refuse: c.refuse }));
+  const checks: ReadCheck[] = (plan.checks ?? []).map((c) => ({
+    statement: inlined(c.sql),
+    refuse: c.refuse,
+    lasting: c.lasting,
+  }));
   const pglite = ctx.dbh.kind === 'pglite';
   if (pglite) await checkRead(ctx, checks);
   let file: Readable;
