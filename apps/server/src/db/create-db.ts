@@ -24,19 +24,19 @@ export type DbHandle = {
   close(): Promise<void>;
   /**
    * From now on every statement on this pool's connections is stopped after `ms` (PostgreSQL's statement_timeout;
-   * 0: none). Called once migrations and the seed are done, which may take longer. A transaction that needs more
-   * (an export) sets its own with `SET LOCAL statement_timeout`.
+   * 0: none). Called once migrations and the seed are done, which may take longer. Long reads have their own limit
+   * (longReads; on PGlite, and the ledger check, `SET LOCAL statement_timeout` in their transaction).
    */
   limitStatements(ms: number): Promise<void>;
   /**
    * PostgreSQL: the pool long reads (CSV exports, reports) take their connection from, made on first use and closed
    * with the handle. Its own connections (`max`), so that long reads cannot take those interactive requests need;
-   * each starts read-only, with standard strings and the long reads' statement limit (startup parameters: no
-   * statement or round trip of their own), so that a long read is its one statement. A long read that finds every
-   * connection busy waits `waitMs` at most (then the pool's connect fails). Null on the embedded database, whose one
-   * connection long reads share in batches.
+   * lib/copy-out.ts makes each read-only, with standard strings and the long reads' statement limit once, when it
+   * first uses it, so that a long read runs its statements without a transaction to open. Idle connections stay open
+   * for a minute. A long read that finds every connection busy waits `waitMs` at most (then connect fails with
+   * pg-pool's timeout). Null on the embedded database, whose one connection long reads share in batches.
    */
-  longReads(opts: { statementTimeoutMs: number; max: number; waitMs: number }): pg.Pool | null;
+  longReads(opts: { max: number; waitMs: number }): pg.Pool | null;
 };
 
 /**
@@ -168,8 +168,7 @@ export async function createDb(config: DbConfig): Promise<DbHandle> {
             connectionString: config.databaseUrl,
             max: opts.max,
             connectionTimeoutMillis: opts.waitMs,
-            statement_timeout: opts.statementTimeoutMs,
-            options: '-c default_transaction_read_only=on -c standard_conforming_strings=on',
+            idleTimeoutMillis: 60_000,
           });
           longReads.on('error', (err) => console.error(`PostgreSQL connection lost: ${err.message}`));
         }

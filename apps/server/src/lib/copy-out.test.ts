@@ -50,7 +50,7 @@ describe('copyOut checks', () => {
     const yes = { statement: 'SELECT 1', refuse: gone };
     const no = { statement: 'SELECT 1 WHERE false', refuse: gone };
     expect(await read(await copyOut(t.ctx, async () => copy, undefined, [yes, yes]))).toBe('ok\n');
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 6; i++) {
       // more refusals than the pool has connections: each gives its connection back, out of any transaction
       await expect(copyOut(t.ctx, async () => copy, undefined, [yes, no])).rejects.toMatchObject({ refused: true });
     }
@@ -92,7 +92,7 @@ describe('copyOut checks', () => {
 describe.skipIf(!process.env.DATABASE_URL)('long reads pool (PostgreSQL)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ pgLongReadPoolMax: 1, longReadWaitMs: 300 });
+    t = await createTestApp({ pgLongReadPoolMax: 1, longReadWaitMs: 300, exportTimeoutMs: 7_000 });
   });
   afterAll(() => t.close());
   const read = async (stream: Readable) => {
@@ -100,6 +100,13 @@ describe.skipIf(!process.env.DATABASE_URL)('long reads pool (PostgreSQL)', () =>
     for await (const c of stream) out += String(c);
     return out;
   };
+
+  it('a long-read connection is read-only, with standard strings and the export limit, each time it is used', async () => {
+    const settings =
+      "COPY (SELECT current_setting('transaction_read_only'), current_setting('standard_conforming_strings'), " +
+      "current_setting('statement_timeout')) TO STDOUT (FORMAT csv)";
+    for (let i = 0; i < 3; i++) expect(await read(await copyOut(t.ctx, async () => settings))).toBe('on,on,7s\n');
+  });
 
   it('a long read cannot write', async () => {
     await t.ctx.db.execute(sql`CREATE TABLE long_read_probe (x int)`);
@@ -128,6 +135,44 @@ describe.skipIf(!process.env.DATABASE_URL)('long reads pool (PostgreSQL)', () =>
     // the connection is free again
     const again = await t.app.inject({ method: 'GET', url: '/api/v1/invoice/csv', headers: { cookie } });
     expect(again.statusCode, again.body).toBe(200);
+  });
+
+  it('a refused report gives its connection back: more refusals than connections, then a report', async () => {
+    const cookie = await loginAs(t.app, 'admin');
+    const q = `merchantId=${t.demo.merchantId}&periodStart=2026-01-01&periodEnd=2026-01-31`;
+    for (let i = 0; i < 3; i++) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/report/pool/balance?${q}&terminalPoolId=999999`,
+        headers: { cookie },
+      });
+      expect(res.statusCode, res.body).toBe(404);
+    }
+    const ok = await t.app.inject({ method: 'GET', url: `/api/v1/report/invoice?${q}`, headers: { cookie } });
+    expect(ok.statusCode, ok.body).toBe(200);
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)('long reads past their own limit (PostgreSQL)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ exportTimeoutMs: 300 });
+  });
+  afterAll(() => t.close());
+
+  it('a long read past exportTimeoutMs is stopped (the download ends with the error), the next one runs', async () => {
+    const slow = await copyOut(t.ctx, async () => 'COPY (SELECT pg_sleep(1)) TO STDOUT');
+    const drain = async () => {
+      for await (const chunk of slow) void chunk;
+    };
+    const err = await drain().then(
+      () => null,
+      (e: { code?: string }) => e,
+    );
+    expect(err?.code).toBe('57014');
+    let out = '';
+    for await (const c of await copyOut(t.ctx, async () => "COPY (SELECT 'next') TO STDOUT")) out += String(c);
+    expect(out).toBe('next\n');
   });
 });
 

@@ -11,8 +11,6 @@ import { AppError } from './errors';
  * decides what a batch is (a keyset range of rows); each batch sees its own snapshot.
  */
 export type CopyBatches<K> = {
-  /** Transaction-local settings of each batch's transaction (e.g. a filter the statement reads). */
-  prepare?: (client: pg.PoolClient) => Promise<void>;
   /**
    * The key of the last of at most `n` rows that follow `after` (null: from the first row) in the file's order,
    * or null when no row follows.
@@ -43,10 +41,10 @@ function held(ctx: AppContext): Set<string> {
 /**
  * Streams `COPY … TO STDOUT` so that memory stays flat whatever the row count.
  *
- * On PostgreSQL: the statement `build` returns, alone, on a connection of the long reads' pool (DbHandle.longReads:
- * read-only, standard strings and the export's statement limit from its start, so no transaction to open or commit:
- * one round trip, as `COPY` itself), after the read's checks (one round trip for all of those not already seen to
- * hold). The connection goes back to the pool when the stream ends; on an error or an aborted download it is
+ * On PostgreSQL: the statement `build` returns, alone, on a connection of the long reads' pool (DbHandle.longReads,
+ * set up by connectLongRead: read-only, standard strings, the export's statement limit; so no transaction to open or
+ * commit: one round trip, as `COPY` itself), after the read's checks (one round trip for all of those not already
+ * seen to hold). The connection goes back to the pool when the stream ends; on an error or an aborted download it is
  * discarded, since it may be left mid-COPY. No connection free within config longReadWaitMs: SERVICE_BUSY (503).
  *
  * On the embedded PGlite, when `batches` is given: the file in bounded batches (copyInBatches), so that the one
@@ -61,16 +59,12 @@ export async function copyOut<K>(
   batches?: CopyBatches<K>,
   checks: ReadCheck[] = [],
 ): Promise<Readable> {
-  const longReads = ctx.dbh.longReads({
-    statementTimeoutMs: Math.trunc(ctx.config.exportTimeoutMs),
-    max: ctx.config.pgLongReadPoolMax,
-    waitMs: ctx.config.longReadWaitMs,
-  });
+  const longReads = ctx.dbh.longReads({ max: ctx.config.pgLongReadPoolMax, waitMs: ctx.config.longReadWaitMs });
   if (!longReads) {
     await checkRead(ctx, checks);
     if (batches) return copyInBatches(ctx, batches);
   }
-  const client = longReads ? await connectLongRead(longReads) : await ctx.dbh.pool.connect();
+  const client = longReads ? await connectLongRead(ctx, longReads) : await ctx.dbh.pool.connect();
   let released = false;
   const release = (err?: Error) => {
     if (released) return;
@@ -106,17 +100,42 @@ export async function copyOut<K>(
   }
 }
 
-/** A connection of the long reads' pool, or SERVICE_BUSY when none came free in time. */
-async function connectLongRead(pool: pg.Pool): Promise<pg.PoolClient> {
+/** Connections of the long reads' pools made read-only, with standard strings and the long reads' limit. */
+const longReadReady = new WeakSet<pg.PoolClient>();
+
+/**
+ * A connection of the long reads' pool, or SERVICE_BUSY when none came free within config longReadWaitMs. A
+ * connection's first use sets it up for long reads (session settings, one round trip in its life): read-only (a
+ * long read never writes), standard strings (COPY statements inline their values: a backslash is only ever a
+ * character) and the long reads' own statement limit (config exportTimeoutMs; 0: none). Set here rather than as
+ * startup parameters, which a connection string's own `options` would replace.
+ */
+async function connectLongRead(ctx: AppContext, pool: pg.Pool): Promise<pg.PoolClient> {
+  let client: pg.PoolClient;
   try {
-    return await pool.connect();
+    client = await pool.connect();
   } catch (err) {
-    if (pool.totalCount < (pool.options.max ?? 10)) throw err; // not a wait: the database is unreachable
+    // pg-pool's message when no connection came free (or could be opened) in connectionTimeoutMillis
+    if (!/timeout exceeded when trying to connect/i.test((err as Error).message)) throw err;
     throw new AppError(
       'SERVICE_BUSY',
-      'Too many exports and reports are running at once; nothing was started. Try again in a minute.',
+      'No connection for exports and reports came free in time (too many are running at once); nothing was ' +
+        'started. Try again in a minute.',
     );
   }
+  if (!longReadReady.has(client)) {
+    try {
+      await client.query(
+        'SET default_transaction_read_only = on; SET standard_conforming_strings = on; ' +
+          `SET statement_timeout = ${Math.trunc(ctx.config.exportTimeoutMs)}`,
+      );
+    } catch (err) {
+      client.release(err as Error);
+      throw err;
+    }
+    longReadReady.add(client);
+  }
+  return client;
 }
 
 /** The checks not already seen to hold (lasting ones, per database). */
@@ -252,7 +271,6 @@ async function copyInBatches<K>(ctx: AppContext, b: CopyBatches<K>): Promise<Rea
   const batch = async (header: boolean) => {
     const r = await shortRead(ctx, async (client) => {
       const t0 = performance.now();
-      await b.prepare?.(client);
       const until = await b.end(client, after, n);
       const chunks = until !== null || header ? await copyAll(client, b.copy(after, until, header)) : [];
       return { until, chunks, elapsed: performance.now() - t0 };
