@@ -70,11 +70,13 @@ async function leaveRoom(accountId: number, room: number) {
 
 describe('routing through the engine guard', () => {
   it('gives the highest-priority account with room; the next one when it is full', async () => {
-    await leaveRoom(top, 1_500_000_00);
+    // amounts with minor units: the demo history's active deposits are whole amounts, so none of them can clash
+    // with these on the unique-amount account (a seeded 500,000.00 deposit in flight on it once made the third go on)
+    await leaveRoom(top, 1_500_000_42);
     await leaveRoom(second, 10_000_000_00);
-    expect(await ask(1_000_000_00)).toMatchObject({ status: 200, account: top });
-    expect(await ask(1_000_000_00)).toMatchObject({ status: 200, account: second }); // top has 500,000.00 left
-    expect(await ask(500_000_00)).toMatchObject({ status: 200, account: top }); // exactly fits
+    expect(await ask(1_000_000_13)).toMatchObject({ status: 200, account: top });
+    expect(await ask(1_000_000_13)).toMatchObject({ status: 200, account: second }); // top has 500,000.29 left
+    expect(await ask(500_000_29)).toMatchObject({ status: 200, account: top }); // exactly fits
   });
 
   it('skips a unique-amount account where the same amount is already active', async () => {
