@@ -131,8 +131,11 @@ async function prepare(url: string) {
   await dbh.close();
 }
 
-/** The merchant, its busiest live currency, that currency's pool and the provider whose accounts took most of its DONE invoices (the
- * demo seed's own invoices may name another provider: an arbitrary pick made the provider report a few rows). */
+/**
+ * The merchant, its busiest live currency, that currency's pool and the provider whose accounts took most of its DONE
+ * invoices (the demo seed's own invoices may name another provider: an arbitrary pick made the provider report a few
+ * rows).
+ */
 async function fixture(url: string) {
   const c = new pg.Client({ connectionString: url });
   await c.connect();

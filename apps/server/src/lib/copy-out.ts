@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import type { AppContext } from './context';
 import { AppError } from './errors';
+import { knownFacts } from './known-facts';
 
 /**
  * A long read in bounded batches, for the embedded database (PGlite: one pool connection, one statement at a time).
@@ -29,14 +30,8 @@ export type CopyBatches<K> = {
  */
 export type ReadCheck = { statement: string; refuse: () => Error; lasting?: boolean };
 
-/** Lasting checks seen to hold, per database. Bounded: emptied past 10,000. */
-const heldChecks = new WeakMap<AppContext['dbh'], Set<string>>();
-
-function held(ctx: AppContext): Set<string> {
-  let known = heldChecks.get(ctx.dbh);
-  if (!known || known.size >= 10_000) heldChecks.set(ctx.dbh, (known = new Set()));
-  return known;
-}
+/** Lasting checks seen to hold (their statements), per database. */
+const heldChecks = knownFacts();
 
 /**
  * Streams `COPY … TO STDOUT` so that memory stays flat whatever the row count.
@@ -73,7 +68,7 @@ export async function copyOut<K>(
   };
   try {
     if (longReads) {
-      const refused = await heldOrRefused(ctx, client, checks);
+      const refused = await refusalOf(ctx, client, unseen(ctx, checks));
       if (refused) {
         release();
         throw refused;
@@ -138,32 +133,23 @@ async function connectLongRead(ctx: AppContext, pool: pg.Pool): Promise<pg.PoolC
   return client;
 }
 
-/** The checks not already seen to hold (lasting ones, per database). */
-function unseen(ctx: AppContext, checks: ReadCheck[]) {
-  const known = heldChecks.get(ctx.dbh);
-  return checks.filter((c) => !(c.lasting && known?.has(c.statement)));
-}
-
-/** Remembers the lasting ones of checks that held. */
-function remember(ctx: AppContext, checks: ReadCheck[]) {
-  if (!checks.some((c) => c.lasting)) return;
-  const known = held(ctx);
-  for (const c of checks) if (c.lasting) known.add(c.statement);
-}
+/** The checks not already seen to hold. */
+const unseen = (ctx: AppContext, checks: ReadCheck[]) =>
+  checks.filter((c) => !(c.lasting && heldChecks.has(ctx.dbh, c.statement)));
 
 /**
- * The checks not yet seen to hold, in one round trip (a simple query of several statements: one result each; the
- * connection's standard strings apply to all of them): the refusal of the first that fails, else null.
+ * The refusal of the first of `open` (checks not seen to hold) that fails, else null, in one round trip (a simple
+ * query of several statements: one result each; the connection's standard strings, set before, apply to all of
+ * them). The lasting ones that held are remembered.
  */
-async function heldOrRefused(ctx: AppContext, client: pg.PoolClient, checks: ReadCheck[]) {
-  const open = unseen(ctx, checks);
+async function refusalOf(ctx: AppContext, client: Pick<pg.PoolClient, 'query'>, open: ReadCheck[]) {
   if (!open.length) return null;
   const result = (await client.query(open.map((c) => c.statement).join('; '))) as unknown as
     { rowCount: number | null } | { rowCount: number | null }[];
   const results = Array.isArray(result) ? result : [result];
   const failed = open.findIndex((_c, i) => !results[i]?.rowCount);
   if (failed >= 0) return open[failed]!.refuse();
-  remember(ctx, open);
+  for (const c of open) if (c.lasting) heldChecks.add(ctx.dbh, c.statement);
   return null;
 }
 
@@ -180,12 +166,6 @@ async function beginCopy(client: Pick<pg.PoolClient, 'query'>, ctx: AppContext) 
   );
 }
 
-/** The checks one after the other: the refusal of the first that fails, else null. */
-async function firstRefusal(client: Pick<pg.PoolClient, 'query'>, checks: ReadCheck[]) {
-  for (const c of checks) if (!(await client.query(c.statement)).rowCount) return c.refuse();
-  return null;
-}
-
 /**
  * A long read's checks on their own, one short read (the embedded database, where a long read is many short ones):
  * throws the refusal of the first that fails.
@@ -193,9 +173,8 @@ async function firstRefusal(client: Pick<pg.PoolClient, 'query'>, checks: ReadCh
 export async function checkRead(ctx: AppContext, checks: ReadCheck[]) {
   const open = unseen(ctx, checks);
   if (!open.length) return;
-  const refused = await shortRead(ctx, (client) => firstRefusal(client, open));
+  const refused = await shortRead(ctx, (client) => refusalOf(ctx, client, open));
   if (refused) throw refused;
-  remember(ctx, open);
 }
 
 /** What one batch of a long read on PGlite should take: well under the ~100 ms another request may wait. */

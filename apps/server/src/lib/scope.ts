@@ -5,12 +5,13 @@ import { merchants } from '../db/schema';
 import type { AppContext } from './context';
 import { currentUser, type SessionUser } from '../plugins/auth';
 import { AppError } from './errors';
+import { knownFacts } from './known-facts';
 
 /**
  * Merchants seen to exist, per database: a merchant is never deleted (no route deletes one, and its invoices and
- * ledger refer to it), so a platform user's next request naming it needs no lookup. Bounded: emptied past 10,000.
+ * ledger refer to it), so a platform user's next request naming it needs no lookup.
  */
-const knownMerchants = new WeakMap<AppContext['dbh'], Set<string>>();
+const knownMerchants = knownFacts();
 
 /**
  * The merchant a back-office call works on (DESIGN §1): a user with merchant.rw.all may name one
@@ -20,12 +21,10 @@ export async function merchantScope(ctx: AppContext, user: SessionUser, requeste
   if (user.permissions.includes('merchant.rw.all')) {
     if (requested) {
       const id = requested.toLowerCase();
-      let known = knownMerchants.get(ctx.dbh);
-      if (known?.has(id)) return id;
+      if (knownMerchants.has(ctx.dbh, id)) return id;
       const [m] = await ctx.db.select({ id: merchants.id }).from(merchants).where(eq(merchants.id, id));
       if (!m) throw new AppError('NOT_FOUND', 'Merchant not found');
-      if (!known || known.size >= 10_000) knownMerchants.set(ctx.dbh, (known = new Set()));
-      known.add(m.id);
+      knownMerchants.add(ctx.dbh, m.id);
       return m.id;
     }
     if (user.merchantId) return user.merchantId;
