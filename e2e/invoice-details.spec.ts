@@ -9,7 +9,7 @@ const SECTIONS = /^(Errors|Event Log|Callbacks|Support History|Transactions)/;
 
 async function openDetails(page: Page, invoiceId: string) {
   await page.goto(`/invoices/${invoiceId}`);
-  await expect(page.getByRole('heading', { name: 'Transaction', level: 2 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Transaction', level: 1, exact: true })).toBeVisible();
 }
 
 /** Opens every collapsible section and waits for their contents. */
@@ -218,7 +218,8 @@ test('the account limit can be cleared and edited digit by digit; it never snaps
   const limits = page.getByRole('table', { name: 'Limits' });
   await limits.getByRole('button', { name: 'Edit limit' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'Edit limit' });
-  const input = dialog.getByLabel('Limit (minor units)');
+  // typed in major units of the account's currency
+  const input = dialog.getByRole('textbox', { name: /^Limit \([A-Z]{3}\)$/ });
   await expect(input).not.toHaveValue('');
   await input.fill('');
   await input.press('Tab');
@@ -226,10 +227,10 @@ test('the account limit can be cleared and edited digit by digit; it never snaps
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog.getByText('Limit is required')).toBeVisible();
   await expect(input).toHaveValue('');
-  // past 2^53 and exact
-  await input.pressSequentially('90071992547409931');
-  await expect(input).toHaveValue('90071992547409931');
+  // past 2^53 minor units and exact
+  await input.pressSequentially('90071992547409.931');
+  await expect(input).toHaveValue('90071992547409.931');
   await input.press('Backspace');
-  await expect(input).toHaveValue('9007199254740993');
+  await expect(input).toHaveValue('90071992547409.93');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
 });

@@ -13,7 +13,7 @@ async function openInvoice(page: Page, invoiceId: string) {
   await expect(rows(page)).toHaveCount(1);
   await rows(page).getByRole('link', { name: invoiceId.toUpperCase() }).click();
   await expect(page).toHaveURL(new RegExp(`/invoices/${invoiceId}$`));
-  await expect(page.getByRole('heading', { name: 'Transaction', level: 2 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Transaction', level: 1, exact: true })).toBeVisible();
 }
 
 /** A seeded Demo Merchant invoice with a ticket still open, found through the API as the signed-in platform user. */
@@ -144,6 +144,9 @@ test('ops changes status and amount with a reason, sends a manual callback and s
   // amount: validation, then the two steps
   await page.getByRole('button', { name: 'Change amount' }).click();
   const amountDialog = page.getByRole('dialog', { name: 'Change amount' });
+  // it starts from the current amount, in major units
+  await expect(amountDialog.getByRole('textbox')).toHaveValue('1500.00');
+  await amountDialog.getByRole('textbox').fill('');
   await amountDialog.getByRole('button', { name: 'Change' }).click();
   await expect(amountDialog).toContainText('Change the value');
   await amountDialog.getByRole('textbox').fill('1.234');
@@ -152,7 +155,7 @@ test('ops changes status and amount with a reason, sends a manual callback and s
   await amountDialog.getByRole('textbox').fill('2500');
   await amountDialog.getByRole('button', { name: 'Change' }).click();
   const confirm = page.getByRole('dialog', { name: 'Confirm amount' });
-  await expect(confirm).toContainText('Are you sure you want to change the amount to 2500.00?');
+  await expect(confirm).toContainText('Are you sure you want to change the amount to 2,500.00 UZS?');
   await confirm.getByRole('button', { name: 'Confirm' }).click();
   await expect(confirm.getByText('Reason must be at least 3 characters long')).toBeVisible();
   await confirm.getByRole('textbox', { name: 'Reason' }).fill('Bank statement shows 2500.00');
@@ -206,7 +209,7 @@ test('viewer sees no finance strip and no action buttons', async ({ page, signIn
   const list = await (await page.request.get('/api/v1/invoice?flowType=DEPOSIT&size=100')).json();
   const inv = (list.data as { invoiceId: string; isTestProcessing: boolean }[]).find((i) => !i.isTestProcessing)!;
   await page.goto(`/invoices/${inv.invoiceId}`);
-  await expect(page.getByRole('heading', { name: 'Transaction', level: 2 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Transaction', level: 1, exact: true })).toBeVisible();
   for (const name of ['Change amount', 'Retry', 'Callback'])
     await expect(page.getByRole('button', { name, exact: true })).toHaveCount(0);
   await expect(page.getByRole('combobox', { name: 'Change status' })).toHaveCount(0);

@@ -57,18 +57,25 @@ test.describe('terminals', () => {
     await form.getByLabel('Name').fill(name);
     await expect(form.getByText('Name must be at least 3 characters long')).toBeHidden();
 
-    // one attribute of each type, first with a wrong value
+    // one attribute of each type, first with a wrong value; the maximum amount is typed in major units of the
+    // terminal's currency (stored in minor units), never in minor units
     const attributes = [
       {
-        label: 'Maximum invoice amount (minor units)',
-        wrong: '12.5',
-        message: 'value is not Integer',
-        right: '150000000',
+        option: 'Maximum invoice amount',
+        label: 'Maximum invoice amount (UZS)',
+        wrong: '12.555',
+        message: 'Maximum invoice amount must have at most 2 decimals',
+        right: '1500000',
+        shown: '1500000.00',
       },
       { label: 'Preferred provider code', wrong: 'bad\u0007code', message: 'value is not String', right: 'SANDBOX' },
       { label: 'Currency symbol', wrong: 'UZS', message: 'value is not Char', right: '$' },
     ];
-    for (const a of attributes) await choose(page, form.getByRole('combobox', { name: 'Add attribute' }), a.label);
+    await form.getByRole('combobox', { name: 'Add attribute' }).click();
+    await expect(page.getByRole('option', { name: /minor units/ })).toHaveCount(0);
+    await page.keyboard.press('Escape');
+    for (const a of attributes)
+      await choose(page, form.getByRole('combobox', { name: 'Add attribute' }), a.option ?? a.label);
     await choose(page, form.getByRole('combobox', { name: 'Add attribute' }), 'Auto-confirm paid invoices');
     // Boolean: a true/false choice, true by default
     await expect(form.getByRole('combobox', { name: 'Auto-confirm paid invoices' })).toHaveValue('true');
@@ -83,14 +90,19 @@ test.describe('terminals', () => {
       await expect(form.getByText(a.message, { exact: true })).toBeHidden();
     }
     await choose(page, form.getByRole('combobox', { name: 'Auto-confirm paid invoices' }), 'false');
+    const put = page.waitForRequest((r) => r.method() === 'PUT' && r.url().includes('/api/v1/terminal/'));
     await form.getByRole('button', { name: 'Save' }).click();
+    // the API keeps minor units: 1,500,000.00 UZS is sent as 150000000
+    const sent = (await put).postDataJSON() as { attributes: { value: string }[] };
+    expect(sent.attributes.map((a) => a.value)).toContain('150000000');
     await expect(toast(page, 'Successfully changed')).toBeVisible(SAVED);
 
     // stored: a fresh page shows the saved values
     await page.reload();
     await page.getByRole('tab', { name }).click();
     const saved = page.getByRole('form', { name: `Edit terminal ${name}` });
-    for (const a of attributes) await expect(saved.getByRole('textbox', { name: a.label })).toHaveValue(a.right);
+    for (const a of attributes)
+      await expect(saved.getByRole('textbox', { name: a.label })).toHaveValue(a.shown ?? a.right);
     await expect(saved.getByRole('combobox', { name: 'Auto-confirm paid invoices' })).toHaveValue('false');
 
     // the fee is typed (basis points) and checked by the same parser on both sides; the callback URL is http(s)
@@ -126,6 +138,31 @@ test.describe('terminals', () => {
     await expect(page.getByRole('button', { name: 'Switch to production' })).toHaveCount(0);
   });
 
+  test('a merchant owner edits the callback URL in "Callbacks" and never sees the fee', async ({ page, signInAs }) => {
+    await signInAs('owner');
+    await page.goto('/terminals');
+    await page.getByRole('tab', { name: 'UZS Deposit', exact: true }).click();
+    const callbacks = page.getByRole('form', { name: 'Callbacks of UZS Deposit' });
+    await expect(callbacks.getByRole('heading', { name: 'Callbacks', level: 2 })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Fee and callbacks' })).toHaveCount(0);
+    await expect(page.getByRole('textbox', { name: 'Fee, %' })).toHaveCount(0);
+    const url = callbacks.getByRole('textbox', { name: 'Callback URL' });
+    await expect(url).toBeEditable();
+    // the demo's own inbox: saved back as it is, so that the other specs' callbacks still arrive there
+    const current = await url.inputValue();
+    expect(current).toMatch(/\/api\/demo\/callbacks$/);
+    await url.fill('not a url');
+    const save = callbacks.getByRole('button', { name: 'Save', exact: true });
+    await expect(save).toBeEnabled();
+    await save.click();
+    await expect(callbacks.getByText('Callback URL must be an http(s) URL')).toBeVisible();
+    await url.fill(current);
+    const patch = page.waitForRequest((r) => r.method() === 'PATCH' && r.url().includes('/api/v1/terminal/'));
+    await save.click();
+    expect((await patch).postDataJSON()).toEqual({ callbackUrl: current });
+    await expect(toast(page, 'Successfully changed')).toBeVisible(SAVED);
+  });
+
   test('support sees terminals without attributes and cannot create or switch them', async ({ page, signInAs }) => {
     await signInAs('support');
     await page.goto('/terminals');
@@ -135,6 +172,10 @@ test.describe('terminals', () => {
     await expect(page.getByRole('button', { name: 'New Terminal' })).toHaveCount(0);
     await expect(page.getByRole('heading', { name: 'Attributes' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Switch to production' })).toHaveCount(0);
+    // support resends callbacks (merchant.callback.edit): the URL with its Save, never the fee
+    await expect(page.getByRole('heading', { name: 'Callbacks', level: 2 })).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Fee, %' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /^Save/ })).toHaveText(['Save']);
   });
 });
 
@@ -208,16 +249,22 @@ test.describe('accounts', () => {
     await expect(toast(page, 'Successfully changed')).toBeVisible(SAVED);
     await expect(credentials.getByText('5555555555554444')).toBeVisible();
 
-    // limits grid: the limit input keeps only digits; priority at least 0
+    // limits grid: the limit is typed in major units of the account's currency (digits and one dot); priority at
+    // least 0
     const limits = page.getByRole('table', { name: 'Limits' });
     await expect(limits.getByRole('cell', { name: '0.00 UZS' }).first()).toBeVisible();
     await limits.getByRole('button', { name: 'Edit limit' }).click();
     const limit = page.getByRole('dialog', { name: 'Edit limit' });
-    await limit.getByLabel('Limit (minor units)').fill('');
+    const limitInput = limit.getByRole('textbox', { name: 'Limit (UZS)' });
+    await expect(limitInput).toHaveValue('0.00');
+    await limitInput.fill('');
     await limit.getByRole('button', { name: 'Save' }).click();
     await expect(limit.getByText('Limit is required')).toBeVisible();
-    await limit.getByLabel('Limit (minor units)').pressSequentially('5x0-00.000');
-    await expect(limit.getByLabel('Limit (minor units)')).toHaveValue('5000000');
+    await limitInput.pressSequentially('5x0-00.0.05');
+    await expect(limitInput).toHaveValue('5000.005');
+    await expect(limit.getByText('Limit must have at most 2 decimals')).toBeVisible();
+    await limitInput.fill('50000');
+    await expect(limit.getByText('= 50,000.00 UZS')).toBeVisible();
     await limit.getByLabel('Priority').fill('-1');
     await limit.getByRole('button', { name: 'Save' }).click();
     await expect(limit.getByText('Priority must be at least 0')).toBeVisible();
@@ -229,15 +276,18 @@ test.describe('accounts', () => {
     await expect(limits.getByRole('cell', { name: '7', exact: true })).toBeVisible();
     await expect(limits.getByRole('cell', { name: 'Yes' })).toBeVisible();
 
-    // exact integers: a limit past 2^53 is saved and shown digit for digit (JSON.parse would round it)
+    // exact integers: a limit past 2^53 minor units is saved and shown digit for digit (JSON.parse would round it)
     await limits.getByRole('button', { name: 'Edit limit' }).click();
-    await limit.getByLabel('Limit (minor units)').fill('9007199254740993');
+    await limitInput.fill('90071992547409.93');
     await expect(limit.getByText('= 90,071,992,547,409.93 UZS')).toBeVisible();
+    const sent = page.waitForRequest((r) => r.method() === 'PUT' && r.url().includes('/people/account/limit/'));
     await limit.getByRole('button', { name: 'Save' }).click();
+    // the API keeps minor units, exactly
+    expect((await sent).postData()).toContain('"limit":9007199254740993');
     await expect(toast(page, 'Successfully changed').last()).toBeVisible(SAVED);
     await expect(limits.getByRole('cell', { name: '90,071,992,547,409.93 UZS' })).toBeVisible();
     await limits.getByRole('button', { name: 'Edit limit' }).click();
-    await expect(limit.getByLabel('Limit (minor units)')).toHaveValue('9007199254740993');
+    await expect(limitInput).toHaveValue('90071992547409.93');
     await limit.getByRole('button', { name: 'Cancel' }).click();
   });
 });

@@ -1,19 +1,23 @@
+import { generateKeyPairSync } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
-import { expect, test } from './support/auth';
-import { createInvoice } from './support/merchant-api';
+import { DEMO_PASSWORD, expect, test } from './support/auth';
+import { cancelInvoice, createInvoice } from './support/merchant-api';
+import { apiSession, suffix } from './support/people';
 
 /**
  * Monitoring's success-rate chart (issue 13 item 5): a time series per terminal with labelled axes, the terminal's
  * thresholds as bands, counts on hover, and table percentages coloured by the thresholds.
  */
 
-type Point = { t: string; total: number; successCount: number; successPercent: number | null };
+type Point = { t: string; total: number; successCount: number; finishedCount: number; successPercent: number | null };
 type Stat = {
   terminalId: string;
   name: string;
   total: number;
+  newCount: number;
   successCount: number;
-  successPercent: number;
+  /** of the finished invoices; null while none has finished */
+  successPercent: number | null;
   successPercentLowThreshold: number | null;
   successPercentHighThreshold: number | null;
   bucketMinutes: number;
@@ -55,8 +59,10 @@ test('the success chart has labelled axes, threshold bands and counts on hover; 
   signInAs,
   baseURL,
 }, testInfo) => {
-  // two fresh invoices on the test deposit terminal land in the bucket of "now"
+  // two fresh invoices on the test deposit terminal land in the bucket of "now"; one is canceled, so that the
+  // bucket has a finished invoice and a rate (one still NEW has no outcome yet)
   for (const amount of [1_200_000, 2_300_000]) await createInvoice(baseURL!, { flowType: 'DEPOSIT', amount });
+  await cancelInvoice(baseURL!, (await createInvoice(baseURL!, { flowType: 'DEPOSIT', amount: 3_400_000 })).invoiceId);
   await signInAs('owner');
   const stats = await openMonitoring(page, 60);
 
@@ -64,7 +70,7 @@ test('the success chart has labelled axes, threshold bands and counts on hover; 
   expect(s.bucketMinutes).toBe(5);
   expect(s.series.length).toBeGreaterThanOrEqual(12);
   // the bucket of "now" (or the one before, when the invoices were made just before a boundary)
-  const lastIndex = s.series.map((p) => p.total > 0).lastIndexOf(true);
+  const lastIndex = s.series.map((p) => p.finishedCount > 0).lastIndexOf(true);
   const last = s.series[lastIndex]!;
   expect(lastIndex).toBeGreaterThanOrEqual(s.series.length - 2);
   expect(last.total).toBeGreaterThanOrEqual(1);
@@ -78,10 +84,16 @@ test('the success chart has labelled axes, threshold bands and counts on hover; 
       continue;
     }
     await expect(row.getByText(r.total === 1 ? '1 invoice' : `${r.total} invoices`, { exact: true })).toBeVisible();
+    const badge = row.getByTestId('success-percent');
+    if (r.successPercent === null) {
+      // nothing finished yet: neutral, never a red 0 %
+      await expect(badge).toHaveText('no data');
+      await expect(badge).toHaveAttribute('data-level', 'none');
+      continue;
+    }
     const low = r.successPercentLowThreshold ?? -Infinity;
     const high = r.successPercentHighThreshold ?? Infinity;
     const level = r.successPercent < low ? 'low' : r.successPercent >= high ? 'high' : 'mid';
-    const badge = row.getByTestId('success-percent');
     await expect(badge).toHaveAttribute('data-level', level);
     await expect(badge).toHaveCSS('background-color', await filledColor(page, LEVEL_COLOR[level]));
   }
@@ -109,7 +121,10 @@ test('the success chart has labelled axes, threshold bands and counts on hover; 
   const hhmm = (d: Date) => d.toISOString().slice(11, 16);
   await expect(tooltip).toContainText(`${hhmm(start)}–${hhmm(end)} UTC`);
   await expect(tooltip).toContainText(
-    `${last.successCount} / ${last.total} ${last.total === 1 ? 'invoice' : 'invoices'} successful (${last.successPercent}%)`,
+    `${last.total} ${last.total === 1 ? 'invoice' : 'invoices'}: ` +
+      (last.successPercent === null
+        ? 'none finished yet'
+        : `${last.successCount} of ${last.finishedCount} finished successful (${last.successPercent}%)`),
   );
 
   for (const width of [1280, 768]) {
@@ -144,7 +159,8 @@ test('"From day start" starts the series at 00:00 UTC and charts every terminal 
     expect(s.series[0]!.t).toBe(`${today}T00:00:00Z`);
     expect(s.series.reduce((a, p) => a + p.total, 0)).toBe(s.total);
   }
-  const withData = stats.filter((x) => x.total > 0);
+  // a chart for each terminal with a rate: at least one of its invoices has finished
+  const withData = stats.filter((x) => x.successPercent !== null);
   expect(withData.length).toBeGreaterThan(0);
   for (const s of withData) {
     const chart = page.getByRole('figure', { name: new RegExp(`^Success rate of ${s.name} per`) });
@@ -155,4 +171,83 @@ test('"From day start" starts the series at 00:00 UTC and charts every terminal 
     .getByRole('figure', { name: new RegExp(`^Success rate of ${withData[0]!.name} per`) })
     .scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath('monitoring-day-1280.png') });
+});
+
+/**
+ * A merchant of its own with one terminal whose invoices are all NEW (nothing has finished), made through the API
+ * as platform staff would: its key is set so the test can sign merchant API calls.
+ */
+async function quietMerchant(baseURL: string) {
+  const admin = await apiSession(baseURL, 'admin', DEMO_PASSWORD);
+  const name = `E2E Quiet Shop ${suffix()}`;
+  const created = await admin.post('/api/v1/merchant', { data: { name } });
+  expect(created.ok(), await created.text()).toBe(true);
+  const merchantId: string = (await created.json()).data.id;
+  const keys = generateKeyPairSync('ed25519');
+  const key = await admin.put(`/api/v1/merchant/${merchantId}/public-key`, {
+    data: { clientPublicKey: keys.publicKey.export({ type: 'spki', format: 'pem' }).toString() },
+  });
+  expect(key.ok(), await key.text()).toBe(true);
+  const flows = (await (await admin.get('/api/v1/reference?refHeaderId=200')).json()).data as {
+    id: number;
+    code: string;
+  }[];
+  const currencies = (await (await admin.get('/api/v1/reference/currency')).json()).data as {
+    id: number;
+    code: string;
+  }[];
+  const terminal = await admin.post(`/api/v1/merchant/${merchantId}/terminal`, {
+    data: {
+      name: 'Quiet UZS Deposit',
+      flowTypeId: flows.find((f) => f.code === 'DEPOSIT')!.id,
+      currencyId: currencies.find((c) => c.code === 'UZS')!.id,
+    },
+  });
+  expect(terminal.ok(), await terminal.text()).toBe(true);
+  const t = (await terminal.json()).data as { id: string; isTest: boolean };
+  await admin.dispose();
+  const merchant = {
+    merchantId,
+    privateKeyPem: keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    webhookSecret: '',
+    terminals: [
+      { id: t.id, name: 'Quiet UZS Deposit', flowType: 'DEPOSIT' as const, currency: 'UZS', isTest: t.isTest },
+    ],
+  };
+  // created and left alone: no customer opens the form, so both stay NEW
+  for (const amount of [1_100_000, 2_200_000])
+    await createInvoice(baseURL, { flowType: 'DEPOSIT', amount, test: t.isTest }, merchant);
+  return { name, merchantId, terminalId: t.id };
+}
+
+test('a terminal whose invoices are all NEW shows "no data" for its rates, not a red 0 %', async ({
+  page,
+  signInAs,
+  baseURL,
+}, testInfo) => {
+  const quiet = await quietMerchant(baseURL!);
+  await signInAs('admin');
+  await page.getByRole('navigation').getByRole('link', { name: 'Monitoring', exact: true }).click();
+  const response = page.waitForResponse(
+    (r) => r.url().includes('/api/data/v1/terminal?') && r.url().includes(`merchantId=${quiet.merchantId}`),
+  );
+  await page.getByRole('tab', { name: quiet.name }).click();
+  await response;
+  const panel = page.getByRole('tabpanel', { name: quiet.name });
+  const row = panel.getByTestId(`terminal-row-${quiet.terminalId}`);
+  await expect(row.getByText('2 invoices', { exact: true })).toBeVisible();
+  await expect(row.getByRole('cell', { name: 'NEW 2', exact: true })).toBeVisible();
+  await expect(row.getByRole('cell', { name: 'Success 0, no data', exact: true })).toBeVisible();
+  await expect(row.getByRole('cell', { name: 'Canceled 0, no data', exact: true })).toBeVisible();
+  await expect(row.getByRole('cell', { name: 'Declined 0, no data', exact: true })).toBeVisible();
+  const badge = row.getByTestId('success-percent');
+  await expect(badge).toHaveText('no data');
+  await expect(badge).toHaveAttribute('data-level', 'none');
+  // neutral grey, not the red of a rate below the low threshold
+  await expect(badge).not.toHaveCSS('background-color', await filledColor(page, 'red'));
+  await expect(row.getByText('0%')).toHaveCount(0);
+  // and no chart of a rate that does not exist: the terminal is named as still under way
+  await expect(panel.getByTestId(`success-chart-${quiet.terminalId}`)).toHaveCount(0);
+  await expect(panel.getByTestId('success-charts-under-way')).toContainText('Quiet UZS Deposit');
+  await page.screenshot({ path: testInfo.outputPath('monitoring-no-data-1280.png') });
 });

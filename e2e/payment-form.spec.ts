@@ -1,13 +1,23 @@
-import { expect, test, type Page } from '@playwright/test';
-import { createInvoice, formPath } from './support/merchant-api';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { DEMO_PASSWORD } from './support/auth';
+import { createInvoice, demoMerchant, formPath } from './support/merchant-api';
 
-// The public payment form (SPEC §2, §4, §5), each test starting from a signed merchant-API create.
+// The public payment form, each test starting from a signed merchant-API create.
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 // the sandbox confirms after a delay and the form polls every 5 s: room for a busy 2-core machine
 test.describe.configure({ timeout: 60_000 });
 
 const main = (page: Page) => page.getByRole('main');
 const heading = (page: Page) => main(page).getByRole('heading', { level: 1 });
+
+/** The payout credential the server stored for an invoice, read back through the back-office API as admin. */
+async function storedCredential(request: APIRequestContext, invoiceId: string): Promise<string | undefined> {
+  const signIn = await request.post('/api/v1/login', { data: { username: 'admin', password: DEMO_PASSWORD } });
+  expect(signIn.status()).toBe(200);
+  const res = await request.get(`/api/v1/invoice/${invoiceId}?merchantId=${demoMerchant().merchantId}`);
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { data: { account: { value: string } | null } }).data.account?.value;
+}
 
 async function expectNoRawKeys(page: Page) {
   const text = await page.locator('body').innerText();
@@ -143,7 +153,8 @@ test('SBP withdrawal: bank search, both validation messages, the Russian phone m
   await page.getByRole('radio', { name: 'Sberbank' }).check();
   await expect(main(page).getByText('Choose the bank')).toHaveCount(0);
 
-  await phone.pressSequentially('8991234567');
+  // after the country code, 8 is the first national digit: not a mobile number
+  await phone.pressSequentially('+78991234567');
   await expect(phone).toHaveValue('+7 (899) 123-45-67');
   await expect(main(page).getByText('Phone number must start with nine')).toBeVisible();
   await phone.fill('');
@@ -156,23 +167,76 @@ test('SBP withdrawal: bank search, both validation messages, the Russian phone m
   await expect(main(page).getByText('+5,000.00 RUB')).toBeVisible();
 });
 
+for (const keys of ['+79161234567', '89161234567', '9161234567']) {
+  test(`SBP withdrawal: ${keys} typed key by key reads +7 (916) 123-45-67 and pays out to 79161234567`, async ({
+    page,
+    baseURL,
+    request,
+  }, testInfo) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const invoice = await createInvoice(baseURL!, {
+      flowType: 'WITHDRAWAL',
+      currency: 'RUB',
+      test: false,
+      amount: 500_000,
+      paymentMethod: 'SBPRUB',
+    });
+    await page.goto(formPath(invoice));
+    await page.getByRole('searchbox', { name: 'Search for your bank' }).fill('sber');
+    await page.getByRole('radio', { name: 'Sberbank' }).check();
+
+    const phone = page.getByRole('textbox', { name: 'Phone number' });
+    await phone.pressSequentially(keys);
+    await expect(phone).toHaveValue('+7 (916) 123-45-67');
+    await page.screenshot({ path: testInfo.outputPath(`sbp-phone-${keys.replace('+', 'plus')}-390.png`) });
+
+    if (keys === '9161234567') {
+      // a customer correcting a digit in the middle: the caret stays where they edit
+      for (let i = 0; i < 6; i++) await phone.press('ArrowLeft');
+      await phone.press('Backspace');
+      await expect(phone).toHaveValue('+7 (916) 124-56-7');
+      await phone.press('3');
+      await expect(phone).toHaveValue('+7 (916) 123-45-67');
+      // an eleventh digit is refused; Backspace from the end over a dash removes one digit at a time
+      await phone.press('End');
+      await phone.press('8');
+      await phone.press('Backspace');
+      await phone.press('Backspace');
+      await phone.press('Backspace');
+      await expect(phone).toHaveValue('+7 (916) 123-4');
+      await phone.pressSequentially('567');
+      await expect(phone).toHaveValue('+7 (916) 123-45-67');
+    }
+
+    const sent = page.waitForRequest((r) => r.url().endsWith('/complete'));
+    await page.getByRole('button', { name: 'Withdraw 5,000.00 RUB' }).click();
+    expect((await sent).postDataJSON()).toMatchObject({ credential: '79161234567' });
+    await expect(heading(page)).toHaveText('Payment in progress');
+    expect(await storedCredential(request, invoice.invoiceId)).toBe('79161234567');
+  });
+}
+
 test('a form that expires on screen fails and continues to the cancel URL', async ({ page, baseURL }) => {
   const invoice = await createInvoice(baseURL!, {
     flowType: 'DEPOSIT',
     amount: 1_000_000,
     canChangeAmount: true,
-    expiresInSeconds: 60,
+    expiresInSeconds: 120,
   });
-  // the countdown runs on the page's monotonic clock; fast-forward it instead of waiting a minute
+  // the countdown runs on the page's monotonic clock; fast-forward it instead of waiting two minutes
   await page.clock.install();
   await page.goto(formPath(invoice));
 
   await expect(heading(page)).toHaveText('Select payment method');
   const timer = page.getByRole('timer');
-  await expect(timer).toHaveText(/^00:0[01]:\d\d$/);
+  // red only in the last minute, when no hours and no minutes remain
+  await expect(timer).toHaveText(/^00:01:\d\d$/);
+  await expect(timer).toHaveCSS('color', 'rgb(22, 25, 29)');
+  await page.clock.fastForward('01:05');
+  await expect(timer).toHaveText(/^00:00:\d\d$/);
   await expect(timer).toHaveCSS('color', 'rgb(185, 28, 28)');
 
-  await page.clock.fastForward('01:05');
+  await page.clock.fastForward('01:00');
   await expect(heading(page)).toHaveText('Fail');
   await expect(main(page).getByText('Something went wrong')).toBeVisible();
   await expect(main(page).getByText('The time for this payment has run out.')).toBeVisible();

@@ -27,7 +27,7 @@ const liveInvoices = (baseURL: string) =>
 
 async function openDetails(page: Page, invoiceId: string) {
   await page.goto(`/invoices/${invoiceId}`);
-  await expect(page.getByRole('heading', { name: 'Transaction', level: 2 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Transaction', level: 1, exact: true })).toBeVisible();
   await expect(page.getByTestId('invoice-status')).toBeVisible();
 }
 

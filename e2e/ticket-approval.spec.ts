@@ -25,7 +25,7 @@ async function unroutedDepositWithTicket(request: APIRequestContext, baseURL: st
 
 async function openSupportHistory(page: Page, invoice: CreatedInvoice) {
   await page.goto(`/invoices/${invoice.invoiceId}`);
-  await expect(page.getByRole('heading', { name: 'Transaction', level: 2 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Transaction', level: 1, exact: true })).toBeVisible();
   await expect(page.getByTestId('invoice-status')).toHaveText('New');
   await page.getByRole('button', { name: /Support History/ }).click();
 }

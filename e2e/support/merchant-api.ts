@@ -82,6 +82,23 @@ export async function createInvoice(
   return json.data;
 }
 
+/** Cancels an invoice through the signed merchant API, as the merchant would (it becomes CANCELED, a final status). */
+export async function cancelInvoice(baseURL: string, invoiceId: string, merchant = demoMerchant()): Promise<void> {
+  const origin = new URL(baseURL).origin;
+  const urlPath = `/api/merchant/v1/invoices/${invoiceId}/cancel`;
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const signature = sign(
+    null,
+    Buffer.from(`${timestamp}.POST.${urlPath}.`),
+    createPrivateKey(merchant.privateKeyPem),
+  ).toString('base64');
+  const res = await fetch(`${origin}${urlPath}`, {
+    method: 'POST',
+    headers: { 'x-merchant-id': merchant.merchantId, 'x-timestamp': timestamp, 'x-signature': signature },
+  });
+  if (!res.ok) throw new Error(`Cancel invoice failed (${res.status}): ${await res.text()}`);
+}
+
 /** The form's path on the app under test, with an optional language. */
 export function formPath(invoice: CreatedInvoice, lang?: string): string {
   return `/payment/${invoice.formId}${lang ? `?lang=${lang}` : ''}`;

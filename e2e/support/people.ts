@@ -4,9 +4,12 @@ import { expect } from './auth';
 /** Users made for one test, so that no demo user is left changed (other specs share the server and database). */
 export const suffix = () => Math.random().toString(36).slice(2, 7);
 
-/** A signed-in API session, as a browser would have after Log In. */
+/**
+ * A signed-in API session, as a browser would have after Log In: its requests say they come from the app's own
+ * origin, as a browser's do (the server refuses a write made with the session cookie without it).
+ */
 export async function apiSession(baseURL: string, username: string, password: string): Promise<APIRequestContext> {
-  const api = await playwrightRequest.newContext({ baseURL });
+  const api = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { origin: new URL(baseURL).origin } });
   const res = await api.post('/api/v1/login', { data: { username, password } });
   expect(res.ok(), `login ${username}: ${await res.text()}`).toBe(true);
   return api;

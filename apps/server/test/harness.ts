@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { inject } from 'vitest';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import { createDb, type DbHandle } from '../src/db/create-db';
@@ -111,6 +111,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   const ctx: AppContext = { dbh, db: dbh.db, config, now: clock.now };
   const responses = createResponseValidator();
   const app = await buildApp(ctx, { onSend: responses.hook });
+  fromOwnPages(app, config.publicUrl ?? 'http://localhost:3000');
   await app.ready();
   // what the served app runs is bounded, as in server.ts (PostgreSQL; PGlite cannot interrupt a statement)
   await dbh.limitStatements(config.statementTimeoutMs);
@@ -139,6 +140,24 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
       }
     },
   };
+}
+
+/**
+ * Requests the tests inject come from the back-office's own pages, as a browser sends them: with the server's own
+ * `Origin` (a browser adds it to every write, and the server refuses a write made with the session cookie without
+ * it: plugins/csrf.ts). A test that sets `origin`, `sec-fetch-site` or `referer` itself sends what it set;
+ * `origin: undefined` sends no Origin at all.
+ */
+function fromOwnPages(app: FastifyInstance, origin: string) {
+  const inject = app.inject.bind(app) as (opts?: InjectOptions | string) => unknown;
+  const withOrigin = (opts: InjectOptions): InjectOptions => {
+    const given = Object.entries(opts.headers ?? {});
+    const says = given.some(([k]) => ['origin', 'sec-fetch-site', 'referer'].includes(k.toLowerCase()));
+    const headers = Object.fromEntries(given.filter(([, v]) => v !== undefined));
+    return { ...opts, headers: says ? headers : { origin, ...headers } };
+  };
+  app.inject = ((opts?: InjectOptions | string) =>
+    inject(opts && typeof opts === 'object' ? withOrigin(opts) : opts)) as typeof app.inject;
 }
 
 export const DEMO_PASSWORD = 'demo-2026';

@@ -12,6 +12,11 @@ export type LoginBody = z.infer<typeof loginBody>;
 /** NIST SP 800-63B: length is what counts (no composition rules); the server also refuses common passwords. */
 export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 200;
+/**
+ * The rule as people read it, wherever a password is chosen, before they submit (the server's checks: the length,
+ * and no common, leaked or guessable password).
+ */
+export const PASSWORD_RULE_TEXT = `At least ${PASSWORD_MIN} characters; a few unrelated words work well. Common passwords and ones built from your name are refused.`;
 export const changePasswordBody = z
   .object({
     currentPassword: z.string().min(1, 'Current password is required').max(200),

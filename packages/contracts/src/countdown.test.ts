@@ -27,10 +27,16 @@ describe('countdown', () => {
     expect(countdownParts(2 * 86_400 + 5)).toMatchObject({ days: 2, showDays: true, clock: '00:00:05' });
   });
 
-  it('is urgent under one hour and expired at zero', () => {
-    expect(countdownParts(3_600).urgent).toBe(false);
-    expect(countdownParts(3_599).urgent).toBe(true);
-    expect(countdownParts(1).expired).toBe(false);
-    expect(countdownParts(0)).toMatchObject({ expired: true, urgent: true });
+  it('is urgent only when no hours and no minutes remain, and expired at zero', () => {
+    const at = (seconds: number) => countdownParts(seconds);
+    expect(at(3_600)).toMatchObject({ clock: '01:00:00', urgent: false });
+    expect(at(3_599)).toMatchObject({ clock: '00:59:59', urgent: false });
+    expect(at(1_800)).toMatchObject({ clock: '00:30:00', urgent: false });
+    expect(at(60)).toMatchObject({ clock: '00:01:00', urgent: false });
+    expect(at(59)).toMatchObject({ clock: '00:00:59', urgent: true });
+    expect(at(1)).toMatchObject({ clock: '00:00:01', urgent: true, expired: false });
+    expect(at(0)).toMatchObject({ clock: '00:00:00', expired: true, urgent: true });
+    // a day and a few seconds: hours are 0 on the clock, but days remain
+    expect(at(86_400 + 30)).toMatchObject({ showDays: true, clock: '00:00:30', urgent: false });
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The payment form's countdown to expiry (SPEC §4). The deadline is anchored to a monotonic
+ * The payment form's countdown to expiry. The deadline is anchored to a monotonic
  * clock (performance.now()) from the server's `expiredIn`, never to the device's wall clock.
  */
 
@@ -21,12 +21,19 @@ export type CountdownParts = {
   /** HH:MM:SS of what is left after the days. */
   clock: string;
   showDays: boolean;
-  /** Less than one hour remains: shown in red. */
+  /** No hours and no minutes remain, only seconds (the last minute): shown in red. */
   urgent: boolean;
   expired: boolean;
 };
 
 const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * The countdown turns red in its last minute, when it reads 00:00:SS. Red for the whole last hour would
+ * colour most forms from the moment they open (a form lasts 30 minutes unless the merchant says otherwise),
+ * and a warning that is always on warns of nothing.
+ */
+export const URGENT_BELOW_SECONDS = 60;
 
 export function countdownParts(totalSeconds: number): CountdownParts {
   const s = Math.max(0, Math.floor(totalSeconds));
@@ -34,7 +41,7 @@ export function countdownParts(totalSeconds: number): CountdownParts {
   const days = showDays ? Math.floor(s / SECONDS_PER_DAY) : 0;
   const rest = s - days * SECONDS_PER_DAY;
   const clock = `${pad(Math.floor(rest / 3600))}:${pad(Math.floor((rest % 3600) / 60))}:${pad(rest % 60)}`;
-  return { days, clock, showDays, urgent: s < 3600, expired: s === 0 };
+  return { days, clock, showDays, urgent: s < URGENT_BELOW_SECONDS, expired: s === 0 };
 }
 
 /** Language-neutral text: '2d 03:04:05' when more than a day remains, otherwise 'HH:MM:SS'. */

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { dataOf, scopedQuery } from './common';
 import { ddMmYyyySchema } from './day-schema';
-import { FLOW_TYPES, INVOICE_STATUS_CODES, INVOICE_STATUSES, TICKET_STATUSES, statusById } from './statuses';
+import {
+  FLOW_TYPES,
+  INVOICE_STATUS_CODES,
+  INVOICE_STATUSES,
+  TICKET_STATUSES,
+  statusById,
+  type InvoiceProcessing,
+} from './statuses';
 
 export * from './invoice-list';
 import {
@@ -139,11 +146,37 @@ export const invoiceListResponse = z.object({
 export type InvoiceListResponse = z.infer<typeof invoiceListResponse>;
 export const invoiceResponse = dataOf(invoiceSchema);
 
-/** The state the visibility rules of statuses.ts read, from an API invoice. */
-export const invoiceRuleInput = (inv: Pick<Invoice, 'flowType' | 'invoiceStatus' | 'isTestProcessing'>) => ({
+/** What the action rules of statuses.ts read beyond the status (InvoiceProcessing), as the invoice details send it. */
+export const invoiceProcessingSchema = z
+  .object({
+    pendingAttempt: z
+      .int()
+      .nullable()
+      .meta({ description: 'The attempt of the provider transaction still pending for the invoice, or null' }),
+    payoutDetailsGiven: z.boolean().meta({ description: "The customer gave the withdrawal's card or phone" }),
+    paidOut: z.boolean().meta({ description: 'A payout of the withdrawal was paid by the provider' }),
+    accountAssigned: z.boolean().meta({ description: 'A provider account is named on the invoice' }),
+  })
+  .meta({
+    description:
+      'What decides whether the engine would refuse a retry or a status change now (the rules the back-office applies ' +
+      'to disable those actions and say why). Null for a caller who may neither read the invoice’s provider ' +
+      'transactions nor retry or correct it.',
+  }) satisfies z.ZodType<InvoiceProcessing>;
+
+/** One invoice as its details page shows it: the Invoice, and what its actions depend on. */
+export const invoiceDetailsSchema = invoiceSchema.extend({ processing: invoiceProcessingSchema.nullable() });
+export type InvoiceDetails = z.infer<typeof invoiceDetailsSchema>;
+export const invoiceDetailsResponse = dataOf(invoiceDetailsSchema);
+
+/** The state the action rules of statuses.ts read, from an API invoice (with `processing` from its details). */
+export const invoiceRuleInput = (
+  inv: Pick<Invoice, 'flowType' | 'invoiceStatus' | 'isTestProcessing'> & { processing?: InvoiceProcessing | null },
+) => ({
   flowType: inv.flowType.code,
   status: inv.invoiceStatus.code,
   isTest: inv.isTestProcessing,
+  processing: inv.processing ?? null,
 });
 
 /* ---- Dictionary ---- */
@@ -185,10 +218,18 @@ export type ChangeInvoiceAmountBody = z.infer<typeof changeInvoiceAmountBody>;
 
 /* ---- Invoice history sections ---- */
 
+/** What a merchant's staff are told of a platform employee who acted on their invoice: neither name nor id. */
+export const PLATFORM_STAFF_LABEL = 'Platform staff';
+
+/** Who set a status or caused an event; null for the engine, the customer and providers. */
+const actingUserId = z.uuid().nullable().meta({
+  description: `The user who acted; null for the engine, the customer or a provider, and for a platform employee when the reader is a merchant's staff`,
+});
+
 export const invoiceStatusEvent = z.object({
   status: invoiceStatusRef,
   statusDate: z.iso.datetime({ offset: true }),
-  userId: z.uuid().nullable(),
+  userId: actingUserId,
 });
 export type InvoiceStatusEvent = z.infer<typeof invoiceStatusEvent>;
 export const invoiceStatusEventsResponse = dataOf(z.array(invoiceStatusEvent));
@@ -197,12 +238,40 @@ export const invoiceErrorItem = z.object({ description: z.string(), eventTime: z
 export type InvoiceErrorItem = z.infer<typeof invoiceErrorItem>;
 export const invoiceErrorsResponse = dataOf(z.array(invoiceErrorItem));
 
+/** The user behind an event as the reader may know them. */
+export const eventUser = z.object({
+  /** first and last name; PLATFORM_STAFF_LABEL for a platform employee when the reader is a merchant's staff */
+  name: z.string(),
+  /** null where the name is PLATFORM_STAFF_LABEL */
+  username: z.string().nullable(),
+});
+export type EventUser = z.infer<typeof eventUser>;
+
+/** Why routing passed over a provider account for a deposit, or `given`: the account whose requisites were given. */
+export const ROUTING_OUTCOMES = [
+  'given',
+  'disabled',
+  'paused',
+  'over limit',
+  'no room under its limit',
+  'amount taken',
+] as const;
+export const routingStep = z.object({ accountId: z.int(), outcome: z.enum(ROUTING_OUTCOMES) });
+export type RoutingStep = z.infer<typeof routingStep>;
+
 export const invoiceEventItem = z.object({
   id: z.int(),
   code: z.string(),
   description: z.string(),
   eventTime: z.iso.datetime({ offset: true }),
-  userId: z.uuid().nullable(),
+  userId: actingUserId,
+  /** null when no user acted (or the user is unknown) */
+  user: eventUser.nullable(),
+  /**
+   * Platform staff only: how routing chose the provider account for the deposit, account by account, best first —
+   * `given`, or why it was passed over.
+   */
+  routing: z.array(routingStep).optional(),
 });
 export type InvoiceEventItem = z.infer<typeof invoiceEventItem>;
 export const invoiceEventsResponse = dataOf(z.array(invoiceEventItem));

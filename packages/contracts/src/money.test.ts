@@ -50,9 +50,16 @@ describe('amount change input (SPEC §5)', () => {
     expect(parseAmountChange('1.234', 2)).toEqual({ ok: false, error: 'There must be max two decimals after comma' });
   });
   it('sends minor units by the currency dimension', () => {
-    expect(parseAmountChange('1500', 2)).toEqual({ ok: true, minor: 150000, display: '1500.00' });
-    expect(parseAmountChange('1500.5', 2)).toEqual({ ok: true, minor: 150050, display: '1500.5' });
-    expect(parseAmountChange('12.34', 2)).toEqual({ ok: true, minor: 1234, display: '12.34' });
+    expect(parseAmountChange('1500', 2)).toMatchObject({ ok: true, minor: 150000 });
+    expect(parseAmountChange('1500.5', 2)).toMatchObject({ ok: true, minor: 150050 });
+    expect(parseAmountChange('12.34', 2)).toMatchObject({ ok: true, minor: 1234 });
     expect(parseAmountChange('7', 0)).toMatchObject({ ok: true, minor: 7 });
+  });
+  it('says the amount as the page shows amounts: grouped, with the decimals and the currency, never as typed', () => {
+    expect(parseAmountChange('3600', 2, 'RUB')).toEqual({ ok: true, minor: 360000, display: '3,600.00 RUB' });
+    expect(parseAmountChange('1500.5', 2, 'UZS')).toEqual({ ok: true, minor: 150050, display: '1,500.50 UZS' });
+    expect(parseAmountChange('12.34', 2)).toEqual({ ok: true, minor: 1234, display: '12.34' });
+    expect(parseAmountChange('.5', 2, 'RUB')).toMatchObject({ display: '0.50 RUB' });
+    expect(parseAmountChange('1500', 0, 'KRW')).toMatchObject({ minor: 1500, display: '1,500 KRW' });
   });
 });

@@ -53,15 +53,44 @@ export function sanitizeAmountInput(raw: string): string {
 
 /**
  * The amount-change parser of SPEC §5: digits and dots only, at most two decimals,
- * sent as minor units by the currency dimension.
+ * sent as minor units by the currency dimension. `display` is the amount as people read it everywhere else
+ * (formatMoney: grouped, the dimension's decimals, with the currency code when given), never the typed text.
  */
-export function parseAmountChange(raw: string, dimension: number): AmountInputResult {
+export function parseAmountChange(raw: string, dimension: number, currencyCode?: string): AmountInputResult {
   const s = sanitizeAmountInput(raw);
   if (s === '' || s === '.') return { ok: false, error: AMOUNT_INPUT_ERRORS.empty };
   const [int = '', frac] = s.split('.');
   if (frac !== undefined && frac.length > 2) return { ok: false, error: AMOUNT_INPUT_ERRORS.decimals };
   const minor = majorStringToMinor(`${int === '' ? '0' : int}${frac ? `.${frac}` : ''}`, dimension);
   if (minor === null) return { ok: false, error: AMOUNT_INPUT_ERRORS.decimals };
-  const display = frac === undefined || frac === '' ? `${int}.00` : s;
-  return { ok: true, minor, display };
+  return { ok: true, minor, display: formatMoney(minor, dimension, 'en', currencyCode) };
+}
+
+/**
+ * A typed major-unit amount ("1500", "1500.5", "1 500.50") → its minor units as a digit string, exact at any size
+ * (a limit may pass 2^53), or null when it is not a non-negative amount with at most `dimension` decimals. Spaces
+ * between digit groups are ignored; a comma is refused rather than guessed (a thousands or a decimal separator?).
+ * Nothing is ever multiplied as a float.
+ */
+export function majorStringToMinorDigits(input: string, dimension: number): string | null {
+  const s = input.replace(/\s/g, '');
+  const m = /^(\d*)(?:\.(\d*))?$/.exec(s);
+  if (!m || (m[1] === '' && !m[2])) return null;
+  const frac = m[2] ?? '';
+  if (frac.length > dimension) return null;
+  return `${m[1]}${frac.padEnd(dimension, '0')}`.replace(/^0+(?=\d)/, '');
+}
+
+/** What a major-unit amount field shows for a stored minor-unit value: "1500.00" for (150000, 2); '' for none. */
+export const minorToMajorInput = (minor: number | bigint | string | null | undefined, dimension: number): string =>
+  minor === null || minor === undefined || minor === '' ? '' : minorToMajorString(BigInt(minor), dimension);
+
+/** The message for a typed major-unit amount, or null when it is one: required, a number, at most `dimension` decimals. */
+export function majorAmountIssue(label: string, input: string, dimension: number): string | null {
+  const s = input.replace(/\s/g, '');
+  if (s === '') return `${label} is required`;
+  if (!/^(\d+\.?\d*|\.\d+)$/.test(s)) return `${label} must be a number, e.g. 1500.50`;
+  if (majorStringToMinorDigits(s, dimension) === null)
+    return dimension === 0 ? `${label} must be a whole number` : `${label} must have at most ${dimension} decimals`;
+  return null;
 }

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   bucketMinutesFor,
   minutesSinceUtcMidnight,
+  outcomeRates,
   percentOf,
   periodMinutes,
   successLevel,
+  successRate,
   terminalStatisticQuery,
+  terminalStatItem,
 } from './monitoring';
 
 describe('monitoring helpers', () => {
@@ -22,10 +26,57 @@ describe('monitoring helpers', () => {
     expect(successLevel(60, 60, 85)).toBe('mid');
     expect(successLevel(84.9, 60, 85)).toBe('mid');
     expect(successLevel(85, 60, 85)).toBe('high');
-    expect(successLevel(100, 60, 85, false)).toBe('none');
+    expect(successLevel(null, 60, 85)).toBe('none');
     expect(successLevel(50, null, null)).toBe('none');
     expect(successLevel(50, 60, null)).toBe('low');
     expect(successLevel(70, 60, null)).toBe('high');
+  });
+
+  it('rates are shares of the finished invoices; undefined (null) while none has finished, never 0', () => {
+    // all NEW: nothing has finished, so there is no rate to colour red
+    expect(outcomeRates({ successCount: 0, cancelCount: 0, declinedCount: 0 })).toEqual({
+      successPercent: null,
+      cancelPercent: null,
+      declinedPercent: null,
+    });
+    expect(
+      successLevel(outcomeRates({ successCount: 0, cancelCount: 0, declinedCount: 0 }).successPercent, 60, 85),
+    ).toBe('none');
+    // 4 done, 1 canceled, 1 declined (and any number still under way): of 6 finished
+    expect(outcomeRates({ successCount: 4, cancelCount: 1, declinedCount: 1 })).toEqual({
+      successPercent: 66.7,
+      cancelPercent: 16.7,
+      declinedPercent: 16.7,
+    });
+    // one failure is a real 0 %
+    expect(outcomeRates({ successCount: 0, cancelCount: 0, declinedCount: 1 }).successPercent).toBe(0);
+    expect(successRate(0, 0)).toBeNull();
+    expect(successRate(2, 3)).toBe(66.7);
+  });
+
+  it('the response schema takes a null rate and documents it', () => {
+    const item = {
+      terminalId: '00000000-0000-4000-8000-000000000000',
+      name: 'All new',
+      enable: true,
+      total: 3,
+      newCount: 3,
+      successCount: 0,
+      successPercent: null,
+      cancelCount: 0,
+      cancelPercent: null,
+      declinedCount: 0,
+      declinedPercent: null,
+      successPercentLowThreshold: 60,
+      successPercentHighThreshold: 85,
+      bucketMinutes: 5,
+      series: [{ t: '2030-01-15T10:00:00Z', total: 3, successCount: 0, finishedCount: 0, successPercent: null }],
+    };
+    expect(terminalStatItem.parse(item)).toEqual(item);
+    const json = z.toJSONSchema(terminalStatItem, { io: 'output' }) as {
+      properties: Record<string, { description?: string }>;
+    };
+    expect(json.properties.successPercent!.description).toMatch(/null when none has/);
   });
 
   it('"from day start" is the minutes since UTC midnight, at least 1', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dataOf, scopedQuery } from './common';
+import { FINAL_STATUSES } from './statuses';
 
 /** Period choices of SPEC §9: 0 = from UTC day start (sent as minutes since UTC midnight), 1 h, 3 h. */
 export const MONITORING_PERIODS = [
@@ -45,6 +46,41 @@ export function percentOf(part: number, total: number): number {
   return Math.round((part * 1000) / total) / 10;
 }
 
+/** The statuses an invoice's outcome is read from: it has finished there (success, or one of two failures). */
+export const OUTCOME_STATUSES = FINAL_STATUSES;
+
+export type OutcomeCounts = { successCount: number; cancelCount: number; declinedCount: number };
+export type OutcomeRates = {
+  successPercent: number | null;
+  cancelPercent: number | null;
+  declinedPercent: number | null;
+};
+
+/**
+ * The one rule for monitoring's rates, used by the server that computes them and by the web that colours them:
+ * each outcome's share of the invoices that have finished (DONE, CANCELED or DECLINED). Invoices still under way
+ * (NEW, IN_PROGRESS, PAYED) have no outcome yet, so they count neither as a success nor as a failure: a terminal
+ * whose invoices were all just created has not failed. With none finished the rates are undefined (null), shown
+ * as "no data" rather than 0 %.
+ */
+export function outcomeRates({ successCount, cancelCount, declinedCount }: OutcomeCounts): OutcomeRates {
+  const finished = successCount + cancelCount + declinedCount;
+  if (finished <= 0) return { successPercent: null, cancelPercent: null, declinedPercent: null };
+  return {
+    successPercent: percentOf(successCount, finished),
+    cancelPercent: percentOf(cancelCount, finished),
+    declinedPercent: percentOf(declinedCount, finished),
+  };
+}
+
+/** The success rate alone (see outcomeRates): DONE among the finished, null when none has finished. */
+export const successRate = (successCount: number, finishedCount: number): number | null =>
+  finishedCount > 0 ? percentOf(successCount, finishedCount) : null;
+
+const RATE_NOTE =
+  'Percent with one decimal of the invoices that reached a final status (DONE, CANCELED, DECLINED); null when ' +
+  'none has (every invoice still NEW, IN_PROGRESS or PAYED, or no invoice at all): the rate is undefined, not 0.';
+
 export const successPoint = z.object({
   /** Bucket start (UTC clock boundary), ISO; the bucket lasts `bucketMinutes` of its terminal item. */
   t: z.iso.datetime(),
@@ -52,8 +88,10 @@ export const successPoint = z.object({
   total: z.int(),
   /** Of which DONE. */
   successCount: z.int(),
-  /** null when the bucket has no invoices. */
-  successPercent: z.number().nullable(),
+  /** Of which finished: DONE, CANCELED or DECLINED. */
+  finishedCount: z.int(),
+  /** DONE among the finished; null when none of the bucket's invoices has finished (or it has none). */
+  successPercent: z.number().nullable().meta({ description: RATE_NOTE }),
 });
 export type SuccessPoint = z.infer<typeof successPoint>;
 
@@ -65,11 +103,12 @@ export const terminalStatItem = z.object({
   total: z.int(),
   newCount: z.int(),
   successCount: z.int(),
-  successPercent: z.number(),
+  /** See outcomeRates: DONE among the finished invoices; null when none has finished ("no data", not 0 %). */
+  successPercent: z.number().nullable().meta({ description: RATE_NOTE }),
   cancelCount: z.int(),
-  cancelPercent: z.number(),
+  cancelPercent: z.number().nullable().meta({ description: RATE_NOTE }),
   declinedCount: z.int(),
-  declinedPercent: z.number(),
+  declinedPercent: z.number().nullable().meta({ description: RATE_NOTE }),
   successPercentLowThreshold: z.number().nullable(),
   successPercentHighThreshold: z.number().nullable(),
   /** Length of each series bucket, see bucketMinutesFor. */
@@ -90,9 +129,12 @@ export type StatisticMerchant = z.infer<typeof statisticMerchant>;
 export const statisticSettingsResponse = dataOf(z.array(statisticMerchant));
 
 export type SuccessLevel = 'low' | 'mid' | 'high' | 'none';
-/** Red below low, amber between, green at or above high (thresholds from the terminal's attributes). */
-export function successLevel(percent: number, low: number | null, high: number | null, hasData = true): SuccessLevel {
-  if (!hasData) return 'none';
+/**
+ * Red below low, amber between, green at or above high (thresholds from the terminal's attributes); 'none'
+ * (neutral) when the rate is undefined (see outcomeRates) or no threshold is set.
+ */
+export function successLevel(percent: number | null, low: number | null, high: number | null): SuccessLevel {
+  if (percent === null) return 'none';
   if (low !== null && percent < low) return 'low';
   if (high !== null && percent >= high) return 'high';
   if (low === null && high === null) return 'none';

@@ -19,6 +19,8 @@ export const PLATFORM_PERMISSIONS = [
   'terminal.prod.change',
   'settlement.create',
   'invoice.retry',
+  'exceptions.read',
+  'incoming.resolve',
 ] as const;
 
 export const MERCHANT_PERMISSIONS = [
@@ -89,6 +91,8 @@ export const PERMISSION_LABELS: Record<Permission, string> = {
   'terminal.prod.change': 'switch a terminal to production',
   'settlement.create': 'record settlements',
   'invoice.retry': 'retry a withdrawal payout',
+  'exceptions.read': 'see the operations desk: unmatched money, stuck payments, contradictions',
+  'incoming.resolve': 'match or return unmatched money',
   'merchant.read': 'view and rename the merchant',
   'merchant.read.report': 'open reports',
   'merchant.read.finance': 'see balances',
@@ -155,6 +159,7 @@ export const PRESET_ROLES = {
       'report.read.provider',
       'report.read.pool.balance',
       'invoice.provider.read',
+      'exceptions.read',
     ],
   },
   merchant_owner: {

@@ -1,5 +1,5 @@
 /**
- * Phone helpers of the payment form (SPEC §5): the requisites formatter for by_mobile
+ * Phone helpers of the payment form: the requisites formatter for by_mobile
  * credentials and the Russian input mask +7 (999) 999-99-99.
  */
 
@@ -9,7 +9,7 @@ type PhoneShape = { currency: string; prefix: string; length: number; groups: re
 
 /**
  * Requisite phone shapes: prefix, total length with the plus, and group sizes (the rest of the
- * number forms the last group). SPEC lists AZN as 4-2-3-2-1, which would drop the 13th character;
+ * number forms the last group). AZN written as 4-2-3-2-1 would drop the 13th character;
  * the last group takes the rest instead so no digit is ever hidden.
  */
 export const REQUISITE_PHONE_SHAPES: readonly PhoneShape[] = [
@@ -68,15 +68,139 @@ export function formatRuPhoneMask(national: string): string {
   return out;
 }
 
+/** What the field shows once the country code is there and no national digit yet. */
+export const RU_PHONE_PREFIX = '+7 (';
+
+export type RuPhoneEdit = { value: string; caret: number };
+
+const onlyDigits = (s: string) => s.replace(/\D/g, '');
+
+/** The national digits a masked value holds: whatever follows its country code '+7'. */
+function maskedNational(masked: string): string {
+  return masked.startsWith('+7') ? onlyDigits(masked.slice(2)) : '';
+}
+
+/** How many national digits of a masked value lie before the position `pos`. */
+function nationalBefore(masked: string, pos: number): number {
+  return masked.startsWith('+7') ? onlyDigits(masked.slice(2, Math.max(2, pos))).length : 0;
+}
+
+/** The masked value of the national digits, the country code shown even before the first of them. */
+function showRuPhone(national: string): string {
+  return national === '' ? RU_PHONE_PREFIX : formatRuPhoneMask(national);
+}
+
+/** The position just after the `count`-th national digit of a masked value (after '+7 (' for none). */
+function caretAfterDigits(masked: string, count: number): number {
+  if (count <= 0) return Math.min(RU_PHONE_PREFIX.length, masked.length);
+  let seen = 0;
+  for (let i = 2; i < masked.length; i++) {
+    if (/\d/.test(masked[i]!) && ++seen === count) return i + 1;
+  }
+  return masked.length;
+}
+
+/** The position just before national digit number `index` (from 0), or the end when there is none. */
+function caretBeforeDigit(masked: string, index: number): number {
+  let seen = 0;
+  for (let i = 2; i < masked.length; i++) {
+    if (/\d/.test(masked[i]!) && seen++ === index) return i;
+  }
+  return masked.length;
+}
+
 /**
- * The next masked value of a phone input after an edit. Deleting only mask characters
- * (a bracket, space or dash) deletes the digit before them, so backspace never gets stuck.
+ * The beginning of a number as the customer writes it, before the field shows a country code.
+ * '+7' is the country code; so is a leading 7 or 8 (the trunk prefix Russians dial) unless exactly ten
+ * digits come with it, which is a whole national number pasted or filled in ('8991234567').
+ * Typed key by key, the first 7 or 8 is therefore the country code: a Russian mobile number never
+ * starts with either, and taking it for the first national digit shifts every digit that follows.
  */
-export function nextRuPhoneInput(previous: string, typed: string): string {
-  const prevDigits = ruPhoneNationalDigits(previous);
-  let digits = ruPhoneNationalDigits(typed);
-  if (typed.length < previous.length && digits === prevDigits) digits = digits.slice(0, -1);
-  return formatRuPhoneMask(digits);
+function readNumberStart(text: string): { plus: boolean; country: boolean; national: string } {
+  const plus = text.trim().startsWith('+');
+  let national = onlyDigits(text);
+  let country = false;
+  if (plus && national.startsWith('7')) {
+    country = true;
+    national = national.slice(1);
+  } else if (/^[78]/.test(national) && national.length !== RU_PHONE_NATIONAL_LENGTH) {
+    country = true;
+    national = national.slice(1);
+  }
+  return { plus: plus && !country && national === '', country, national };
+}
+
+/**
+ * Digits inserted after the country code (typed, pasted, filled in): a pasted whole number brings its
+ * own country code or trunk prefix ('+7 916 …', '8 916 …'), which is dropped; a single digit is a digit.
+ */
+function insertedNational(text: string): string {
+  const d = onlyDigits(text);
+  if (text.trim().startsWith('+')) return d.startsWith('7') ? d.slice(1) : d;
+  return d.length > RU_PHONE_NATIONAL_LENGTH && /^[78]/.test(d) ? d.slice(1) : d;
+}
+
+/**
+ * The Russian phone input after one edit by the customer, with where the caret goes.
+ *
+ * `previous` is what the field showed (a value this function returned); `next` and `caret` are the
+ * input's value and caret position once the browser applied the edit (a key, a paste, autofill, a
+ * deletion, anywhere in the field); `forward` tells a Delete from a Backspace. The edit is read as
+ * "the characters between `a` and `b` of `previous` replaced by the inserted text", and applied to the
+ * national digits, so editing in the middle keeps every other digit where it was. The masked value is
+ * '' (nothing entered), '+' (a plus typed, the country code to come) or '+7 (' and the national digits.
+ * - Deleting only mask characters (a bracket, space or dash) deletes the digit before them (Backspace)
+ *   or after them (Delete), so deleting never gets stuck; deleting into '+7 (' with no digit left
+ *   clears the field.
+ * - A typed digit that would make more than ten is refused, as a full field with a length limit does;
+ *   a longer paste keeps its first ten digits.
+ */
+export function editRuPhone(previous: string, next: string, caret: number, forward = false): RuPhoneEdit {
+  const at = Math.max(0, Math.min(caret, next.length));
+  // what follows the caret is the untouched end of the previous value
+  let b = previous.length - (next.length - at);
+  let a = 0;
+  if (b < 0 || next.slice(at) !== previous.slice(b)) b = previous.length;
+  else while (a < Math.min(at, b) && previous[a] === next[a]) a++;
+  const inserted = next.slice(a, at);
+  const digits = maskedNational(previous);
+  const refuse = (): RuPhoneEdit => ({ value: previous, caret: Math.min(a, previous.length) });
+
+  if (!previous.startsWith('+7') || a < RU_PHONE_PREFIX.length) {
+    // the edit starts before any national digit: read the field's start afresh as the customer wrote it
+    const rest = digits.slice(nationalBefore(previous, b));
+    if (inserted === '') {
+      return rest === '' ? { value: '', caret: 0 } : { value: showRuPhone(rest), caret: RU_PHONE_PREFIX.length };
+    }
+    const start = readNumberStart(previous.slice(0, Math.min(a, 2)) + inserted);
+    if (!start.country && start.national === '' && rest === '')
+      return start.plus ? { value: '+', caret: 1 } : { value: '', caret: 0 };
+    let national = start.national + rest;
+    if (national.length > RU_PHONE_NATIONAL_LENGTH) {
+      if (inserted.length === 1) return refuse();
+      national = national.slice(0, RU_PHONE_NATIONAL_LENGTH);
+    }
+    const value = showRuPhone(national);
+    return { value, caret: caretAfterDigits(value, start.national.length) };
+  }
+
+  let from = nationalBefore(previous, a);
+  let to = nationalBefore(previous, b);
+  if (inserted === '' && from === to) {
+    if (forward) to = Math.min(to + 1, digits.length);
+    else from = Math.max(from - 1, 0);
+  }
+  const added = insertedNational(inserted);
+  let national = digits.slice(0, from) + added + digits.slice(to);
+  if (national.length > RU_PHONE_NATIONAL_LENGTH) {
+    if (inserted.length === 1) return refuse();
+    national = national.slice(0, RU_PHONE_NATIONAL_LENGTH);
+  }
+  const value = showRuPhone(national);
+  // Backspace leaves the caret after the digit before the deletion, Delete before the digit after it:
+  // the next press of the same key deletes the next digit
+  if (forward && inserted === '') return { value, caret: caretBeforeDigit(value, from) };
+  return { value, caret: caretAfterDigits(value, Math.min(from + added.length, national.length)) };
 }
 
 export type RuPhoneCheck = { ok: true; value: string } | { ok: false; reason: 'incomplete' | 'mustStartWithNine' };
@@ -92,10 +216,10 @@ export function checkRuPhone(input: string): RuPhoneCheck {
   return { ok: true, value: `+7${d}` };
 }
 
-/** The credential as sent to complete a payment: trimmed, leading plus removed (SPEC §5). */
+/** The credential as sent to complete a payment: trimmed, leading plus removed. */
 export function phoneCredentialForComplete(credential: string): string {
   return credential.trim().replace(/^\+/, '');
 }
 
-/** Minimum length of a phone credential after trimming (SPEC §9). */
+/** Minimum length of a phone credential after trimming. */
 export const PHONE_CREDENTIAL_MIN_LENGTH = 9;

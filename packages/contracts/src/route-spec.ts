@@ -29,7 +29,7 @@ export type ApiSurface = (typeof API_SURFACES)[number];
 /** A response that is a file, not JSON (CSV exports). */
 export type FileResponse = { readonly file: 'text/csv'; readonly description: string };
 
-export type SuccessStatus = 200 | 201 | 204;
+export type SuccessStatus = 200 | 201 | 202 | 204;
 
 export type RouteSpec = {
   readonly method: HttpMethod;
@@ -67,7 +67,8 @@ export const isStaffAccess = (a: Access) => a === 'session' || typeof a === 'obj
 /**
  * Every error code a route can answer: implied by what it takes (a body or query can be invalid, a
  * path id can be unknown or too long), by who may call it (a session can be missing, a permission lacking, a
- * request from another origin refused, a signature wrong), plus the route's own.
+ * request from another origin refused, a signature wrong), by the API it belongs to (the payment form's rate
+ * limit), plus the route's own.
  */
 export function errorCodesOf(spec: RouteSpec): ErrorCode[] {
   const codes = new Set<ErrorCode>(spec.errors ?? []);
@@ -86,6 +87,8 @@ export function errorCodesOf(spec: RouteSpec): ErrorCode[] {
     // the router refuses a path parameter over its length limit before the route runs (edge-input.ts)
     codes.add('URI_TOO_LONG');
   }
+  // the payment form's routes share one per-IP rate limit (payment-form/routes.ts): any of them may answer 429
+  if (spec.api === 'payment-form') codes.add('TOO_MANY_REQUESTS');
   const a = spec.access;
   if (isStaffAccess(a)) {
     codes.add('UNAUTHORIZED');

@@ -18,6 +18,9 @@ import { monitoringRoutes } from './routes/monitoring';
 import { reportsRoutes } from './routes/reports';
 import { settlementsRoutes } from './routes/settlements';
 import { savedViewRoutes } from './routes/saved-views';
+import { exceptionRouteSpecs } from './routes/exceptions';
+import { notificationRoutes } from './routes/notifications';
+import { accountHealthRouteSpecs } from './routes/account-health';
 
 /**
  * Every route of the API, keyed `METHOD /path` (issue 14): the server registers each from here, the
@@ -44,6 +47,9 @@ export const ROUTES = {
   ...reportsRoutes,
   ...settlementsRoutes,
   ...savedViewRoutes,
+  ...exceptionRouteSpecs,
+  ...notificationRoutes,
+  ...accountHealthRouteSpecs,
 };
 
 export type Routes = typeof ROUTES;

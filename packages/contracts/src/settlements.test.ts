@@ -16,14 +16,39 @@ describe('settlement amounts', () => {
     expect(decimalsOf(7)).toBe(0);
   });
 
-  it('coerces text inputs and explains what is wrong', () => {
-    expect(settlementBody.parse({ baseAmount: ' 1500.5 ', settlementAmount: '12', terminalId })).toEqual({
+  it('the API body takes JSON numbers only: a number in quotes is refused, naming the field', () => {
+    expect(settlementBody.parse({ baseAmount: 1500.5, settlementAmount: 12, terminalId })).toEqual({
       baseAmount: 1500.5,
       settlementAmount: 12,
       terminalId,
     });
     const msg = (v: object) =>
       settlementBody.safeParse({ terminalId, ...v }).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    expect(msg({ baseAmount: '1', settlementAmount: 1 })).toEqual([
+      'baseAmount: Base amount must be a number, not a string',
+    ]);
+    expect(msg({ baseAmount: 1, settlementAmount: '0.1' })).toEqual([
+      'settlementAmount: Settlement amount must be a number, not a string',
+    ]);
+    expect(msg({ baseAmount: '', settlementAmount: 1 })).toEqual([
+      'baseAmount: Base amount must be a number, not a string',
+    ]);
+    expect(msg({ settlementAmount: 1 })).toEqual(['baseAmount: Base amount is required']);
+    // an integer past 2^53 arrives exactly, as a bigint (exact-json.ts): too large, never rounded
+    expect(msg({ baseAmount: 9_007_199_254_740_993n, settlementAmount: 1 })).toEqual([
+      'baseAmount: Base amount is too large',
+    ]);
+  });
+
+  it('the web form coerces its text inputs and explains what is wrong', () => {
+    const form = makeSettlementSchema();
+    expect(form.parse({ baseAmount: ' 1500,5 ', settlementAmount: '12', terminalId })).toEqual({
+      baseAmount: 1500.5,
+      settlementAmount: 12,
+      terminalId,
+    });
+    const msg = (v: object) =>
+      form.safeParse({ terminalId, ...v }).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     expect(msg({ baseAmount: '', settlementAmount: 1 })).toEqual(['baseAmount: Base amount is required']);
     expect(msg({ baseAmount: 'abc', settlementAmount: 1 })).toEqual(['baseAmount: Base amount must be a number']);
     expect(msg({ baseAmount: 1, settlementAmount: '1.1234567' })).toEqual([

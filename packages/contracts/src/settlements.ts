@@ -29,21 +29,25 @@ export function numberToMinor(n: number, dimension: number): number | null {
   return s === null ? null : majorStringToMinor(s, dimension);
 }
 
-const requiredNumber = (label: string) =>
-  z.preprocess(
-    (v) => {
-      if (typeof v !== 'string') return v;
-      const s = v.trim().replace(',', '.');
-      if (s === '') return undefined;
-      return /^\d+(\.\d+)?$/.test(s) ? Number(s) : v;
-    },
-    z
-      .number({ error: (iss) => (iss.input === undefined ? `${label} is required` : `${label} must be a number`) })
-      .positive(`${label} must be greater than 0`),
-  );
+/**
+ * An amount as the API takes it: a JSON number, never text. A JSON integer past 2^53 arrives exactly as a bigint
+ * (exact-json.ts) and is answered as too large rather than rounded (a settlement is in major units: even the largest
+ * currency needs no more). A number in quotes is refused: only the web form types text, and it converts it itself.
+ */
+const amountNumber = (label: string, text: 'refused' | 'typed') =>
+  z
+    .number({
+      error: (iss) => {
+        if (iss.input === undefined) return `${label} is required`;
+        if (typeof iss.input === 'bigint') return `${label} is too large`;
+        if (typeof iss.input === 'string' && text === 'refused') return `${label} must be a number, not a string`;
+        return `${label} must be a number`;
+      },
+    })
+    .positive(`${label} must be greater than 0`);
 
-const withDecimals = (label: string, dimension: number, checkSize: boolean) =>
-  requiredNumber(label)
+const withDecimals = (number: z.ZodNumber, label: string, dimension: number, checkSize: boolean) =>
+  number
     .refine(
       (n) => decimalsOf(n) <= dimension,
       dimension === 0 ? `${label} must be a whole number` : `${label} must have at most ${dimension} decimals`,
@@ -53,24 +57,57 @@ const withDecimals = (label: string, dimension: number, checkSize: boolean) =>
       `${label} is too large`,
     );
 
+/** What a text input holds ("1 500,5" is not a number; " 1500,5 " is 1500.5; "" is nothing), for the web form. */
+const typedNumber = (v: unknown) => {
+  if (typeof v !== 'string') return v;
+  const s = v.trim().replace(',', '.');
+  if (s === '') return undefined;
+  return /^\d+(\.\d+)?$/.test(s) ? Number(s) : v;
+};
+
 /**
- * Settlement payload (SPEC §3): baseAmount in major units of the terminal's currency, settlementAmount in USDT.
- * Text inputs are coerced to numbers. `baseDimension` is the terminal currency's dimension when known (the
- * web form knows it from the balance tile; the server checks it again against the terminal).
+ * The settlement body (SPEC §3): baseAmount in major units of the terminal's currency, settlementAmount in USDT,
+ * both JSON numbers. The server checks baseAmount's decimals against the terminal's currency.
+ */
+export const settlementBody = z
+  .object({
+    baseAmount: withDecimals(amountNumber('Base amount', 'refused'), 'Base amount', MAX_BASE_DIMENSION, false),
+    settlementAmount: withDecimals(
+      amountNumber('Settlement amount', 'refused'),
+      'Settlement amount',
+      USDT_DIMENSION,
+      true,
+    ),
+    terminalId: z.uuid('terminalId must be a UUID'),
+  })
+  .strict();
+export type SettlementBody = z.infer<typeof settlementBody>;
+
+/**
+ * The web form's schema: the same rules over what the text inputs hold, coerced to the numbers the body carries.
+ * `baseDimension` is the terminal currency's dimension when known (the form knows it from the balance tile).
  */
 export const makeSettlementSchema = (baseDimension?: number) =>
   z
     .object({
-      baseAmount: withDecimals('Base amount', baseDimension ?? MAX_BASE_DIMENSION, baseDimension !== undefined),
-      settlementAmount: withDecimals('Settlement amount', USDT_DIMENSION, true),
+      baseAmount: z.preprocess(
+        typedNumber,
+        withDecimals(
+          amountNumber('Base amount', 'typed'),
+          'Base amount',
+          baseDimension ?? MAX_BASE_DIMENSION,
+          baseDimension !== undefined,
+        ),
+      ),
+      settlementAmount: z.preprocess(
+        typedNumber,
+        withDecimals(amountNumber('Settlement amount', 'typed'), 'Settlement amount', USDT_DIMENSION, true),
+      ),
       terminalId: z.uuid('terminalId must be a UUID'),
     })
     .strict();
-
-export const settlementBody = makeSettlementSchema();
-export type SettlementBody = z.infer<typeof settlementBody>;
 /** What the web form holds before coercion. */
-export type SettlementFormInput = z.input<typeof settlementBody>;
+export type SettlementFormInput = z.input<ReturnType<typeof makeSettlementSchema>>;
 
 export const settlementCreateQuery = scopedQuery({});
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   INVOICE_STATUS_CODES,
   PAYED_GRACE_MS,
+  amountChangeRefusal,
   awaitsProvider,
   canChangeStatus,
   canDecideTicket,
@@ -11,8 +12,12 @@ import {
   holdsRequisites,
   isCancellable,
   isFinal,
+  pendingProviderForbids,
+  retryRefusal,
+  statusChangeRefusal,
   statusColor,
   statusExistsInFlow,
+  type InvoiceProcessing,
 } from './statuses';
 
 describe('status machine', () => {
@@ -79,6 +84,88 @@ describe('action rules', () => {
     expect(canRetry({ flowType: 'WITHDRAWAL', status: 'DONE' })).toBe(false);
     expect(canRetry({ flowType: 'WITHDRAWAL', status: 'CANCELED' })).toBe(false);
     expect(canRetry({ flowType: 'DEPOSIT', status: 'DECLINED' })).toBe(false);
+  });
+  it('retry refused, with the reason, in the states where the engine sends no payout', () => {
+    const sent: InvoiceProcessing = {
+      pendingAttempt: null,
+      payoutDetailsGiven: true,
+      paidOut: false,
+      accountAssigned: true,
+    };
+    const w = (status: string, p: Partial<InvoiceProcessing> | null) => ({
+      flowType: 'WITHDRAWAL',
+      status,
+      processing: p && { ...sent, ...p },
+    });
+    expect(retryRefusal(w('DECLINED', {}))).toBeNull();
+    // the Retry button answered this only after a click
+    expect(retryRefusal(w('IN_PROGRESS', { pendingAttempt: 1 }))).toBe(
+      'Payout attempt 1 is still with the provider; retry only after it is declined',
+    );
+    expect(retryRefusal(w('NEW', { payoutDetailsGiven: false, accountAssigned: false }))).toBe(
+      'The customer has not given payout details yet; there is nothing to retry',
+    );
+    expect(retryRefusal(w('DECLINED', { paidOut: true }))).toBe(
+      'This withdrawal was already paid out by the provider; no second payout is sent',
+    );
+    expect(retryRefusal(w('DONE', {}))).toBe('A withdrawal in status DONE cannot be retried');
+    expect(retryRefusal({ flowType: 'DEPOSIT', status: 'DECLINED' })).toBe(
+      'A deposit in status DECLINED cannot be retried',
+    );
+    // without what the provider holds, only the state decides (the server reads the rest when asked)
+    expect(retryRefusal(w('IN_PROGRESS', null))).toBeNull();
+  });
+  it('status changes a pending provider transaction forbids, and the other refusals the invoice itself shows', () => {
+    const held: InvoiceProcessing = {
+      pendingAttempt: 2,
+      payoutDetailsGiven: true,
+      paidOut: false,
+      accountAssigned: true,
+    };
+    const payout = { flowType: 'WITHDRAWAL', status: 'IN_PROGRESS', processing: held };
+    const confirmingDeposit = { flowType: 'DEPOSIT', status: 'PAYED', processing: held };
+    expect(['NEW', 'DONE', 'DECLINED', 'CANCELED'].filter((to) => statusChangeRefusal(payout, to) === null)).toEqual([
+      'DONE',
+    ]);
+    expect(statusChangeRefusal(payout, 'DECLINED')).toBe(
+      'Payout attempt 2 is still with the provider: until it answers, the withdrawal can only be set DONE (if it was paid)',
+    );
+    expect(statusChangeRefusal(confirmingDeposit, 'NEW')).toBe(
+      'The provider is still confirming this deposit: it goes back to NEW only after the provider answered',
+    );
+    expect(statusChangeRefusal(payout, 'PAYED')).toBe('PAYED is not a status of a withdrawal');
+    expect(statusChangeRefusal(payout, 'IN_PROGRESS')).toBe('The invoice is already IN_PROGRESS');
+    // nothing pending: any status of the flow
+    const answered = { ...payout, status: 'DECLINED', processing: { ...held, pendingAttempt: null } };
+    expect(['NEW', 'IN_PROGRESS', 'DONE', 'CANCELED'].map((to) => statusChangeRefusal(answered, to))).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
+    // a deposit being confirmed: back to NEW only is refused; any final status is a correction
+    const confirming = { flowType: 'DEPOSIT', status: 'PAYED', processing: { ...held, pendingAttempt: 1 } };
+    expect(
+      ['NEW', 'IN_PROGRESS', 'DONE', 'DECLINED', 'CANCELED'].filter((to) => statusChangeRefusal(confirming, to)),
+    ).toEqual(['NEW']);
+    expect(pendingProviderForbids({ flowType: 'DEPOSIT', status: 'PAYED' }, 'NEW')).toBe(true);
+    expect(pendingProviderForbids({ flowType: 'WITHDRAWAL', status: 'IN_PROGRESS' }, 'CANCELED')).toBe(true);
+    expect(pendingProviderForbids({ flowType: 'WITHDRAWAL', status: 'IN_PROGRESS' }, 'DONE')).toBe(false);
+    // no account was ever named: a deposit waits for money, a withdrawal is paid only from one
+    const unrouted = { pendingAttempt: null, payoutDetailsGiven: false, paidOut: false, accountAssigned: false };
+    const newDeposit = { flowType: 'DEPOSIT', status: 'NEW', processing: unrouted };
+    expect(statusChangeRefusal(newDeposit, 'IN_PROGRESS')).toBe(
+      'A deposit is IN_PROGRESS only once requisites of a provider account were given',
+    );
+    expect(statusChangeRefusal(newDeposit, 'DONE')).toBeNull(); // the operator names the account instead
+    expect(statusChangeRefusal({ flowType: 'WITHDRAWAL', status: 'NEW', processing: unrouted }, 'DONE')).toBe(
+      'A withdrawal becomes DONE only once its payout was sent from a provider account; this one never was',
+    );
+  });
+  it('an amount change to the amount the invoice has is refused in the words of the page', () => {
+    const money = (minor: number) => `${(minor / 100).toFixed(2)} RUB`;
+    expect(amountChangeRefusal({ amount: 360_000 }, 360_000, money)).toBe('The amount is already 3600.00 RUB');
+    expect(amountChangeRefusal({ amount: 360_000 }, 360_001, money)).toBeNull();
   });
   it('status editable for test invoices or with invoice.status.change', () => {
     expect(canChangeStatus({ flowType: 'DEPOSIT', status: 'NEW', isTest: true }, [])).toBe(true);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { attributeValueIssue, entityName, terminalForm, terminalFormToPutBody } from './terminals';
+import {
+  attributeFormValue,
+  attributeLabel,
+  attributeValueIssue,
+  entityName,
+  terminalForm,
+  terminalFormToPutBody,
+} from './terminals';
 
 describe('attributeValueIssue (SPEC §5)', () => {
   it.each([
@@ -52,5 +59,41 @@ describe('terminal edit form', () => {
     expect(stored.error?.issues[0]).toMatchObject({ path: ['attributes', 0, 'value'], message: 'Value is required' });
     const typed = terminalForm.safeParse({ name: 'Main', attributes: [row({ value: 'x' })] });
     expect(typed.error?.issues[0]?.message).toBe('value is not Integer');
+  });
+});
+
+describe('amount attributes: minor units stored, major units of the terminal currency shown and typed', () => {
+  const row = (value: string, id?: number) => ({
+    ...(id !== undefined ? { id } : {}),
+    attrTypeId: 7,
+    paramType: 'I' as const,
+    label: attributeLabel('MAX_INVOICE_AMOUNT', 'Maximum invoice amount (minor units)'),
+    amountDimension: 2,
+    value,
+  });
+
+  it('the label drops the storage unit; other attributes keep theirs', () => {
+    expect(attributeLabel('MAX_INVOICE_AMOUNT', 'Maximum invoice amount (minor units)')).toBe('Maximum invoice amount');
+    expect(attributeLabel('CURRENCY_SYMBOL', 'Currency symbol')).toBe('Currency symbol');
+  });
+
+  it('a stored 2000000000 shows as 20000000.00; typed major units go back in minor units, exactly', () => {
+    expect(attributeFormValue('2000000000', 2)).toBe('20000000.00');
+    expect(attributeFormValue('SANDBOX', undefined)).toBe('SANDBOX');
+    const form = terminalForm.parse({ name: 'Main', attributes: [row('20000000.00', 1), row('1500.5')] });
+    expect(terminalFormToPutBody(form).attributes).toEqual([
+      { value: '2000000000', attrType: { id: 7 } },
+      { value: '150050', attrType: { id: 7 } },
+    ]);
+  });
+
+  it('a typed amount is checked in major units: required when stored, a number, the currency decimals', () => {
+    const issues = (value: string, id?: number) =>
+      terminalForm.safeParse({ name: 'Main', attributes: [row(value, id)] }).error?.issues.map((i) => i.message);
+    expect(issues('', 1)).toEqual(['Value is required']);
+    expect(issues('')).toBeUndefined();
+    expect(issues('12.555')).toEqual(['Maximum invoice amount must have at most 2 decimals']);
+    expect(issues('abc')).toEqual(['Maximum invoice amount must be a number, e.g. 1500.50']);
+    expect(issues('12.5')).toBeUndefined();
   });
 });

@@ -3,6 +3,7 @@ import { dataOf, scopedQuery } from './common';
 import { dbId, dbIdParam, PARAM_TYPES, type ParamType } from './references';
 import { FLOW_TYPES } from './statuses';
 import { FEE_MESSAGE, feeBpsSchema, parseFeePercent } from './fees';
+import { majorAmountIssue, majorStringToMinorDigits, minorToMajorInput } from './money';
 
 export const terminalListItem = z.object({
   id: z.uuid(),
@@ -96,7 +97,8 @@ export const terminalDetails = z.object({
   id: z.uuid(),
   name: z.string(),
   paymentFlow: z.enum(FLOW_TYPES),
-  currency: z.object({ code: z.string() }),
+  /** dimension: the currency's decimal places, which amount attributes (minor units) are converted by */
+  currency: z.object({ code: z.string(), dimension: z.int() }),
   isTest: z.boolean(),
   /** The terminal currently processes in test mode (same as isTest; kept for the SPEC §3 field). */
   inTest: z.boolean(),
@@ -202,6 +204,16 @@ export const merchantTerminalParams = z
 export const testDashboardBody = z.object({ terminalId: z.uuid({ error: 'terminalId must be a UUID' }) }).strict();
 export const testDashboardResponse = dataOf(terminalListItem);
 
+/* ---- Amount attributes: stored in minor units, shown and typed in major units of the terminal's currency ---- */
+
+/** Attribute types (header 105 codes) whose value is an amount in minor units, with the name people read. */
+export const AMOUNT_ATTRIBUTES: Readonly<Record<string, string>> = { MAX_INVOICE_AMOUNT: 'Maximum invoice amount' };
+export const isAmountAttribute = (code: string | undefined): boolean =>
+  code !== undefined && Object.hasOwn(AMOUNT_ATTRIBUTES, code);
+/** An attribute type's name as the back-office shows it: amount attributes without their storage unit. */
+export const attributeLabel = (code: string | undefined, value: string): string =>
+  code !== undefined && isAmountAttribute(code) ? AMOUNT_ATTRIBUTES[code]! : value;
+
 /* ---- The web's edit form: the same rules, plus "empty new rows are dropped on save" ---- */
 
 export const terminalFormAttribute = z.object({
@@ -210,6 +222,11 @@ export const terminalFormAttribute = z.object({
   attrTypeId: z.number().int(),
   paramType: z.enum(PARAM_TYPES),
   label: z.string(),
+  /**
+   * Set for an amount attribute: the value is then typed in major units with this many decimals (the terminal
+   * currency's dimension) and sent in minor units.
+   */
+  amountDimension: z.int().optional(),
   value: z.string(),
 });
 export type TerminalFormAttribute = z.infer<typeof terminalFormAttribute>;
@@ -224,19 +241,30 @@ export const terminalForm = z.object({
           ctx.addIssue({ code: 'custom', path: [i, 'value'], message: ATTRIBUTE_VALUE_MESSAGES.required });
         return;
       }
-      const issue = attributeValueIssue(row.paramType, row.value);
+      const issue =
+        row.amountDimension !== undefined
+          ? majorAmountIssue(row.label, row.value, row.amountDimension)
+          : attributeValueIssue(row.paramType, row.value);
       if (issue) ctx.addIssue({ code: 'custom', path: [i, 'value'], message: issue });
     });
   }),
 });
 export type TerminalForm = z.infer<typeof terminalForm>;
 
-/** The PUT body a submitted form sends: attributes with an empty value are dropped. */
+/** A stored attribute value as its form row holds it: amounts in major units, the rest as stored. */
+export const attributeFormValue = (value: string, amountDimension: number | undefined): string =>
+  amountDimension !== undefined && /^\d+$/.test(value) ? minorToMajorInput(value, amountDimension) : value;
+
+/** The PUT body a submitted form sends: attributes with an empty value are dropped; amounts go in minor units. */
 export const terminalFormToPutBody = (form: TerminalForm): TerminalPutBody => ({
   name: form.name,
   attributes: form.attributes
     .filter((a) => a.value !== '')
-    .map((a) => ({ value: a.value, attrType: { id: a.attrTypeId } })),
+    .map((a) => ({
+      value:
+        a.amountDimension !== undefined ? (majorStringToMinorDigits(a.value, a.amountDimension) ?? a.value) : a.value,
+      attrType: { id: a.attrTypeId },
+    })),
 });
 
 /** The terminal page's fee and callback form: the same validators as the server's PATCH body. */

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { toSafeInt } from '@paydesk/contracts';
+import { PROVIDER_TRANSACTION_STATUSES, toSafeInt } from '@paydesk/contracts';
 import {
   bigint,
   bigserial,
@@ -155,6 +155,22 @@ export const loginFailures = pgTable(
     at: ts('at').notNull().defaultNow(),
   },
   (t) => [index('login_failures_ip_at_idx').on(t.ip, t.at)],
+);
+
+/**
+ * Failed sign-ins of usernames no user has, counted and locked like a user's (users.failed_logins, locked_until), so
+ * that the lockout does not tell which usernames exist (auth/attempts.ts). Bounded: past a fixed number of rows the
+ * names whose last failure is oldest are forgotten.
+ */
+export const loginNameFailures = pgTable(
+  'login_name_failures',
+  {
+    username: text('username').primaryKey(),
+    failedLogins: integer('failed_logins').notNull().default(0),
+    lockedUntil: ts('locked_until'),
+    lastFailedAt: ts('last_failed_at').notNull().defaultNow(),
+  },
+  (t) => [index('login_name_failures_last_failed_idx').on(t.lastFailedAt)],
 );
 
 export const currencies = pgTable('currencies', {
@@ -329,6 +345,13 @@ export const accountLimits = pgTable('account_limits', {
   checkUniqueAmount: boolean('check_unique_amount').notNull().default(false),
   /** Money that arrived took the balance past the limit (never refused); cleared when the limit is raised. */
   overLimitSince: ts('over_limit_since'),
+  /** Taken out of routing because its requisites stopped being paid (automatically, or by staff) until resumed. */
+  pausedAt: ts('paused_at'),
+  pausedReason: text('paused_reason'),
+  /** the staff user who paused it; null: the health check did */
+  pausedBy: uuid('paused_by'),
+  /** When staff last resumed it: the health check judges only the deposits given since. */
+  resumedAt: ts('resumed_at'),
 });
 
 export const customers = pgTable(
@@ -383,6 +406,11 @@ export const invoices = pgTable(
     errorUrl: text('error_url'),
     callbackUrl: text('callback_url'),
     supportCode: text('support_code'),
+    /**
+     * A DONE deposit whose money had first arrived unmatched and was posted to suspense: its ledger effect takes the
+     * amount from suspense instead of the provider account (ledger/postings.ts), so the account is counted once.
+     */
+    fundedFromSuspense: boolean('funded_from_suspense').notNull().default(false),
     expiresAt: ts('expires_at').notNull(),
     statusDate: ts('status_date').notNull().defaultNow(),
     createdAt: ts('created_at').notNull().defaultNow(),
@@ -397,6 +425,8 @@ export const invoices = pgTable(
     index('invoices_merchant_status_date_idx').on(t.merchantId, t.statusDate),
     index('invoices_merchant_amount_idx').on(t.merchantId, t.amount),
     index('invoices_account_status_idx').on(t.accountId, t.status),
+    // an account's latest deposits (routing/account-health.ts: the health check and the health figures)
+    index('invoices_account_created_idx').on(t.accountId, t.createdAt),
     index('invoices_status_expires_idx').on(t.status, t.expiresAt),
     index('invoices_provider_invoice_idx').on(t.providerInvoiceId),
     index('invoices_customer_idx').on(t.customerId),
@@ -473,8 +503,21 @@ export const providerTransactions = pgTable(
     sandboxDueAt: ts('sandbox_due_at'),
     createDate: ts('create_date').notNull().defaultNow(),
     statusDate: ts('status_date').notNull().defaultNow(),
+    /**
+     * What staff (or expiry, or the merchant) decided about the invoice while this transaction was still with the
+     * provider. Kept beside the provider's own status, which only the provider's answer ever writes.
+     */
+    decidedStatus: text('decided_status'),
+    decidedAt: ts('decided_at'),
+    decidedBy: uuid('decided_by'),
   },
   (t) => [
+    check('provider_transactions_type_check', sql`${t.type} IN ('DEPOSIT', 'PAYOUT')`),
+    // a transaction is open or has the provider's own answer: nothing else ever writes its status
+    check(
+      'provider_transactions_status_check',
+      sql`${t.status} IN (${sql.raw(PROVIDER_TRANSACTION_STATUSES.map((x) => `'${x}'`).join(', '))})`,
+    ),
     index('provider_transactions_invoice_idx').on(t.invoiceId),
     index('provider_transactions_sandbox_idx').on(t.status, t.sandboxDueAt),
   ],
@@ -496,10 +539,77 @@ export const incomingPayments = pgTable(
     reference: text('reference').notNull(),
     matchedInvoiceId: uuid('matched_invoice_id').references(() => invoices.id),
     createdAt: ts('created_at').notNull().defaultNow(),
+    /**
+     * UNMATCHED: on the books in suspense, waiting for staff; MATCHED: an invoice's money (matched on arrival, as the
+     * confirmation of a deposit staff had set DONE, or by staff from suspense); RETURNED: sent back to the payer.
+     */
+    status: text('status').notNull().default('UNMATCHED'),
+    currencyId: integer('currency_id')
+      .notNull()
+      .references(() => currencies.id),
+    book: text('book').notNull().default('live'),
+    /** It was posted to suspense on arrival (provider account debit, suspense credit). */
+    inSuspense: boolean('in_suspense').notNull().default(false),
+    /** The deposit a provider's late confirmation named: the first candidate staff are offered. */
+    hintInvoiceId: uuid('hint_invoice_id').references(() => invoices.id),
+    resolvedAt: ts('resolved_at'),
+    resolvedBy: uuid('resolved_by'),
+    resolutionReason: text('resolution_reason'),
+    /** The bank's reference of a return to the payer. */
+    returnReference: text('return_reference'),
   },
   (t) => [
     uniqueIndex('incoming_payments_provider_ref_uq').on(t.providerId, t.reference),
     exactRange('incoming_payments_amount_exact', t.amount),
+    check('incoming_payments_status_check', sql`${t.status} IN ('UNMATCHED', 'MATCHED', 'RETURNED')`),
+    check('incoming_payments_book_check', sql`${t.book} IN ('live', 'test')`),
+    // ascending: read backwards for the desk's newest-first pages (a DESC index sorts NULLS LAST, which ORDER BY … DESC
+    // cannot use)
+    index('incoming_payments_status_created_idx').on(t.status, t.createdAt, t.id),
+    index('incoming_payments_account_created_idx').on(t.accountId, t.createdAt),
+    index('incoming_payments_matched_invoice_idx').on(t.matchedInvoiceId),
+  ],
+);
+
+/**
+ * A provider's answer that contradicts what the books say (staff set a withdrawal DONE and the provider declined the
+ * payout, or staff set a deposit DONE and the provider declined it). The answer is stored and acknowledged; staff
+ * resolve the contradiction by an audited action (engine/contradictions.ts).
+ */
+export const providerContradictions = pgTable(
+  'provider_contradictions',
+  {
+    id: serial('id').primaryKey(),
+    invoiceId: uuid('invoice_id')
+      .notNull()
+      .references(() => invoices.id),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    transactionId: uuid('transaction_id')
+      .notNull()
+      .references(() => providerTransactions.id),
+    /** What the provider answered, and the invoice's status in the books at that moment. */
+    providerStatus: text('provider_status').notNull(),
+    booksStatus: text('books_status').notNull(),
+    /** why the books could not follow the answer, when the engine refused it */
+    note: text('note'),
+    amount: money('amount').notNull(),
+    currencyId: integer('currency_id')
+      .notNull()
+      .references(() => currencies.id),
+    status: text('status').notNull().default('OPEN'),
+    resolution: text('resolution'),
+    resolvedBy: uuid('resolved_by'),
+    resolvedAt: ts('resolved_at'),
+    reason: text('reason'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('provider_contradictions_transaction_uq').on(t.transactionId),
+    exactRange('provider_contradictions_amount_exact', t.amount),
+    index('provider_contradictions_status_created_idx').on(t.status, t.createdAt, t.id),
+    check('provider_contradictions_status_check', sql`${t.status} IN ('OPEN', 'RESOLVED')`),
   ],
 );
 
@@ -524,8 +634,45 @@ export const callbacks = pgTable(
     nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
     createDate: ts('create_date').notNull().defaultNow(),
     executionDate: ts('execution_date'),
+    /**
+     * A replay (callbacks/replay.ts): the event's first delivery, whose body this row sends once more under its own
+     * webhook-id. Null for an event's first delivery.
+     */
+    replayOf: uuid('replay_of').references((): AnyPgColumn => callbacks.id),
+    /** the bulk replay that queued it (the audit record's target) */
+    replayId: uuid('replay_id'),
   },
-  (t) => [index('callbacks_invoice_idx').on(t.invoiceId), index('callbacks_due_idx').on(t.status, t.nextAttemptAt)],
+  (t) => [
+    index('callbacks_invoice_idx').on(t.invoiceId),
+    index('callbacks_due_idx').on(t.status, t.nextAttemptAt),
+    /*
+     * The delivery list, newest first, under any mix of its filters (callbacks/deliveries.ts): one index per scope
+     * whose equality columns are the two enumerable filters (status, and the event type inside the payload), then
+     * the page order. The list reads one ordered index range per (status, type) pair it asks for — at most 4 × 3 —
+     * and merges them, so a page costs about (pairs × page size) index entries whatever the history and however rare
+     * the rows asked for (a day of FAILED among millions of DELIVERED). Merchant staff and the Merchant page use the
+     * first, platform staff without a merchant the second; an invoice's deliveries come from callbacks_invoice_idx.
+     */
+    // ascending: read backwards they give the list's order (newest first, as DESC NULLS FIRST) exactly
+    index('callbacks_merchant_list_idx').on(t.merchantId, t.status, sql`(${t.payload} ->> 'type')`, t.createDate, t.id),
+    index('callbacks_list_idx').on(t.status, sql`(${t.payload} ->> 'type')`, t.createDate, t.id),
+    /*
+     * What the worker claims (tickCallbacks): merchants' live callbacks first, replays after them at a bounded rate.
+     * Two partial indexes over pending rows only (small at any time): a backlog of due replays never lies in the way
+     * of the live ones.
+     */
+    index('callbacks_due_first_idx')
+      .on(t.nextAttemptAt, t.id)
+      .where(sql`${t.status} = 'PENDING' AND ${t.replayOf} IS NULL`),
+    index('callbacks_due_replay_idx')
+      .on(t.nextAttemptAt, t.id)
+      .where(sql`${t.status} = 'PENDING' AND ${t.replayOf} IS NOT NULL`),
+    // an event is never sent twice at once: at most one replay of it in flight (a replay also skips an event whose
+    // first delivery is still pending)
+    uniqueIndex('callbacks_one_pending_replay_uq')
+      .on(t.replayOf)
+      .where(sql`${t.status} = 'PENDING' AND ${t.replayOf} IS NOT NULL`),
+  ],
 );
 
 export const callbackAttempts = pgTable(
@@ -535,12 +682,43 @@ export const callbackAttempts = pgTable(
     callbackId: uuid('callback_id')
       .notNull()
       .references(() => callbacks.id),
+    /** the callback's merchant, so that an endpoint's health reads the merchant's attempts alone */
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
     attemptedAt: ts('attempted_at').notNull().defaultNow(),
     responseCode: integer('response_code'),
     latencyMs: integer('latency_ms'),
     error: text('error'),
   },
-  (t) => [index('callback_attempts_callback_idx').on(t.callbackId)],
+  (t) => [
+    index('callback_attempts_callback_idx').on(t.callbackId),
+    /*
+     * Endpoint health (callbacks/deliveries.ts): a merchant's attempts in time order with their answer, so that its
+     * latest attempt, and the attempts of an hour that callback_attempt_hours cannot split (the one of the last 2xx,
+     * the one the last 24 h begin in), are index-only range reads of that merchant.
+     */
+    index('callback_attempts_merchant_time_idx').on(t.merchantId, t.attemptedAt, t.responseCode),
+  ],
+);
+
+/**
+ * Callback attempts per merchant and UTC hour, with how many got a 2xx: kept by a statement trigger on
+ * callback_attempts (migration 0018) in the transaction that records the attempts, so that an endpoint's health over a
+ * day, or since its last success days ago, sums a few dozen hours instead of counting every attempt (an endpoint down
+ * for a day is retried some hundred thousand times at a large merchant).
+ */
+export const callbackAttemptHours = pgTable(
+  'callback_attempt_hours',
+  {
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    hour: ts('hour').notNull(),
+    attempts: integer('attempts').notNull(),
+    succeeded: integer('succeeded').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.merchantId, t.hour] })],
 );
 
 export const supportTickets = pgTable(
@@ -578,6 +756,8 @@ export const ledgerEntries = pgTable(
     providerAccountId: integer('provider_account_id').references(() => providerAccounts.id),
     invoiceId: uuid('invoice_id').references(() => invoices.id),
     settlementId: integer('settlement_id'),
+    /** The incoming payment a suspense posting is about (arrival, match, return). */
+    incomingId: uuid('incoming_id'),
     currencyId: integer('currency_id')
       .notNull()
       .references(() => currencies.id),

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 type Subnets = readonly (readonly [address: string, prefix: number])[];
 
@@ -10,11 +11,19 @@ export function subnetList(ipv4: Subnets, ipv6: Subnets): net.BlockList {
   return list;
 }
 
-/** Is `ip` (IPv4, IPv6, or IPv4-mapped IPv6 as Node reports it) in `list`? Null when `ip` is not an address. */
+/**
+ * Is `ip` (IPv4 or IPv6) in `list`? An IPv4-mapped IPv6 address is checked as the IPv4 address it is, however it is
+ * spelled (`::ffff:127.0.0.1` as Node reports it, `::ffff:7f00:1`, the full form). Null when `ip` is not an address.
+ */
 export function addressIn(list: net.BlockList, ip: string): boolean | null {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) return list.check(mapped[1]!, 'ipv4');
-  const family = net.isIP(ip);
-  if (family === 0) return null;
-  return list.check(ip, family === 4 ? 'ipv4' : 'ipv6');
+  if (net.isIP(ip) === 0) return null;
+  let addr: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    addr = ipaddr.process(ip);
+  } catch {
+    return null;
+  }
+  if (addr.kind() === 'ipv4') return list.check(addr.toString(), 'ipv4');
+  // without a zone (fe80::1%eth0): BlockList takes the address alone
+  return list.check(new ipaddr.IPv6((addr as ipaddr.IPv6).parts).toString(), 'ipv6');
 }

@@ -20,6 +20,9 @@ import { settlementsRoutes } from './settlements/routes';
 import { usersRoutes } from './users/routes';
 import { auditRoutes } from './audit/routes';
 import { savedViewsRoutes } from './saved-views/routes';
+import { exceptionsPlugin } from './exceptions/routes';
+import { notificationsRoutes } from './notifications/routes';
+import { accountHealthPlugin } from './routing/routes';
 
 /** Every domain's routes. One line per module. */
 export async function registerModules(app: FastifyInstance, ctx: AppContext) {
@@ -43,4 +46,7 @@ export async function registerModules(app: FastifyInstance, ctx: AppContext) {
   await app.register(usersRoutes(ctx));
   await app.register(auditRoutes(ctx));
   await app.register(savedViewsRoutes(ctx));
+  await app.register(exceptionsPlugin(ctx));
+  await app.register(notificationsRoutes(ctx));
+  await app.register(accountHealthPlugin(ctx));
 }

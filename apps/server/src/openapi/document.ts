@@ -109,11 +109,19 @@ function parametersOf(schema: z.ZodType | undefined, where: 'query' | 'path' | '
     });
 }
 
+/** Every 429 carries it (plugins/error-handler.ts). */
+const RETRY_AFTER_HEADER = {
+  description: 'Seconds to wait before trying again.',
+  required: true,
+  schema: { type: 'integer', minimum: 1 },
+};
+
 function errorResponses(spec: RouteSpec) {
   const out: Record<string, unknown> = {};
   for (const [status, codes] of errorStatusesOf(spec)) {
     out[String(status)] = {
       description: `Error: ${codes.join(', ')}`,
+      ...(status === 429 ? { headers: { 'Retry-After': RETRY_AFTER_HEADER } } : {}),
       content: {
         'application/json': {
           schema: {

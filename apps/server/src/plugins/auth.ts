@@ -15,6 +15,7 @@ import { merchants, roles, sessions, settings, users } from '../db/schema';
 import { AppError } from '../lib/errors';
 import type { AppContext } from '../lib/context';
 import type { DbOrTx } from '../db/create-db';
+import { crossSiteRefusal, isStateChanging } from './csrf';
 
 export type SessionUser = {
   id: string;
@@ -164,18 +165,6 @@ export function twoFactorRequiredFor(ctx: AppContext, scope: RoleScope, merchant
   return scope === 'platform' ? ctx.config.require2faPlatform : merchantRequires;
 }
 
-function sameOrigin(req: FastifyRequest, publicUrl: string | undefined) {
-  const origin = req.headers.origin;
-  if (!origin) return true; // same-origin navigations and non-browser clients send none; the cookie is SameSite=Strict
-  try {
-    const o = new URL(origin);
-    if (publicUrl && o.origin === new URL(publicUrl).origin) return true;
-    return o.host === req.headers.host;
-  } catch {
-    return false;
-  }
-}
-
 export async function registerAuth(app: FastifyInstance, ctx: AppContext) {
   const secret = await loadJwtSecret(ctx);
   app.decorate('jwtSecret', secret);
@@ -194,8 +183,10 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext) {
       const token = req.cookies[COOKIE_NAME];
       const user = token ? await userFromToken(ctx, secret, token) : null;
       if (!user) throw new AppError('UNAUTHORIZED', 'Sign in to continue');
-      if (req.method !== 'GET' && req.method !== 'HEAD' && !sameOrigin(req, ctx.config.publicUrl)) {
-        throw new AppError('CSRF_REJECTED', 'Request refused: it came from another origin');
+      // a change made with the session cookie must prove that this site's own pages sent it (plugins/csrf.ts)
+      if (isStateChanging(req.method)) {
+        const refusal = crossSiteRefusal(req, ctx.config, true);
+        if (refusal) throw new AppError('CSRF_REJECTED', refusal);
       }
       req.user = user;
       if (user.mustChangePassword && !allowTemporaryPassword) {
@@ -211,17 +202,31 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext) {
     };
   };
 
+  /**
+   * The public staff routes that change state (sign-in, the second step, sign-out): a browser's word that another
+   * site's page sent it is refused (login CSRF: signing the victim in to the attacker's account). Without a session
+   * cookie a client that says nothing (a script signing in) is let through; with one, the request acts on that
+   * session (sign-out ends it) and needs the same proof as any other change made with it.
+   */
+  const refuseCrossSite = async (req: FastifyRequest) => {
+    const refusal = crossSiteRefusal(req, ctx.config, req.cookies[COOKIE_NAME] !== undefined);
+    if (refusal) throw new AppError('CSRF_REJECTED', refusal);
+  };
+
   const table: StaffRoute[] = [];
   app.decorate('staffRoutes', table);
   app.addHook('onRoute', (route) => {
     const url = route.url;
     const auth = route.config?.auth;
+    const staff = STAFF_PREFIXES.some((p) => url.startsWith(p));
     // on the routes that need a session only: the merchant API, the payment form and the rest pay nothing for it
     if (auth && auth !== 'public') {
       const authenticate = authenticateFor({ ...route.config, auth });
       route.onRequest = [authenticate, ...[route.onRequest ?? []].flat()];
+    } else if (auth === 'public' && staff && [route.method].flat().some(isStateChanging)) {
+      route.onRequest = [refuseCrossSite, ...[route.onRequest ?? []].flat()];
     }
-    if (!STAFF_PREFIXES.some((p) => url.startsWith(p))) return;
+    if (!staff) return;
     if (!auth) throw new Error(`Route ${route.method} ${url} must declare config.auth`);
     for (const method of [route.method].flat()) if (method !== 'HEAD') table.push({ method, url, auth });
   });

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { DrizzleQueryError } from 'drizzle-orm';
 import { ERROR_STATUS } from '@paydesk/contracts';
@@ -42,10 +42,20 @@ export function redacted(err: unknown) {
   return err;
 }
 
+const TOO_MANY_REQUESTS_MESSAGE = 'Too many requests; try again later';
+/** Seconds a 429 tells the client to wait when its limiter named none. */
+const DEFAULT_RETRY_AFTER_S = 60;
+
+/** Every 429 says when to come back (RFC 9110 Retry-After): the limiter's own figure, else a minute. */
+function withRetryAfter(reply: FastifyReply) {
+  if (!reply.hasHeader('retry-after')) reply.header('retry-after', String(DEFAULT_RETRY_AFTER_S));
+}
+
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof AppError) {
       if (err.headers) reply.headers(err.headers);
+      if (err.statusCode === 429) withRetryAfter(reply);
       return reply.status(err.statusCode).send({
         error: { code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) },
       });
@@ -95,7 +105,11 @@ export function registerErrorHandler(app: FastifyInstance) {
       return reply.status(413).send({ error: { code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' } });
     }
     if (status === 429) {
-      return reply.status(429).send({ error: { code: 'TOO_MANY_REQUESTS', message: err.message } });
+      // a limiter's own error (a plugin may throw any object with statusCode 429): still the documented shape,
+      // with a sentence and a Retry-After
+      withRetryAfter(reply);
+      const message = typeof err.message === 'string' && err.message ? err.message : TOO_MANY_REQUESTS_MESSAGE;
+      return reply.status(429).send({ error: { code: 'TOO_MANY_REQUESTS', message } });
     }
     if (status >= 400 && status < 500) {
       // Fastify's own client errors: malformed JSON, wrong content type (its 415), empty body… all are a

@@ -2,6 +2,7 @@
  * Creates a signed demo invoice through the merchant API and prints the payment form URL.
  *
  *   npm run demo:invoice -- --flow deposit --currency UZS --amount 1500000 [--test] [--method CODE] [--url http://localhost:3000]
+ *   npm run demo:invoice -- --help
  *
  * Signs with the demo merchant's key from data/demo-merchant.json (DATA_DIR, else ./data).
  */
@@ -13,17 +14,44 @@ import { merchantSignaturePayload } from '@paydesk/contracts';
 import type { DemoMerchantFile } from '../db/seed';
 import { loadConfig } from '../config';
 
-const { values } = parseArgs({
-  options: {
-    flow: { type: 'string', default: 'deposit' },
-    currency: { type: 'string', default: 'UZS' },
-    amount: { type: 'string', default: '1500000' },
-    test: { type: 'boolean', default: false },
-    method: { type: 'string' },
-    url: { type: 'string', default: process.env.PUBLIC_URL ?? `http://localhost:${process.env.PORT ?? 3000}` },
-    callback: { type: 'string' },
-  },
-});
+const USAGE = `Usage: npm run demo:invoice -- [options]
+
+Creates a payment form through the signed merchant API and prints its URL.
+
+Options:
+  --flow deposit|withdrawal  invoice flow (default: deposit)
+  --currency CODE            currency of the terminal, e.g. UZS, RUB (default: UZS)
+  --amount MINOR             integer amount in minor units; 1500000 = 15 000.00 (default: 1500000)
+  --test                     use a test terminal (the built-in sandbox confirms it)
+  --method CODE              payment method code, e.g. HUMOUZS
+  --callback URL             callback URL for this invoice (else the terminal's)
+  --url BASE                 server to call (default: PUBLIC_URL, else http://localhost:PORT)
+  -h, --help                 show this help`;
+
+let values;
+try {
+  values = parseArgs({
+    options: {
+      flow: { type: 'string', default: 'deposit' },
+      currency: { type: 'string', default: 'UZS' },
+      amount: { type: 'string', default: '1500000' },
+      test: { type: 'boolean', default: false },
+      method: { type: 'string' },
+      url: { type: 'string', default: process.env.PUBLIC_URL ?? `http://localhost:${process.env.PORT ?? 3000}` },
+      callback: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  }).values;
+} catch (err) {
+  // an unknown option, a missing value, a stray argument: a usage error (exit 2, as command-line tools do), no trace
+  console.error(`demo-invoice: ${(err as Error).message.split('\n')[0]}\n\n${USAGE}`);
+  process.exit(2);
+}
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 
 function fail(message: string): never {
   console.error(message);

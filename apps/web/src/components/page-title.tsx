@@ -3,11 +3,16 @@ import { Group, Title } from '@mantine/core';
 
 type Props = { title: string; children?: ReactNode };
 
-/** The page's one h1, also used as the document title; children go to the right (actions). */
-export function PageTitle({ title, children }: Props) {
+/** The browser tab's title for a page. */
+export function useDocumentTitle(title: string) {
   useEffect(() => {
     document.title = `${title} · Paydesk`;
   }, [title]);
+}
+
+/** The page's one h1, also used as the document title; children go to the right (actions). */
+export function PageTitle({ title, children }: Props) {
+  useDocumentTitle(title);
   return (
     <Group justify="space-between" align="center" mb="lg" wrap="wrap">
       <Title order={1} fz="h2">

@@ -30,8 +30,15 @@ export const authRoutes = {
     body: loginBody,
     responses: { 200: loginResponse },
     // a wrong password; a disabled user; the user locked after 10 failures; the address over its failures; the
-    // password hashing queue full
-    errors: ['INVALID_CREDENTIALS', 'FORBIDDEN', 'ACCOUNT_LOCKED', 'TOO_MANY_REQUESTS', 'SERVICE_BUSY'],
+    // password hashing queue full; sent by another site's page
+    errors: [
+      'INVALID_CREDENTIALS',
+      'FORBIDDEN',
+      'ACCOUNT_LOCKED',
+      'TOO_MANY_REQUESTS',
+      'SERVICE_BUSY',
+      'CSRF_REJECTED',
+    ],
   }),
   'POST /api/v1/login/second-factor': routeSpec({
     ...common,
@@ -45,8 +52,16 @@ export const authRoutes = {
     access: 'public',
     body: secondFactorBody,
     responses: { 200: okResponse },
-    // an expired or voided challenge; a wrong or used code; a disabled user; the user or address locked out
-    errors: ['UNAUTHORIZED', 'INVALID_CREDENTIALS', 'FORBIDDEN', 'ACCOUNT_LOCKED', 'TOO_MANY_REQUESTS'],
+    // an expired or voided challenge; a wrong or used code; a disabled user; the user or address locked out; sent
+    // by another site's page
+    errors: [
+      'UNAUTHORIZED',
+      'INVALID_CREDENTIALS',
+      'FORBIDDEN',
+      'ACCOUNT_LOCKED',
+      'TOO_MANY_REQUESTS',
+      'CSRF_REJECTED',
+    ],
   }),
   'POST /api/v1/logout': routeSpec({
     ...common,
@@ -54,9 +69,12 @@ export const authRoutes = {
     path: '/api/v1/logout',
     operationId: 'signOut',
     summary: 'Sign out',
-    description: 'Ends the session of the cookie sent (if any) and clears the cookie; always succeeds.',
+    description:
+      'Ends the session of the cookie sent (if any) and clears the cookie. Refused only when it did not come from ' +
+      'this site’s own pages (a session cookie without a same-origin Origin or Sec-Fetch-Site header).',
     access: 'public',
     responses: { 200: okResponse },
+    errors: ['CSRF_REJECTED'],
   }),
   'GET /api/v1/people/me': routeSpec({
     ...common,

@@ -11,7 +11,7 @@ import {
   invoiceEventsResponse,
   invoiceListQuery,
   invoiceListResponse,
-  invoiceResponse,
+  invoiceDetailsResponse,
   invoiceStatusDictionaryResponse,
   invoiceStatusEventsResponse,
   invoiceTransactionsResponse,
@@ -82,11 +82,12 @@ export const invoicesRoutes = {
     path: '/api/v1/invoice/:id',
     operationId: 'getInvoice',
     summary: 'Get an invoice',
-    description: "One invoice of the merchant; another merchant's invoice is not found.",
+    description:
+      "One invoice of the merchant with what its actions depend on (`processing`); another merchant's invoice is not found.",
     access: 'session',
     params: uuidParam,
     query: scoped,
-    responses: { 200: invoiceResponse },
+    responses: { 200: invoiceDetailsResponse },
   }),
   'PATCH /api/v1/invoice/status': routeSpec({
     ...common,
@@ -100,7 +101,7 @@ export const invoicesRoutes = {
     access: 'session',
     query: scoped,
     body: changeInvoiceStatusBody,
-    responses: { 200: invoiceResponse },
+    responses: { 200: invoiceDetailsResponse },
     errors: correctionErrors,
   }),
   'PATCH /api/v1/invoice/amount': routeSpec({
@@ -114,7 +115,7 @@ export const invoicesRoutes = {
     access: { all: ['invoice.amount.change'] },
     query: scoped,
     body: changeInvoiceAmountBody,
-    responses: { 200: invoiceResponse },
+    responses: { 200: invoiceDetailsResponse },
     errors: correctionErrors,
   }),
   'GET /api/v1/event/status': routeSpec({
@@ -146,7 +147,7 @@ export const invoicesRoutes = {
     operationId: 'listInvoiceEvents',
     summary: "List an invoice's event log",
     description:
-      'Everything that happened to the invoice (status and amount changes, callbacks, tickets…), oldest first.',
+      "Everything that happened to the invoice (status and amount changes, callbacks, tickets…), oldest first, with the name of the user who acted; a merchant's staff see a platform employee only as 'Platform staff'.",
     access: { all: ['invoice.event.read'] },
     query: invoiceIdQuery,
     responses: { 200: invoiceEventsResponse },

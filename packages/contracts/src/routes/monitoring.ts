@@ -20,7 +20,9 @@ export const monitoringRoutes = {
     operationId: 'getTerminalStatistics',
     summary: 'Get per-terminal invoice statistics',
     description:
-      "Outcome counts and percents of the invoices created in the last `minutes` (at most a day) for each of the merchant's terminals, with the success rate per time bucket on UTC clock boundaries.",
+      "Outcome counts and percents of the invoices created in the last `minutes` (at most a day) for each of the merchant's terminals, with the success rate per time bucket on UTC clock boundaries. " +
+      'Percents are shares of the invoices that have finished (DONE, CANCELED, DECLINED): invoices still under way ' +
+      'have no outcome yet. When none has finished a percent is null (undefined), never 0.',
     access: { all: ['data.terminal.statistic'] },
     query: terminalStatisticQuery,
     responses: { 200: terminalStatisticResponse },

@@ -12,7 +12,10 @@ import {
 } from '../payment-form';
 import { routeSpec } from '../route-spec';
 
-/** Addressed by an unguessable form id, no session; every route shares a per-IP rate limit. */
+/**
+ * Addressed by an unguessable form id, no session; every route shares a per-IP rate limit (its 429
+ * TOO_MANY_REQUESTS is implied by the surface: errorCodesOf).
+ */
 const common = {
   api: 'payment-form',
   tags: ['Payment form'],
@@ -31,7 +34,7 @@ export const paymentFormRoutes = {
       "The invoice as the customer sees it: amount, currency limits, the terminal's payment methods and the time left.",
     responses: { 200: formInitResponse },
     // GONE: the form expired before the payment was final
-    errors: ['GONE', 'TOO_MANY_REQUESTS'],
+    errors: ['GONE'],
   }),
   'POST /api/payments/form/:formId/credential': routeSpec({
     ...common,
@@ -45,7 +48,7 @@ export const paymentFormRoutes = {
     body: formCredentialBody,
     responses: { 200: formCredentialResponse },
     // NO_ACCOUNT_AVAILABLE: no provider account can take this amount now; CONFLICT: a concurrent change
-    errors: ['GONE', 'INVALID_STATE', 'AMOUNT_OUT_OF_RANGE', 'NO_ACCOUNT_AVAILABLE', 'CONFLICT', 'TOO_MANY_REQUESTS'],
+    errors: ['GONE', 'INVALID_STATE', 'AMOUNT_OUT_OF_RANGE', 'NO_ACCOUNT_AVAILABLE', 'CONFLICT'],
   }),
   'POST /api/payments/form/:formId/complete': routeSpec({
     ...common,
@@ -58,7 +61,7 @@ export const paymentFormRoutes = {
       'starts the payout (NEW → IN_PROGRESS).',
     body: formCompleteBody.optional(),
     responses: { 200: formCompleteResponse },
-    errors: ['GONE', 'INVALID_STATE', 'NO_ACCOUNT_AVAILABLE', 'INSUFFICIENT_BALANCE', 'CONFLICT', 'TOO_MANY_REQUESTS'],
+    errors: ['GONE', 'INVALID_STATE', 'NO_ACCOUNT_AVAILABLE', 'INSUFFICIENT_BALANCE', 'CONFLICT'],
   }),
   'POST /api/payments/form/:formId/status': routeSpec({
     ...common,
@@ -68,7 +71,6 @@ export const paymentFormRoutes = {
     summary: 'Current status (polled)',
     description: 'The form polls it every few seconds while the payment is in progress.',
     responses: { 200: formStatusResponse },
-    errors: ['TOO_MANY_REQUESTS'],
   }),
   'GET /api/payments/form/:formId/banks/sbp': routeSpec({
     ...common,
@@ -79,7 +81,6 @@ export const paymentFormRoutes = {
     description:
       "The banks of the form's payment method country (and those with no country), for the customer to pick.",
     responses: { 200: banksResponse },
-    errors: ['TOO_MANY_REQUESTS'],
   }),
   'POST /api/payments/form/:formId/support': routeSpec({
     ...common,
@@ -91,6 +92,6 @@ export const paymentFormRoutes = {
     body: formSupportBody.optional(),
     responses: { 200: formSupportResponse },
     // CONFLICT: a support request for this payment is already open
-    errors: ['CONFLICT', 'TOO_MANY_REQUESTS'],
+    errors: ['CONFLICT'],
   }),
 };

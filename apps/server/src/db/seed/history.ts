@@ -13,7 +13,17 @@ import type {
   supportTickets,
 } from '../schema';
 import { withLuhn, type Rng } from './prng';
-import { feeFor, formatMoney, webhookPayload } from '@paydesk/contracts';
+import {
+  FLOW_STATUSES,
+  awaitsProvider,
+  feeFor,
+  formatMoney,
+  holdsRequisites,
+  providerTransactionType,
+  webhookPayload,
+  type FlowType,
+  type InvoiceStatus,
+} from '@paydesk/contracts';
 
 const SEC = 1000;
 const MIN = 60 * SEC;
@@ -85,15 +95,16 @@ export type HistoryRows = {
   errors: Insert<typeof invoiceErrors>[];
   eventLog: Insert<typeof eventLog>[];
   transactions: Insert<typeof providerTransactions>[];
-  incoming: Insert<typeof incomingPayments>[];
+  /** their currency and book are the account's (insertHistory in index.ts) */
+  incoming: Omit<Insert<typeof incomingPayments>, 'currencyId'>[];
   callbacks: Insert<typeof callbacks>[];
   attempts: Insert<typeof callbackAttempts>[];
   tickets: Insert<typeof supportTickets>[];
   ledger: Insert<typeof ledgerEntries>[];
 };
 
-type Status = 'NEW' | 'IN_PROGRESS' | 'PAYED' | 'DONE' | 'DECLINED' | 'CANCELED';
-type Flow = 'DEPOSIT' | 'WITHDRAWAL';
+type Status = InvoiceStatus;
+type Flow = FlowType;
 
 type Step = {
   status: Status;
@@ -120,11 +131,8 @@ const WITHDRAWAL_MIX: [Status, number][] = [
   ['CANCELED', 7],
   ['IN_PROGRESS', 5],
   ['NEW', 2],
-  ['PAYED', 1.5],
 ];
 const ACTIVE = new Set<Status>(['NEW', 'IN_PROGRESS', 'PAYED']);
-/** Withdrawal statuses whose ledger effect takes money from the merchant's balance. */
-const HOLDING = new Set<Status>(['IN_PROGRESS', 'PAYED', 'DONE']);
 
 /** Share of activity by local hour (UTC+5): quiet nights, busy evenings. */
 const HOUR_WEIGHT = [
@@ -330,17 +338,6 @@ function withdrawalPath(rng: Rng, status: Status, ctx: { operatorId: string; ope
       return [NEW];
     case 'IN_PROGRESS':
       return rng.chance(0.2) ? [NEW, ip(), decline(), retry()] : [NEW, ip()];
-    case 'PAYED':
-      return [
-        NEW,
-        ip(),
-        {
-          status: 'PAYED',
-          after: rng.int(30, 180) * MIN,
-          note: `Status set manually by ${ctx.operatorName}: provider reports the payout as sent, awaiting bank confirmation`,
-          userId: ctx.operatorId,
-        },
-      ];
     case 'DONE':
       return rng.chance(0.1) ? [NEW, ip(), decline(), retry(), done()] : [NEW, ip(), done()];
     case 'DECLINED':
@@ -349,6 +346,8 @@ function withdrawalPath(rng: Rng, status: Status, ctx: { operatorId: string; ope
       return rng.chance(0.7)
         ? [NEW, { status: 'CANCELED', after: FORM_TTL, note: 'Payment form expired: payout requisites not provided' }]
         : [NEW, { status: 'CANCELED', after: rng.int(1, 25) * MIN, note: 'Canceled by the merchant via API' }];
+    default:
+      throw new Error(`${status} is not a status of a withdrawal`);
   }
 }
 
@@ -357,6 +356,92 @@ function activeAge(rng: Rng, flow: Flow, status: Status): number {
   if (status === 'NEW') return rng.int(1, 25) * MIN;
   if (flow === 'DEPOSIT') return status === 'IN_PROGRESS' ? rng.int(4, 28) * MIN : rng.int(20, 8 * 60) * MIN;
   return status === 'IN_PROGRESS' ? rng.int(10, 10 * 60) * MIN : rng.int(1, 3) * DAY;
+}
+
+type Plan = {
+  terminal: SeedTerminal;
+  flow: Flow;
+  status: Status;
+  ticketPath: boolean;
+  steps: Step[];
+  /** when each step happened (ms since epoch) */
+  times: number[];
+  createdAt: number;
+  amount: number;
+  fee: number;
+  /** the smallest amount its payment method takes */
+  minAmount: number;
+  /** when the merchant's balance did not cover the payout's hold, so the payout was never sent */
+  refusedAt: number | null;
+};
+
+function timeline(createdAt: number, steps: Step[]): number[] {
+  let t = createdAt;
+  return steps.map((s) => (t += s.after));
+}
+
+/** What a step takes from the merchant's available balance (negative: gives back), by the ledger's rules. */
+function takenBy(plan: Plan, idx: number): number {
+  const effect = (status: Status) => invoiceEffect({ flowType: plan.flow, status, amount: plan.amount, fee: plan.fee });
+  return effectDelta(effect(plan.steps[idx - 1]!.status), effect(plan.steps[idx]!.status))
+    .filter((l) => l.account === 'merchant')
+    .reduce((sum, l) => sum + l.amount, 0);
+}
+
+/** What the payment form records when the funds guard refuses a customer's payout details. */
+const PAYOUT_REFUSED = 'The payout cannot be made right now: the merchant balance does not cover it';
+
+/**
+ * The funds rule, applied to the history as the engine would have met it: every change of a merchant's available
+ * balance (per book and currency) is replayed in time order, and a payout hold the balance does not cover at that
+ * moment is refused, as the engine's funds guard refuses it. A first payout is then asked smaller (as a merchant
+ * whose balance is short would) or never sent: the customer's payout details were refused, the invoice stayed NEW
+ * and its form expired. A refused retry leaves the withdrawal DECLINED. Deposits only add (money that arrived);
+ * a withdrawal takes at IN_PROGRESS and gives back when its payout is declined.
+ */
+function keepFundsCovered(plans: Plan[], now: number) {
+  const moves = plans.flatMap((plan, p) => plan.times.map((at, idx) => ({ p, idx, at })).filter((m) => m.idx > 0));
+  moves.sort((a, b) => a.at - b.at || a.p - b.p || a.idx - b.idx);
+  const available = new Map<string, number>();
+  for (const { p, idx, at } of moves) {
+    const plan = plans[p]!;
+    if (idx >= plan.steps.length) continue; // cut off by an earlier refusal
+    const key = `${plan.terminal.isTest}:${plan.terminal.currencyId}`;
+    const balance = available.get(key) ?? 0;
+    const firstPayout = !plan.steps.slice(0, idx).some((s) => s.status === 'IN_PROGRESS');
+    if (takenBy(plan, idx) > balance && firstPayout) {
+      while (plan.amount > plan.minAmount && takenBy(plan, idx) > balance) {
+        plan.amount = Math.max(plan.minAmount, Math.floor((plan.amount * 0.7) / 100) * 100);
+        plan.fee = feeFor(plan.amount, plan.terminal.feeBps);
+      }
+    }
+    const taken = takenBy(plan, idx);
+    if (taken > balance) {
+      if (firstPayout) {
+        plan.refusedAt = at;
+        const expired = plan.createdAt + FORM_TTL <= now;
+        plan.steps = [
+          plan.steps[0]!,
+          ...(expired
+            ? [
+                {
+                  status: 'CANCELED' as const,
+                  after: FORM_TTL,
+                  note: 'Payment form expired: the payout was refused, the merchant balance did not cover it',
+                },
+              ]
+            : []),
+        ];
+        plan.status = expired ? 'CANCELED' : 'NEW';
+      } else {
+        plan.steps = plan.steps.slice(0, idx);
+        plan.status = plan.steps[idx - 1]!.status;
+      }
+      plan.times = timeline(plan.createdAt, plan.steps);
+      continue;
+    }
+    available.set(key, balance - taken);
+  }
 }
 
 export function generateHistory(input: HistoryInput): HistoryRows {
@@ -392,11 +477,11 @@ export function generateHistory(input: HistoryInput): HistoryRows {
     'NEW',
   ] as const;
 
-  const forced: { flow: Flow; status: Status }[] = [];
+  const forced: { terminal: SeedTerminal; status: Status }[] = [];
   if (input.coverAllStatuses) {
-    for (const flow of ['DEPOSIT', 'WITHDRAWAL'] as const)
-      for (const status of ['NEW', 'IN_PROGRESS', 'PAYED', 'DONE', 'DECLINED', 'CANCELED'] as const)
-        forced.push({ flow, status });
+    // every status of its flow on each production terminal, so in every currency
+    for (const terminal of input.terminals.filter((t) => !t.isTest))
+      for (const status of FLOW_STATUSES[terminal.flowType]) forced.push({ terminal, status });
   }
 
   const terminalPairs = input.terminals.map((t) => [t, t.weight] as const);
@@ -406,21 +491,14 @@ export function generateHistory(input: HistoryInput): HistoryRows {
   };
 
   // plan first, then number the orders in creation order as a merchant's system would
-  const plans: {
-    terminal: SeedTerminal;
-    flow: Flow;
-    status: Status;
-    ticketPath: boolean;
-    steps: Step[];
-    createdAt: number;
-  }[] = [];
+  const plans: Plan[] = [];
   for (let i = 0; i < input.count; i++) {
     const f = forced[i];
-    const terminal = f ? input.terminals.find((t) => !t.isTest && t.flowType === f.flow)! : rng.weighted(terminalPairs);
+    const terminal = f ? f.terminal : rng.weighted(terminalPairs);
     const flow = terminal.flowType;
     let status: Status = f ? f.status : rng.weighted(flow === 'DEPOSIT' ? DEPOSIT_MIX : WITHDRAWAL_MIX);
     // the sandbox answers within seconds: test invoices are new or final
-    if (terminal.isTest && (status === 'IN_PROGRESS' || status === 'PAYED')) status = 'DONE';
+    if (terminal.isTest && awaitsProvider({ flowType: flow, status })) status = 'DONE';
 
     const ticketPath =
       flow === 'DEPOSIT' &&
@@ -434,15 +512,25 @@ export function generateHistory(input: HistoryInput): HistoryRows {
     const total = steps.reduce((s, st) => s + st.after, 0);
     let createdAt: number = ACTIVE.has(status) ? now - activeAge(rng, flow, status) : sampleCreatedAt(rng, now);
     createdAt = Math.min(createdAt, now - total - rng.int(20, 300) * SEC);
-    plans.push({ terminal, flow, status, ticketPath, steps, createdAt });
+    plans.push({
+      terminal,
+      flow,
+      status,
+      ticketPath,
+      steps,
+      createdAt,
+      times: [],
+      amount: 0,
+      fee: 0,
+      minAmount: 100,
+      refusedAt: null,
+    });
   }
   plans.sort((a, b) => a.createdAt - b.createdAt);
 
-  // the merchant's balance per book and currency as the history unfolds: no payout takes it below zero
-  const running = new Map<string, number>();
-  plans.forEach((plan, i) => {
-    const { terminal, flow, ticketPath, createdAt } = plan;
-    let { status, steps } = plan;
+  // what the customer chose and how much, in creation order
+  const drawn = plans.map((plan) => {
+    const { terminal, flow, status, steps } = plan;
     const reachedProcessing = steps.some((s) => s.status === 'IN_PROGRESS');
     const methodChosen = reachedProcessing || flow === 'WITHDRAWAL' || rng.chance(0.5);
     const method = methodChosen ? rng.pick(terminal.methods) : undefined;
@@ -455,34 +543,25 @@ export function generateHistory(input: HistoryInput): HistoryRows {
         (a) => a.methodId === method.id && a.enabled && a.isSandbox === terminal.isTest,
       );
       account = rng.weighted(candidates.map((a) => [a, a.priority] as const));
-      if (ACTIVE.has(status)) {
+      // two deposits waiting for money never share (account, amount): the incoming money must match one
+      if (holdsRequisites({ flowType: flow, status })) {
         while (activePairs.has(`${account.id}:${amount}`)) amount += 100;
         activePairs.add(`${account.id}:${amount}`);
       }
     }
-    const bookKey = `${terminal.isTest}:${terminal.currencyId}`;
-    const available = running.get(bookKey) ?? 0;
-    const debit = (a: number) => a + feeFor(a, terminal.feeBps);
-    if (flow === 'WITHDRAWAL' && HOLDING.has(status) && debit(amount) > available) {
-      // DESIGN §3: a merchant never pays out more than it holds — a smaller payout, or none
-      const min = method?.minAmount ?? 100;
-      while (amount > min && debit(amount) > available) amount = Math.max(min, Math.floor((amount * 0.7) / 100) * 100);
-      if (debit(amount) > available) {
-        status = 'CANCELED';
-        steps = withdrawalPath(rng, 'CANCELED', staff);
-        account = undefined;
-      }
-    }
-    const fee = feeFor(amount, terminal.feeBps);
-    running.set(
-      bookKey,
-      available -
-        invoiceEffect({ flowType: flow, status, amount, fee }).reduce(
-          (sum, l) => sum + (l.account === 'merchant' ? l.amount : 0),
-          0,
-        ),
-    );
+    plan.amount = amount;
+    plan.fee = feeFor(amount, terminal.feeBps);
+    plan.minAmount = method?.minAmount ?? 100;
+    plan.times = timeline(plan.createdAt, steps);
+    return { plan, reachedProcessing, method, customer, account };
+  });
 
+  keepFundsCovered(plans, now);
+
+  drawn.forEach(({ plan, reachedProcessing, method, customer, account: routed }, i) => {
+    const { terminal, flow, ticketPath, createdAt, status, steps, times, amount, fee } = plan;
+    // a payout the merchant's balance did not cover was never sent: no account, no payout details
+    const account = plan.refusedAt === null ? routed : undefined;
     let credentialValue: string | null = null;
     let bankCode: number | null = null;
     if (account && method) {
@@ -502,13 +581,6 @@ export function generateHistory(input: HistoryInput): HistoryRows {
     const providerInvoiceId =
       account && (terminal.isTest || rng.chance(0.8)) ? providerRef(rng, account.providerCode) : null;
 
-    // timeline
-    const times: number[] = [];
-    let t = createdAt;
-    for (const s of steps) {
-      t += s.after;
-      times.push(t);
-    }
     const finalAt = times[times.length - 1]!;
 
     let ticket: Insert<typeof supportTickets> | undefined;
@@ -559,6 +631,8 @@ export function generateHistory(input: HistoryInput): HistoryRows {
       data: { amount, currency: currencyCode, terminalId: terminal.id, merchantInvoiceId: orderNo },
       eventTime: new Date(createdAt),
     });
+    if (plan.refusedAt !== null)
+      out.errors.push({ invoiceId, description: PAYOUT_REFUSED, eventTime: new Date(plan.refusedAt) });
 
     let before: Leg[] = [];
     let attempt = 0;
@@ -645,7 +719,8 @@ export function generateHistory(input: HistoryInput): HistoryRows {
         });
       }
 
-      // provider transactions: one per payout attempt; deposits get the provider's confirmation
+      // provider transactions, as the engine writes them: one payout per attempt, pending until the provider
+      // answers (DONE or DECLINED); deposits get the provider's confirmation
       if (flow === 'WITHDRAWAL' && account) {
         if (step.status === 'IN_PROGRESS') {
           attempt++;
@@ -653,7 +728,7 @@ export function generateHistory(input: HistoryInput): HistoryRows {
             id: randomUUID(),
             invoiceId,
             accountId: account.id,
-            type: 'WITHDRAWAL',
+            type: providerTransactionType(flow),
             status: 'PENDING',
             attempt,
             externalRef: providerRef(rng, account.providerCode),
@@ -661,8 +736,9 @@ export function generateHistory(input: HistoryInput): HistoryRows {
             statusDate: at,
           };
           out.transactions.push(openTx);
-        } else if (openTx && step.status !== 'PAYED') {
-          openTx.status = step.status === 'DONE' ? 'SUCCESS' : step.status === 'DECLINED' ? 'FAILED' : 'CANCELED';
+        } else if (openTx) {
+          // the provider's own answer: a payout that was not paid was declined (the engine never writes another status)
+          openTx.status = step.status === 'DONE' ? 'DONE' : 'DECLINED';
           openTx.statusDate = at;
           openTx = undefined;
         }
@@ -690,26 +766,25 @@ export function generateHistory(input: HistoryInput): HistoryRows {
       }
     });
 
-    if (
-      flow === 'DEPOSIT' &&
-      account &&
-      (status === 'DONE' || status === 'DECLINED') &&
-      steps.some((s) => s.status === 'PAYED')
-    ) {
-      const createdTx = times[steps.findIndex((s) => s.status === 'PAYED')]!;
-      const doneAt = times[steps.findIndex((s) => s.status === status)]!;
-      if (status === 'DECLINED' || rng.chance(0.7)) {
-        out.transactions.push({
-          invoiceId,
-          accountId: account.id,
-          type: 'DEPOSIT',
-          status: status === 'DONE' && !ticketPath ? 'SUCCESS' : 'FAILED',
-          attempt: 1,
-          externalRef: providerInvoiceId ?? providerRef(rng, account.providerCode),
-          createDate: new Date(createdTx),
-          statusDate: new Date(doneAt),
-        });
-      }
+    // "Have paid" asked the provider to confirm the deposit: pending while the deposit waits, else its answer
+    const payedIdx = steps.findIndex((s) => s.status === 'PAYED');
+    if (flow === 'DEPOSIT' && account && payedIdx >= 0) {
+      const answer = steps[payedIdx + 1];
+      out.transactions.push({
+        invoiceId,
+        accountId: account.id,
+        type: providerTransactionType(flow),
+        status: !answer
+          ? 'PENDING'
+          : // the provider's own answer: money that never came was declined, whatever else closed the deposit
+            answer.status === 'DONE'
+            ? 'DONE'
+            : 'DECLINED',
+        attempt: 1,
+        externalRef: providerInvoiceId ?? providerRef(rng, account.providerCode),
+        createDate: new Date(times[payedIdx]!),
+        statusDate: new Date(times[answer ? payedIdx + 1 : payedIdx]!),
+      });
     }
     if (flow === 'DEPOSIT' && account && status === 'DONE' && !account.isSandbox) {
       const doneAt = finalAt - (ticketPath ? 0 : rng.int(5, 50) * SEC);
@@ -857,6 +932,7 @@ function addCallbacks(
     const timeout = rng.chance(0.25);
     const attempt = {
       callbackId: id,
+      merchantId: c.merchantId,
       attemptedAt: new Date(t),
       responseCode: timeout ? null : rng.pick([500, 502, 503]),
       latencyMs: timeout ? 10_000 : rng.int(40, 900),
@@ -874,6 +950,7 @@ function addCallbacks(
   if (!pending && !due) {
     out.attempts.push({
       callbackId: id,
+      merchantId: c.merchantId,
       attemptedAt: new Date(t),
       responseCode: 200,
       latencyMs: rng.int(35, 450),

@@ -41,6 +41,7 @@ import {
 } from './history';
 import { rebuildLedgerBalances } from '../../modules/ledger/reconcile';
 import { DEMO_RECEIVER_PATH } from '../../modules/callbacks/demo-receiver';
+import { seedCallbackOutage } from './callback-outage';
 import { seedExtraInvoices } from './extra-invoices';
 import { personName } from './names';
 import { createRng, type Rng } from './prng';
@@ -408,6 +409,8 @@ async function seedAll(
     tickets: false,
   });
   await insertHistory(tx, demoHistory, secondHistory);
+  // a day when the demo merchant's endpoint was down: its callbacks of that day gave up after 72 h (FAILED)
+  await seedCallbackOutage(tx, demoId, now);
   // SEED_EXTRA_INVOICES: Second Shop's list past the 10,000-row cap (no other spec counts its invoices)
   await seedExtraInvoices(tx, secondId, extraInvoices, now);
 
@@ -590,11 +593,34 @@ async function insertHistory(tx: Tx, ...parts: HistoryRows[]) {
     providerTransactions,
     parts.flatMap((p) => p.transactions),
   );
+  // incoming money is booked in its account's currency and book; what matched no invoice is on the books in suspense
+  // from the moment it arrived, as the provider API puts it (engine/suspense.ts)
+  const booking = new Map(
+    (
+      await tx.execute<{ id: number; currency_id: number; is_sandbox: boolean }>(sql`
+        SELECT a.id, m.currency_id, p.is_sandbox FROM provider_accounts a
+        JOIN payment_methods m ON m.id = a.payment_method_id JOIN providers p ON p.id = a.provider_id`)
+    ).rows.map((r) => [Number(r.id), { currencyId: Number(r.currency_id), book: r.is_sandbox ? 'test' : 'live' }]),
+  );
   await insertChunked(
     tx,
     incomingPayments,
-    parts.flatMap((p) => p.incoming),
+    parts.flatMap((p) =>
+      p.incoming.map((r) => ({
+        ...r,
+        ...booking.get(r.accountId)!,
+        status: r.matchedInvoiceId ? 'MATCHED' : 'UNMATCHED',
+        inSuspense: !r.matchedInvoiceId,
+        resolvedAt: r.matchedInvoiceId ? r.createdAt : null,
+      })),
+    ),
   );
+  await tx.execute(sql`
+    INSERT INTO ledger_entries (tx_id, account, provider_account_id, incoming_id, currency_id, amount, kind, book, created_at)
+    SELECT x.tx_id, leg.account, CASE WHEN leg.account = 'provider_account' THEN x.account_id END, x.id,
+      x.currency_id, leg.amount, 'incoming_unmatched', x.book, x.created_at
+    FROM (SELECT gen_random_uuid() AS tx_id, * FROM incoming_payments WHERE in_suspense) x
+    CROSS JOIN LATERAL (VALUES ('provider_account', x.amount), ('suspense', -x.amount)) AS leg(account, amount)`);
   await insertChunked(
     tx,
     callbacks,

@@ -1,10 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
 import {
-  INVOICE_STATUSES,
+  FLOW_STATUSES,
   FLOW_TYPES,
   PRESET_ROLES,
+  PROVIDER_TRANSACTION_STATUSES,
+  awaitsProvider,
   isPlatformPermission,
+  providerTransactionType,
+  statusExistsInFlow,
+  type FlowType,
   type PresetRoleCode,
 } from '@paydesk/contracts';
 import { loadConfig } from '../../config';
@@ -142,16 +147,22 @@ describe('demo seed', () => {
       demo!.merchantId,
     ]);
     expect(total[0]!.n).toBeGreaterThanOrEqual(300);
-    const combos = await q<{ flow_type: string; status: string; n: number }>(
-      'SELECT flow_type, status, count(*)::int AS n FROM invoices WHERE merchant_id = $1 GROUP BY 1, 2',
+    // every status of its flow on each of Demo Merchant's production terminals (so in both currencies)
+    const combos = await q<{ terminal: string; flow_type: FlowType; status: string; n: number }>(
+      `SELECT t.name AS terminal, i.flow_type, i.status, count(*)::int AS n FROM invoices i
+         JOIN terminals t ON t.id = i.terminal_id
+        WHERE i.merchant_id = $1 AND NOT i.is_test GROUP BY 1, 2, 3`,
       [demo!.merchantId],
     );
-    for (const flow of FLOW_TYPES)
-      for (const s of INVOICE_STATUSES)
+    const production = demo!.terminals.filter((x) => !x.isTest);
+    expect(production).toHaveLength(4);
+    for (const terminal of production)
+      for (const status of FLOW_STATUSES[terminal.flowType])
         expect(
-          combos.find((c) => c.flow_type === flow && c.status === s.code)?.n ?? 0,
-          `${flow} ${s.code}`,
+          combos.find((c) => c.terminal === terminal.name && c.status === status)?.n ?? 0,
+          `${terminal.name} ${status}`,
         ).toBeGreaterThan(0);
+    expect(new Set(combos.map((c) => c.flow_type))).toEqual(new Set(FLOW_TYPES));
     const tests = await q<{ is_test: boolean; n: number }>(
       'SELECT is_test, count(*)::int AS n FROM invoices GROUP BY 1',
     );
@@ -181,7 +192,7 @@ describe('demo seed', () => {
     const future = await q(
       `SELECT c.id FROM callbacks c LEFT JOIN callback_attempts a ON a.callback_id = c.id
         WHERE a.attempted_at > $1::timestamptz OR c.execution_date > $1::timestamptz OR c.create_date > $1::timestamptz
-           OR (c.status = 'DELIVERED') <> (c.execution_date IS NOT NULL)`,
+           OR (c.status IN ('DELIVERED', 'FAILED')) <> (c.execution_date IS NOT NULL)`,
       [seededAt],
     );
     expect(future).toEqual([]);
@@ -224,6 +235,77 @@ describe('demo seed', () => {
       "SELECT id FROM ledger_entries WHERE account = 'provider_account' AND provider_account_id IS NULL",
     );
     expect(orphanProviderLegs).toEqual([]);
+  });
+
+  it('keeps every invoice status and every status event inside its flow', async () => {
+    const invoices = await q<{ order_no: string; flow_type: FlowType; status: string }>(
+      'SELECT merchant_invoice_id AS order_no, flow_type, status FROM invoices',
+    );
+    expect(invoices.length).toBeGreaterThan(400);
+    expect(
+      invoices.filter((i) => !statusExistsInFlow(i.flow_type, i.status)).map((i) => `${i.order_no} ${i.status}`),
+    ).toEqual([]);
+    const events = await q<{ order_no: string; flow_type: FlowType; status: string }>(
+      `SELECT i.merchant_invoice_id AS order_no, i.flow_type, e.status
+         FROM invoice_status_events e JOIN invoices i ON i.id = e.invoice_id`,
+    );
+    expect(events.length).toBeGreaterThan(invoices.length);
+    expect(
+      events.filter((e) => !statusExistsInFlow(e.flow_type, e.status)).map((e) => `${e.order_no} event ${e.status}`),
+    ).toEqual([]);
+  });
+
+  it('writes provider transactions as the engine writes them: its types and statuses, pending only while awaited', async () => {
+    const txns = await q<{ order_no: string; flow_type: FlowType; inv_status: string; type: string; status: string }>(
+      `SELECT i.merchant_invoice_id AS order_no, i.flow_type, i.status AS inv_status, t.type, t.status
+         FROM provider_transactions t JOIN invoices i ON i.id = t.invoice_id`,
+    );
+    expect(new Set(txns.map((x) => x.type))).toEqual(new Set(['DEPOSIT', 'PAYOUT']));
+    const wrong = txns.filter(
+      (x) =>
+        x.type !== providerTransactionType(x.flow_type) ||
+        !(PROVIDER_TRANSACTION_STATUSES as readonly string[]).includes(x.status) ||
+        (x.status === 'PENDING' && !awaitsProvider({ flowType: x.flow_type, status: x.inv_status })),
+    );
+    expect(wrong.map((x) => `${x.order_no} (${x.flow_type} ${x.inv_status}): ${x.type} ${x.status}`)).toEqual([]);
+    // a withdrawal in progress has exactly one payout with the provider; a deposit at most one confirmation
+    const pending = await q<{ order_no: string; n: number }>(
+      `SELECT i.merchant_invoice_id AS order_no, count(t.id) FILTER (WHERE t.status = 'PENDING')::int AS n
+         FROM invoices i LEFT JOIN provider_transactions t ON t.invoice_id = i.id
+        WHERE (i.flow_type = 'WITHDRAWAL' AND i.status = 'IN_PROGRESS') OR i.flow_type = 'DEPOSIT'
+        GROUP BY i.id, i.flow_type HAVING count(t.id) FILTER (WHERE t.status = 'PENDING') <> 1
+           AND (i.flow_type = 'WITHDRAWAL' OR count(t.id) FILTER (WHERE t.status = 'PENDING') > 1)`,
+    );
+    expect(pending).toEqual([]);
+  });
+
+  it("never takes a merchant's available balance below zero, at any moment of the seeded history", async () => {
+    // the merchant's postings replayed in time order, per merchant, currency and book (what the funds guard
+    // reads: the merchant account; a withdrawal's hold leaves it while the payout is in progress)
+    const moments = await q<{ merchant: string; code: string; book: string; at: Date; delta: string }>(
+      `SELECT m.name AS merchant, c.code, l.book, l.created_at AS at, (-sum(l.amount))::text AS delta
+         FROM ledger_entries l JOIN merchants m ON m.id = l.merchant_id JOIN currencies c ON c.id = l.currency_id
+        WHERE l.account = 'merchant' GROUP BY 1, 2, 3, 4 ORDER BY 4`,
+    );
+    expect(moments.length).toBeGreaterThan(100);
+    const running = new Map<string, bigint>();
+    const below = new Map<string, string>();
+    for (const m of moments) {
+      const key = `${m.merchant} ${m.code} ${m.book}`;
+      const balance = (running.get(key) ?? 0n) + BigInt(m.delta);
+      running.set(key, balance);
+      if (balance < 0n && !below.has(key)) below.set(key, `${key}: ${balance} at ${new Date(m.at).toISOString()}`);
+    }
+    expect([...below.values()]).toEqual([]);
+    // the replay ends where the balance rows the funds guard reads are
+    const rows = await q<{ merchant: string; code: string; book: string; balance: string }>(
+      `SELECT m.name AS merchant, c.code, b.book, (-b.balance)::text AS balance
+         FROM ledger_balances b JOIN merchants m ON m.id = b.merchant_id JOIN currencies c ON c.id = b.currency_id
+        WHERE b.account = 'merchant'`,
+    );
+    expect(Object.fromEntries(rows.map((r) => [`${r.merchant} ${r.code} ${r.book}`, BigInt(r.balance)]))).toEqual(
+      Object.fromEntries(running),
+    );
   });
 
   it('does nothing on a second call', async () => {

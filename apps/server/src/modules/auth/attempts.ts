@@ -1,5 +1,5 @@
 import { and, count, eq, gt, min, sql } from 'drizzle-orm';
-import { loginFailures, users } from '../../db/schema';
+import { loginFailures, loginNameFailures, users } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { SessionUser } from '../../plugins/auth';
@@ -18,8 +18,25 @@ const IP_WINDOW_MINUTES = 15;
 const IP_LOCK_NS = 7_240_502;
 
 /**
- * Takes a place in the IP's count and, for a known user, in the user's; a locked user is refused (429) without
- * counting. Returns the IP's place, to give back with `giveBackIpPlace` when the attempt succeeds.
+ * Names no user has that the lockout remembers (login_name_failures): past this the names that failed longest ago
+ * are forgotten, so that an attacker spraying names cannot grow the table without bound. Forgetting a name early is
+ * the only way an unknown name can differ from a real one (it would unlock sooner): it takes this many other names'
+ * failures first, each costing a place in its address's count.
+ */
+export const MAX_REMEMBERED_NAMES = 50_000;
+/**
+ * Trimming walks the newest MAX_REMEMBERED_NAMES rows (tens of milliseconds on the embedded database, which serves
+ * nothing else meanwhile): each process does it once per this many new names, so the table holds at most
+ * MAX_REMEMBERED_NAMES plus this many per process.
+ */
+export const nameMemory = { trimEvery: 500, newSinceTrim: 0 };
+
+/**
+ * Takes a place in the IP's count and in the username's; a locked username is refused (429) without counting.
+ * Returns the IP's place, to give back with `giveBackIpPlace` when the attempt succeeds.
+ *
+ * A name no user has is counted and locked exactly like a user (login_name_failures): otherwise the lockout would
+ * tell which usernames exist (only a real user's eleventh failure would answer ACCOUNT_LOCKED).
  */
 export async function reserveAttempt(
   ctx: AppContext,
@@ -29,9 +46,12 @@ export async function reserveAttempt(
   now: Date,
 ): Promise<number> {
   const failureId = await reserveIpAttempt(ctx, ip, username, now);
-  if (userId && !(await reserveUserAttempt(ctx, userId, now))) {
+  const counted = userId
+    ? await reserveUserAttempt(ctx, userId, now)
+    : await reserveUnknownNameAttempt(ctx, username, now);
+  if (!counted) {
     await giveBackIpPlace(ctx, failureId); // refused before trying: no failure
-    throw await lockedError(ctx, userId, now);
+    throw userId ? await lockedError(ctx, userId, now) : await unknownNameLockedError(ctx, username, now);
   }
   return failureId;
 }
@@ -64,7 +84,20 @@ export async function signInFailed(
 
 export async function lockedError(ctx: AppContext, userId: string, now: Date) {
   const [locked] = await ctx.db.select({ until: users.lockedUntil }).from(users).where(eq(users.id, userId));
-  const retry = Math.max(1, Math.ceil(((locked?.until?.getTime() ?? now.getTime()) - now.getTime()) / 1000));
+  return lockedAnswer(locked?.until ?? null, now);
+}
+
+/** The same answer, word for word and header for header, for a locked name that no user has. */
+async function unknownNameLockedError(ctx: AppContext, username: string, now: Date) {
+  const [locked] = await ctx.db
+    .select({ until: loginNameFailures.lockedUntil })
+    .from(loginNameFailures)
+    .where(eq(loginNameFailures.username, username));
+  return lockedAnswer(locked?.until ?? null, now);
+}
+
+function lockedAnswer(until: Date | null, now: Date) {
+  const retry = Math.max(1, Math.ceil(((until?.getTime() ?? now.getTime()) - now.getTime()) / 1000));
   return new AppError(
     'ACCOUNT_LOCKED',
     `This user is locked after ${LOCKOUT_FAILURES} failed sign-in attempts. Try again in ${Math.ceil(retry / 60)} minutes.`,
@@ -117,6 +150,39 @@ export async function reserveUserAttempt(ctx: AppContext, userId: string, now: D
     RETURNING locked_until IS NOT NULL AS locked`);
   if (res.rows[0]?.locked) ctx.metrics?.lockout();
   return res.rows.length === 1;
+}
+
+/**
+ * `reserveUserAttempt` for a name no user has, in one statement with the same rule: counts the failure unless the
+ * name is locked, the tenth locks it for LOCKOUT_MINUTES (and restarts the count). False when locked. New names
+ * now and then push the oldest ones out (MAX_REMEMBERED_NAMES).
+ */
+async function reserveUnknownNameAttempt(ctx: AppContext, username: string, now: Date): Promise<boolean> {
+  const at = now.toISOString();
+  const lockUntil = new Date(now.getTime() + LOCKOUT_MINUTES * 60_000).toISOString();
+  const res = await ctx.db.execute<{ inserted: boolean }>(sql`
+    INSERT INTO login_name_failures AS f (username, failed_logins, locked_until, last_failed_at)
+    VALUES (${username}, 1, NULL, ${at}::timestamptz)
+    ON CONFLICT (username) DO UPDATE SET
+      failed_logins = CASE WHEN f.failed_logins + 1 >= ${LOCKOUT_FAILURES} THEN 0 ELSE f.failed_logins + 1 END,
+      locked_until = CASE WHEN f.failed_logins + 1 >= ${LOCKOUT_FAILURES} THEN ${lockUntil}::timestamptz ELSE NULL END,
+      last_failed_at = ${at}::timestamptz
+    WHERE f.locked_until IS NULL OR f.locked_until <= ${at}::timestamptz
+    RETURNING (xmax = 0) AS inserted`);
+  const row = res.rows[0];
+  if (row?.inserted && ++nameMemory.newSinceTrim >= nameMemory.trimEvery) {
+    nameMemory.newSinceTrim = 0;
+    await forgetOldestNames(ctx);
+  }
+  return row !== undefined;
+}
+
+/** Keeps the remembered names to MAX_REMEMBERED_NAMES: those whose last failure is oldest go first. */
+async function forgetOldestNames(ctx: AppContext) {
+  await ctx.db.execute(sql`
+    DELETE FROM login_name_failures WHERE username IN (
+      SELECT username FROM login_name_failures ORDER BY last_failed_at DESC OFFSET ${MAX_REMEMBERED_NAMES}
+    )`);
 }
 
 /**

@@ -2,9 +2,8 @@ import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import {
   REQUISITE_STATUSES,
   formatMoney,
-  awaitsProvider,
   holdsRequisites,
-  isFinal,
+  pendingProviderForbids,
   statusExistsInFlow,
   type FlowType,
 } from '@paydesk/contracts';
@@ -21,9 +20,15 @@ type InvoiceState = typeof invoices.$inferSelect;
 const holdsAccount = (inv: Pick<InvoiceState, 'flowType' | 'status' | 'accountId'>) =>
   holdsRequisites(inv) && inv.accountId !== null;
 
+/** Why an account's requisites could not be given: no room under its limit, or the amount is held by another deposit. */
+export type RequisitesRefusalReason = 'no room under its limit' | 'amount taken';
+
 /** An account's requisites cannot be given for this amount (its limit, or unique amounts): routing tries the next. */
 export class RequisitesRefusal extends AppError {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly reason: RequisitesRefusalReason,
+  ) {
     super('CONFLICT', message);
   }
 }
@@ -74,6 +79,27 @@ export async function enforceInvariants(tx: Tx, before: InvoiceState, after: Inv
   }
   if (holdsAccount(after)) await assertRequisitesFree(tx, before, after, limits.get(after.accountId!));
   await assertProviderNotPending(tx, before, after);
+  await assertPayoutAmountFixed(tx, before, after);
+}
+
+/**
+ * A payout sent to a provider was sent for an amount: while it is with the provider the withdrawal's amount cannot
+ * change under it (the books would then pay out what the provider was never asked to).
+ */
+async function assertPayoutAmountFixed(tx: Tx, before: InvoiceState, after: InvoiceState) {
+  if (after.flowType !== 'WITHDRAWAL' || after.amount === before.amount) return;
+  const [pending] = await tx
+    .select({ attempt: providerTransactions.attempt })
+    .from(providerTransactions)
+    .where(and(eq(providerTransactions.invoiceId, after.id), eq(providerTransactions.status, 'PENDING')))
+    .limit(1);
+  if (pending) {
+    const money = await moneyFormatter(tx, after.currencyId);
+    throw new AppError(
+      'INVALID_STATE',
+      `Refused: payout attempt ${pending.attempt} is with the provider for ${money(before.amount)}; the amount can change only after the provider answered`,
+    );
+  }
 }
 
 /**
@@ -85,18 +111,18 @@ export async function enforceInvariants(tx: Tx, before: InvoiceState, after: Inv
  * second payout or confirmation beside the first.
  */
 async function assertProviderNotPending(tx: Tx, before: InvoiceState, after: InvoiceState) {
-  if (after.status === before.status || awaitsProvider(after)) return;
-  const allowed = after.flowType === 'WITHDRAWAL' ? after.status === 'DONE' : isFinal(after.status);
-  if (allowed) return;
+  // the rule the back-office disables those statuses with (contracts: statusChangeRefusal)
+  if (!pendingProviderForbids(before, after.status)) return;
   const [pending] = await tx
-    .select({ attempt: providerTransactions.attempt, type: providerTransactions.type })
+    .select({ attempt: providerTransactions.attempt })
     .from(providerTransactions)
     .where(and(eq(providerTransactions.invoiceId, after.id), eq(providerTransactions.status, 'PENDING')))
     .limit(1);
   if (pending) {
+    // worded by the invoice's flow, not by the row's type: a withdrawal's pending transaction is its payout
     throw new AppError(
       'INVALID_STATE',
-      pending.type === 'PAYOUT'
+      after.flowType === 'WITHDRAWAL'
         ? `Refused: payout attempt ${pending.attempt} is still with the provider; the withdrawal becomes ${after.status} only after the provider declined it (set DONE if it was paid)`
         : `Refused: the provider is still confirming this deposit; it becomes ${after.status} only after the provider answered (or set it final)`,
     );
@@ -191,6 +217,7 @@ async function assertRequisitesFree(
     if (clash) {
       throw new RequisitesRefusal(
         `Refused: another active deposit on account ${accountId} has the amount ${money(after.amount)}; incoming money could no longer be matched to one invoice`,
+        'amount taken',
       );
     }
   }
@@ -206,6 +233,7 @@ async function assertRequisitesFree(
   if (BigInt(after.amount) > room) {
     throw new RequisitesRefusal(
       `Refused: account ${accountId} has room for ${money(room > 0n ? room : 0n)} under its limit; ${money(after.amount)} would take it over`,
+      'no room under its limit',
     );
   }
 }

@@ -5,8 +5,10 @@ import {
   INITIAL_STATUS,
   REQUISITE_STATUSES,
   type FlowType,
+  type InvoiceProcessing,
   type InvoiceStatus,
 } from '@paydesk/contracts';
+import type { DbOrTx } from '../../db/create-db';
 import type { Params } from '../../lib/prepared';
 
 /**
@@ -98,4 +100,44 @@ export function createInvoiceSql(v: Params<NewInvoiceRow>, onlyIf?: SQL): SQL {
     INSERT INTO event_log (merchant_id, invoice_id, code, description, data, event_time)
     SELECT merchant_id, id, 'INVOICE_CREATED', 'Invoice created through the merchant API',
       ${JSON.stringify({ actor: 'merchant' })}::jsonb, ${v.at}::timestamptz FROM i`;
+}
+
+/**
+ * What the invoice action rules (contracts statuses.ts: retryRefusal, statusChangeRefusal) read beyond the status, as
+ * columns over an invoices row aliased `alias`: the engine reads them under the invoice's lock before it refuses or
+ * acts, and the invoice details send them, so that the page disables exactly what the engine would refuse. A
+ * transaction is pending until the provider answers it (whatever the invoice's status became meanwhile); a payout is
+ * paid once the provider answered one DONE.
+ */
+export function processingColumnsSql(alias: string): SQL {
+  const i = sql.raw(alias);
+  return sql`
+    (SELECT max(pt.attempt) FROM provider_transactions pt
+      WHERE pt.invoice_id = ${i}.id AND pt.status = 'PENDING')::int AS pending_attempt,
+    ${i}.credential_value IS NOT NULL AS payout_details_given,
+    EXISTS (SELECT 1 FROM provider_transactions pt
+      WHERE pt.invoice_id = ${i}.id AND pt.type = 'PAYOUT' AND pt.status = 'DONE') AS paid_out,
+    ${i}.account_id IS NOT NULL AS account_assigned`;
+}
+
+export type ProcessingRow = {
+  pending_attempt: number | null;
+  payout_details_given: boolean;
+  paid_out: boolean;
+  account_assigned: boolean;
+};
+
+export const toProcessing = (r: ProcessingRow): InvoiceProcessing => ({
+  pendingAttempt: r.pending_attempt === null ? null : Number(r.pending_attempt),
+  payoutDetailsGiven: r.payout_details_given,
+  paidOut: r.paid_out,
+  accountAssigned: r.account_assigned,
+});
+
+/** The processing state of one invoice (in the caller's transaction, under its lock when the caller holds one). */
+export async function invoiceProcessing(db: DbOrTx, invoiceId: string): Promise<InvoiceProcessing> {
+  const res = await db.execute<ProcessingRow>(
+    sql`SELECT ${processingColumnsSql('i')} FROM invoices i WHERE i.id = ${invoiceId}::uuid`,
+  );
+  return toProcessing(res.rows[0]!);
 }

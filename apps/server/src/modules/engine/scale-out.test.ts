@@ -393,8 +393,12 @@ describe.skipIf(!PG_URL)('two server processes on one PostgreSQL (workers in bot
       const jwt = login.headers.getSetCookie().find((c) => c.startsWith('jwt='));
       expect(jwt).toBeTruthy();
       const cookie = jwt!.split(';')[0]!;
+      // as the back-office's pages send them: the browser says a same-origin page made the change (plugins/csrf.ts)
       const staff = (what: string, method: string, url: string, body: unknown) =>
-        call(what, method, `${url}?merchantId=${demo.merchantId}`, { headers: { cookie }, body });
+        call(what, method, `${url}?merchantId=${demo.merchantId}`, {
+          headers: { cookie, 'sec-fetch-site': 'same-origin' },
+          body,
+        });
       // declined payouts are retried automatically (by whichever process's sandbox worker answers)
       const setting = await staff('settings', 'POST', '/api/v1/settings/settings.withdrawal.retry.auto.enable', {
         value: 'true',

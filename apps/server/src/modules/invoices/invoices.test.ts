@@ -3,11 +3,20 @@ import { and, eq } from 'drizzle-orm';
 import {
   INVOICE_CSV_COLUMNS,
   INVOICE_TOTAL_CAP,
+  PLATFORM_STAFF_LABEL,
+  amountChangeRefusal,
+  formatMoney,
+  invoiceDetailsResponse,
+  invoiceEventsResponse,
   invoiceListResponse,
   invoiceResponse,
+  invoiceRuleInput,
+  retryRefusal,
   statusByCode,
+  statusChangeRefusal,
 } from '@paydesk/contracts';
 import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
+import { injectSigned, invoiceBody, merchantSigner, validCard } from '../../../test/merchant-client';
 import { eventLog, invoices, ledgerEntries, roles, users } from '../../db/schema';
 import { seedInvoiceFixtures, type FixtureInvoice } from './invoices.fixtures';
 
@@ -592,10 +601,10 @@ describe('PATCH /api/v1/invoice/status', () => {
     );
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.invoiceStatus.code).toBe('DONE');
-    const history = (await get(`/api/v1/event/status?invoiceId=${inv.id}`, 'viewer')).json().data;
+    const history = (await get(scoped(`/api/v1/event/status?invoiceId=${inv.id}`), 'ops')).json().data;
     expect(history.at(-1)).toMatchObject({ status: { code: 'DONE' } });
     expect(history.at(-1).userId).toBeTruthy();
-    const events = (await get(`/api/v1/event/invoice?invoiceId=${inv.id}`, 'support')).json().data;
+    const events = (await get(scoped(`/api/v1/event/invoice?invoiceId=${inv.id}`), 'ops')).json().data;
     expect(events.at(-1).description).toContain('bank statement');
     expect(events.at(-1).userId).toBe(history.at(-1).userId);
     const [logged] = await t.ctx.db
@@ -832,6 +841,182 @@ describe('support tickets', () => {
         JSON.stringify(body),
       ).toBe(400);
     }
+  });
+});
+
+describe('who acted, in the event log and the status history', () => {
+  it("names the user; a merchant's staff learn of platform staff only that they were (no name, username or id)", async () => {
+    const inv = fx.invoices.find((r) => r.status === 'NEW' && r.flowType === 'DEPOSIT' && r !== fx.invoices[0])!;
+    const res = await patch(
+      scoped('/api/v1/invoice/status'),
+      { invoiceId: inv.id, statusId: sid('CANCELED'), reason: 'customer called' },
+      'ops',
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const [ops] = await t.ctx.db.select().from(users).where(eq(users.username, 'ops'));
+    const eventsAs = async (who: 'ops' | 'admin' | 'support' | 'owner') => {
+      const r = await get(scoped(`/api/v1/event/invoice?invoiceId=${inv.id}`), who);
+      expect(r.statusCode, r.body).toBe(200);
+      return { body: r.body, last: invoiceEventsResponse.parse(r.json()).data.at(-1)! };
+    };
+    for (const who of ['ops', 'admin'] as const) {
+      const { last } = await eventsAs(who);
+      expect(last.code, who).toBe('STATUS_CHANGED_BY_OPERATOR');
+      expect(last.userId, who).toBe(ops!.id);
+      expect(last.user, who).toEqual({ name: `${ops!.firstName} ${ops!.lastName}`, username: 'ops' });
+    }
+    for (const who of ['support', 'owner'] as const) {
+      const { body, last } = await eventsAs(who);
+      expect(last.userId, who).toBeNull();
+      expect(last.user, who).toEqual({ name: PLATFORM_STAFF_LABEL, username: null });
+      expect(body, who).not.toContain(ops!.id);
+      expect(body, who).not.toContain(ops!.lastName);
+      expect(body, who).not.toContain('"ops"');
+    }
+    const history = async (who: 'ops' | 'viewer') =>
+      (await get(scoped(`/api/v1/event/status?invoiceId=${inv.id}`), who)).json().data.at(-1).userId;
+    expect(await history('ops')).toBe(ops!.id);
+    expect(await history('viewer')).toBeNull();
+  });
+
+  it("a merchant's own staff are named to each other; events no user caused have none", async () => {
+    // anyone who sees a test invoice may move it: the merchant's owner cancels one
+    const [owner] = await t.ctx.db.select().from(users).where(eq(users.username, 'owner'));
+    const res = await patch(
+      '/api/v1/invoice/status',
+      { invoiceId: fx.testInvoice.id, statusId: sid('DECLINED'), reason: 'trying the flow' },
+      'owner',
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    for (const who of ['support', 'ops'] as const) {
+      const events = invoiceEventsResponse.parse(
+        (await get(scoped(`/api/v1/event/invoice?invoiceId=${fx.testInvoice.id}`), who)).json(),
+      ).data;
+      expect(events.at(-1), who).toMatchObject({
+        userId: owner!.id,
+        user: { name: `${owner!.firstName} ${owner!.lastName}`, username: 'owner' },
+      });
+    }
+    // an event of the engine (no user)
+    await t.ctx.db.insert(eventLog).values({
+      merchantId,
+      invoiceId: fx.testInvoice.id,
+      code: 'SYSTEM_NOTE',
+      description: 'written by the engine',
+      userId: null,
+    });
+    const events = invoiceEventsResponse.parse(
+      (await get(`/api/v1/event/invoice?invoiceId=${fx.testInvoice.id}`, 'support')).json(),
+    ).data;
+    expect(events.at(-1)).toMatchObject({ code: 'SYSTEM_NOTE', userId: null, user: null });
+  });
+});
+
+describe('invoice details: what the actions depend on, by the rules the engine refuses with', () => {
+  /** A live withdrawal whose payout (attempt 1) is still with the provider: created, completed by the customer. */
+  async function withdrawalWithPendingPayout() {
+    const terminal = t.demo.terminals.find((x) => x.flowType === 'WITHDRAWAL' && x.currency === 'UZS' && !x.isTest)!;
+    const sign = merchantSigner(t.demo.merchantId, t.demo.privateKeyPem, t.clock.now);
+    const amount = 12_345_00;
+    const create = await injectSigned(
+      t.app,
+      sign,
+      'POST',
+      '/api/merchant/v1/invoices',
+      invoiceBody(terminal, { amount, paymentMethod: 'HUMOUZS' }),
+    );
+    expect(create.statusCode, create.body).toBe(201);
+    const { invoiceId, formId } = create.json().data as { invoiceId: string; formId: string };
+    const form = `/api/payments/form/${formId}`;
+    const init = (await t.app.inject({ method: 'POST', url: `${form}/init` })).json().data;
+    const cred = await t.app.inject({
+      method: 'POST',
+      url: `${form}/credential`,
+      payload: { amount, paymentMethodId: init.paymentMethodId },
+    });
+    expect(cred.statusCode, cred.body).toBe(200);
+    const done = await t.app.inject({ method: 'POST', url: `${form}/complete`, payload: { credential: validCard } });
+    expect(done.statusCode, done.body).toBe(200);
+    return invoiceId;
+  }
+  const details = async (id: string, who: keyof typeof cookies) => {
+    const res = await get(scoped(`/api/v1/invoice/${id}`), who);
+    expect(res.statusCode, res.body).toBe(200);
+    return invoiceDetailsResponse.parse(res.json()).data;
+  };
+
+  it('a pending payout: Retry and the statuses the engine refuses are refused, in the words the server answers with', async () => {
+    const invoiceId = await withdrawalWithPendingPayout();
+    const inv = await details(invoiceId, 'ops');
+    expect(inv.invoiceStatus.code).toBe('IN_PROGRESS');
+    expect(inv.processing).toEqual({
+      pendingAttempt: 1,
+      payoutDetailsGiven: true,
+      paidOut: false,
+      accountAssigned: true,
+    });
+    const rule = invoiceRuleInput(inv);
+
+    const said = retryRefusal(rule);
+    expect(said).toBe('Payout attempt 1 is still with the provider; retry only after it is declined');
+    const retry = await t.app.inject({
+      method: 'POST',
+      url: scoped('/api/v1/invoice/retry'),
+      headers: { cookie: cookies.ops },
+      payload: { invoiceId },
+    });
+    expect(retry.statusCode).toBe(409);
+    expect(retry.json().error).toMatchObject({ code: 'INVALID_STATE', message: said });
+
+    // every status the rule refuses, the server refuses; the one it allows (DONE: it was paid) the server takes
+    const refused = ['NEW', 'DECLINED', 'CANCELED'] as const;
+    for (const to of refused) {
+      expect(statusChangeRefusal(rule, to), to).toMatch(/^Payout attempt 1 is still with the provider/);
+      const res = await patch(
+        scoped('/api/v1/invoice/status'),
+        { invoiceId, statusId: sid(to), reason: 'trying a refused status' },
+        'ops',
+      );
+      expect(res.statusCode, to).toBe(409);
+      expect(res.json().error.message, to).toMatch(/payout attempt 1 is still with the provider/i);
+    }
+    expect(statusChangeRefusal(rule, 'PAYED')).toBe('PAYED is not a status of a withdrawal');
+    expect(statusChangeRefusal(rule, 'DONE')).toBeNull();
+    const paid = await patch(
+      scoped('/api/v1/invoice/status'),
+      { invoiceId, statusId: sid('DONE'), reason: 'bank statement shows it paid' },
+      'ops',
+    );
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(invoiceDetailsResponse.parse(paid.json()).data.invoiceStatus.code).toBe('DONE');
+  });
+
+  it('sent to whoever reads the provider transactions or may act on them; not to a merchant viewer of a live invoice', async () => {
+    const live = fx.invoices.find((r) => r.flowType === 'WITHDRAWAL' && r.status === 'IN_PROGRESS')!;
+    expect((await details(live.id, 'ops')).processing).toEqual({
+      pendingAttempt: null,
+      payoutDetailsGiven: true,
+      paidOut: false,
+      accountAssigned: false,
+    });
+    expect((await details(live.id, 'support')).processing).not.toBeNull();
+    expect((await details(live.id, 'viewer')).processing).toBeNull();
+    // a test invoice: anyone who sees it may move its status, so the viewer is told what that depends on
+    const test = await details(fx.testInvoice.id, 'viewer');
+    expect(test.processing).toMatchObject({ pendingAttempt: null, accountAssigned: false });
+  });
+
+  it('an amount change to the current amount is refused in major units with the currency', async () => {
+    const inv = fx.invoices[12]!;
+    const res = await patch(
+      scoped('/api/v1/invoice/amount'),
+      { invoiceId: inv.id, amount: inv.amount, reason: 'same again' },
+      'ops',
+    );
+    expect(res.statusCode).toBe(409);
+    const money = (minor: number) => formatMoney(minor, 2, 'en', 'RUB');
+    expect(res.json().error.message).toBe(amountChangeRefusal(inv, inv.amount, money));
+    expect(res.json().error.message).toBe(`The amount is already ${money(inv.amount)}`);
   });
 });
 

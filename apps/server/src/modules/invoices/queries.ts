@@ -15,6 +15,7 @@ import {
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import * as csvSql from '../../lib/csv-sql';
+import { processingColumnsSql, type ProcessingRow } from '../engine/lifecycle';
 
 /**
  * SQL of the invoice list, details and CSV export, in Drizzle's `sql` template (the data-access style of
@@ -215,12 +216,14 @@ export function countSql(f: InvoiceFilter, opts: FilterOptions): SQL {
     LIMIT ${CAP_PLUS_ONE}) s`;
 }
 
+/** One invoice with what its actions depend on (engine/processing.ts), for its details page. */
 export function detailSql(invoiceId: string, merchantId: string): SQL {
   return sql`
-    SELECT ${ITEM_COLUMNS}
+    SELECT ${ITEM_COLUMNS}, ${processingColumnsSql('i')}
     FROM invoices i ${ITEM_JOINS}
     WHERE i.id = ${invoiceId}::uuid AND i.merchant_id = ${merchantId}::uuid`;
 }
+export type DetailRow = ItemRow & ProcessingRow;
 
 export type ItemRow = {
   id: string;

@@ -59,7 +59,7 @@ export const invoicesRoutes =
     }));
 
     serve(app, spec['GET /api/v1/event/status'], async (req) => ({
-      data: await statusHistory(ctx, await merchantOf(req), req.query.invoiceId),
+      data: await statusHistory(ctx, await merchantOf(req), req.query.invoiceId, currentUser(req)),
     }));
 
     serve(app, spec['GET /api/v1/event/error'], async (req) => ({
@@ -67,7 +67,7 @@ export const invoicesRoutes =
     }));
 
     serve(app, spec['GET /api/v1/event/invoice'], async (req) => ({
-      data: await invoiceEventList(ctx, await merchantOf(req), req.query.invoiceId),
+      data: await invoiceEventList(ctx, await merchantOf(req), req.query.invoiceId, currentUser(req)),
     }));
 
     serve(app, spec['GET /api/v1/transaction/invoice'], async (req) => ({

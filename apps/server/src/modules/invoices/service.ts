@@ -1,26 +1,33 @@
 import type { Readable } from 'node:stream';
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import {
   INVOICE_TOTAL_CAP,
+  PLATFORM_STAFF_LABEL,
   canChangeAmount,
   encodeInvoiceCursor,
   canChangeStatus,
+  canRequestRetry,
   hasPermission,
+  invoiceRuleInput,
   refusalMessage,
   statusById,
   type ChangeInvoiceAmountBody,
   type ChangeInvoiceStatusBody,
+  type EventUser,
   type Invoice,
+  type InvoiceDetails,
   type InvoiceFilter,
   type InvoiceListQuery,
   type InvoiceListResponse,
+  type RoutingStep,
 } from '@paydesk/contracts';
-import { eventLog, invoiceErrors, invoiceStatusEvents, providerTransactions } from '../../db/schema';
+import { eventLog, invoiceErrors, invoiceStatusEvents, providerTransactions, users } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { copyOut } from '../../lib/copy-out';
 import { ownedInvoice } from '../../lib/tenant';
 import { forbidden, notFound } from '../../lib/errors';
 import { changeAmount, changeStatus, operatorActor } from '../engine/service';
+import { toProcessing } from '../engine/lifecycle';
 import type { SessionUser } from '../../plugins/auth';
 import {
   countSql,
@@ -32,6 +39,7 @@ import {
   keysetSql,
   toQuery,
   detailSql,
+  type DetailRow,
   listSql,
   searchPageSql,
   SEARCH_SORT_MAX,
@@ -141,15 +149,23 @@ export async function countInvoicesExactly(
   return (await ctx.db.execute<{ n: number }>(exactCountSql(f, opts))).rows[0]!.n;
 }
 
+/**
+ * One invoice for its details page, with what its actions depend on (`processing`): sent to a caller who may read the
+ * invoice's provider transactions, or retry or correct it (who would read the same in the engine's refusal anyway).
+ */
 export async function getInvoice(
   ctx: AppContext,
   merchantId: string,
   invoiceId: string,
   perms: readonly string[],
-): Promise<Invoice> {
-  const row = (await ctx.db.execute<ItemRow>(detailSql(invoiceId, merchantId))).rows[0];
+): Promise<InvoiceDetails> {
+  const row = (await ctx.db.execute<DetailRow>(detailSql(invoiceId, merchantId))).rows[0];
   if (!row) throw notFound('Invoice');
-  return present(row, visibility(perms));
+  const invoice = present(row, visibility(perms));
+  const rule = invoiceRuleInput(invoice);
+  const told =
+    hasPermission(perms, 'invoice.transaction.read') || canRequestRetry(rule, perms) || canChangeStatus(rule, perms);
+  return { ...invoice, processing: told ? toProcessing(row) : null };
 }
 
 /**
@@ -222,14 +238,57 @@ export async function changeInvoiceAmount(
   return getInvoice(ctx, merchantId, inv.id, caller.user.permissions);
 }
 
-export async function statusHistory(ctx: AppContext, merchantId: string, invoiceId: string) {
+/**
+ * Who acted, as the reader may know them. A merchant's staff are not told which platform employee acted on their
+ * invoice (as in the audit trail): neither the name, the username nor the id, only that it was platform staff.
+ */
+function actingUser(
+  reader: SessionUser,
+  u: {
+    id: string | null;
+    username: string | null;
+    firstName: string | null;
+    lastName: string | null;
+    merchantId: string | null;
+  },
+): { userId: string | null; user: EventUser | null } {
+  if (u.id === null) return { userId: null, user: null };
+  // an id no user row has any more: nothing to name
+  if (u.username === null) return { userId: u.id, user: null };
+  if (reader.scope === 'merchant' && u.merchantId !== reader.merchantId) {
+    return u.merchantId === null
+      ? { userId: null, user: { name: PLATFORM_STAFF_LABEL, username: null } }
+      : { userId: null, user: null };
+  }
+  const name = `${u.firstName ?? ''} ${u.lastName ?? ''}`.trim() || u.username;
+  return { userId: u.id, user: { name, username: u.username } };
+}
+
+const userColumns = {
+  username: users.username,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  merchantId: users.merchantId,
+};
+
+export async function statusHistory(ctx: AppContext, merchantId: string, invoiceId: string, reader: SessionUser) {
   await ownedInvoice(ctx.db, merchantId, invoiceId);
   const rows = await ctx.db
-    .select()
+    .select({
+      status: invoiceStatusEvents.status,
+      statusDate: invoiceStatusEvents.statusDate,
+      userId: invoiceStatusEvents.userId,
+      ...userColumns,
+    })
     .from(invoiceStatusEvents)
+    .leftJoin(users, eq(users.id, invoiceStatusEvents.userId))
     .where(eq(invoiceStatusEvents.invoiceId, invoiceId))
     .orderBy(asc(invoiceStatusEvents.statusDate), asc(invoiceStatusEvents.id));
-  return rows.map((r) => ({ status: statusRef(r.status), statusDate: r.statusDate.toISOString(), userId: r.userId }));
+  return rows.map((r) => ({
+    status: statusRef(r.status),
+    statusDate: r.statusDate.toISOString(),
+    userId: actingUser(reader, { ...r, id: r.userId }).userId,
+  }));
 }
 
 export async function invoiceErrorList(ctx: AppContext, merchantId: string, invoiceId: string) {
@@ -242,20 +301,38 @@ export async function invoiceErrorList(ctx: AppContext, merchantId: string, invo
   return rows.map((r) => ({ description: r.description, eventTime: r.eventTime.toISOString() }));
 }
 
-export async function invoiceEventList(ctx: AppContext, merchantId: string, invoiceId: string) {
+/** The invoice's event log, each entry with the name of the user who acted (as the reader may know them). */
+export async function invoiceEventList(ctx: AppContext, merchantId: string, invoiceId: string, reader: SessionUser) {
   await ownedInvoice(ctx.db, merchantId, invoiceId);
   const rows = await ctx.db
-    .select()
+    .select({
+      id: eventLog.id,
+      code: eventLog.code,
+      description: eventLog.description,
+      eventTime: eventLog.eventTime,
+      userId: eventLog.userId,
+      data: eventLog.data,
+      ...userColumns,
+    })
     .from(eventLog)
-    .where(eq(eventLog.invoiceId, invoiceId))
+    .leftJoin(users, eq(users.id, eventLog.userId))
+    .where(and(eq(eventLog.invoiceId, invoiceId), eq(eventLog.merchantId, merchantId)))
     .orderBy(asc(eventLog.eventTime), asc(eventLog.id));
   return rows.map((r) => ({
     id: r.id,
     code: r.code,
     description: r.description,
     eventTime: r.eventTime.toISOString(),
-    userId: r.userId,
+    ...actingUser(reader, { ...r, id: r.userId }),
+    // how routing chose the account (provider accounts are the platform's: platform staff only)
+    ...(reader.scope === 'platform' && routingOf(r.data) ? { routing: routingOf(r.data) } : {}),
   }));
+}
+
+/** The routing record an event's data carries (payment-form/service.ts assignRequisites), if any. */
+function routingOf(data: unknown): RoutingStep[] | undefined {
+  const routing = (data as { routing?: unknown } | null)?.routing;
+  return Array.isArray(routing) ? (routing as RoutingStep[]) : undefined;
 }
 
 export async function invoiceTransactionList(ctx: AppContext, merchantId: string, invoiceId: string) {

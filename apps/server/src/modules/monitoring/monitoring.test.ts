@@ -31,15 +31,15 @@ type Stat = {
   total: number;
   newCount: number;
   successCount: number;
-  successPercent: number;
+  successPercent: number | null;
   cancelCount: number;
-  cancelPercent: number;
+  cancelPercent: number | null;
   declinedCount: number;
-  declinedPercent: number;
+  declinedPercent: number | null;
   successPercentLowThreshold: number | null;
   successPercentHighThreshold: number | null;
   bucketMinutes: number;
-  series: { t: string; total: number; successCount: number; successPercent: number | null }[];
+  series: { t: string; total: number; successCount: number; finishedCount: number; successPercent: number | null }[];
 };
 
 /**
@@ -108,7 +108,8 @@ afterAll(async () => {
 });
 
 const get = (cookie: string, url: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
-const pct = (part: number, total: number) => (total ? Math.round((part * 1000) / total) / 10 : 0);
+/** A share of the finished invoices, worked out here; null when none has finished. */
+const pct = (part: number, finished: number) => (finished ? Math.round((part * 1000) / finished) / 10 : null);
 
 /** Counts per terminal and status done here, straight from the invoices table, for (from, from + minutes]. */
 async function countByTerminal(merchantId: string, from: Date, minutes: number) {
@@ -130,18 +131,20 @@ function expectMatchesCount(stats: Stat[], counted: Map<string, Map<string, numb
     const c = counted.get(s.terminalId) ?? new Map<string, number>();
     const total = [...c.values()].reduce((a, b) => a + b, 0);
     const n = (k: string) => c.get(k) ?? 0;
+    const finished = n('DONE') + n('CANCELED') + n('DECLINED');
     expect(s, s.name).toMatchObject({
       total,
       newCount: n('NEW'),
       successCount: n('DONE'),
-      successPercent: pct(n('DONE'), total),
+      successPercent: pct(n('DONE'), finished),
       cancelCount: n('CANCELED'),
-      cancelPercent: pct(n('CANCELED'), total),
+      cancelPercent: pct(n('CANCELED'), finished),
       declinedCount: n('DECLINED'),
-      declinedPercent: pct(n('DECLINED'), total),
+      declinedPercent: pct(n('DECLINED'), finished),
     });
     expect(s.series.reduce((a, p) => a + p.total, 0)).toBe(total);
     expect(s.series.reduce((a, p) => a + p.successCount, 0)).toBe(n('DONE'));
+    expect(s.series.reduce((a, p) => a + p.finishedCount, 0)).toBe(finished);
   }
 }
 
@@ -176,7 +179,7 @@ describe('GET /api/data/v1/terminal', () => {
     }
   });
 
-  it('computes the known mix on the test terminal: 4 of 8 done = 50 %, 12.5 % declined, thresholds from its attributes', async () => {
+  it('computes the known mix on the test terminal, thresholds from its attributes', async () => {
     const stats = (await get(owner, '/api/data/v1/terminal?minutes=60')).json().data as Stat[];
     const s = stats.find((x) => x.terminalId === testTerminal.id)!;
     // the seed may also have put invoices on this terminal in the last hour; those are in the count too
@@ -188,31 +191,65 @@ describe('GET /api/data/v1/terminal', () => {
     expect(bucket!.successCount).toBeGreaterThanOrEqual(4);
   });
 
-  it('a fresh period with exactly our invoices gives exact percents', async () => {
+  it('a fresh period with exactly our invoices gives exact percents of the finished ones', async () => {
     t.clock.advance(6 * 3600_000); // six hours on: nothing of the seed is in the last hour any more
-    await addInvoices(['DONE', 'DONE', 'DONE', 'DONE', 'DECLINED', 'CANCELED', 'NEW', 'IN_PROGRESS'], 5);
+    await addInvoices(['DONE', 'DONE', 'DONE', 'DONE', 'DECLINED', 'CANCELED', 'NEW', 'IN_PROGRESS', 'PAYED'], 5);
     const stats = (await get(owner, '/api/data/v1/terminal?minutes=60')).json().data as Stat[];
     const s = stats.find((x) => x.terminalId === testTerminal.id)!;
+    // 6 finished: 4 done, 1 declined, 1 canceled; NEW, IN_PROGRESS and PAYED are still under way
     expect(s).toMatchObject({
-      total: 8,
+      total: 9,
       newCount: 1,
       successCount: 4,
-      successPercent: 50,
+      successPercent: 66.7,
       declinedCount: 1,
-      declinedPercent: 12.5,
+      declinedPercent: 16.7,
       cancelCount: 1,
-      cancelPercent: 12.5,
+      cancelPercent: 16.7,
     });
     const others = stats.filter((x) => x.terminalId !== testTerminal.id);
     for (const o of others)
       expect(o).toMatchObject({
         total: 0,
-        successPercent: 0,
+        successPercent: null,
+        cancelPercent: null,
+        declinedPercent: null,
         series: expect.arrayContaining([expect.objectContaining({ successPercent: null })]),
       });
     expect(s.series.filter((p) => p.total > 0)).toEqual([
-      expect.objectContaining({ total: 8, successCount: 4, successPercent: 50 }),
+      expect.objectContaining({ total: 9, successCount: 4, finishedCount: 6, successPercent: 66.7 }),
     ]);
+    t.clock.reset();
+  });
+
+  it('a terminal whose invoices are all NEW has no rate (null, "no data"), not 0 %', async () => {
+    t.clock.advance(12 * 3600_000); // twelve hours on: an hour with nothing but what is made here
+    await addInvoices(['NEW', 'NEW', 'NEW'], 5);
+    const res = await get(owner, '/api/data/v1/terminal?minutes=60');
+    expect(res.statusCode).toBe(200);
+    const s = (res.json().data as Stat[]).find((x) => x.terminalId === testTerminal.id)!;
+    expect(s).toMatchObject({
+      total: 3,
+      newCount: 3,
+      successCount: 0,
+      successPercent: null,
+      cancelCount: 0,
+      cancelPercent: null,
+      declinedCount: 0,
+      declinedPercent: null,
+    });
+    expect(s.series.filter((p) => p.total > 0)).toEqual([
+      expect.objectContaining({ total: 3, successCount: 0, finishedCount: 0, successPercent: null }),
+    ]);
+    // one that finished, even as a failure, gives a rate again: 0 % of one finished
+    await addInvoices(['DECLINED'], 5);
+    const after = (await get(owner, '/api/data/v1/terminal?minutes=60')).json().data as Stat[];
+    expect(after.find((x) => x.terminalId === testTerminal.id)).toMatchObject({
+      total: 4,
+      successPercent: 0,
+      declinedPercent: 100,
+      cancelPercent: 0,
+    });
     t.clock.reset();
   });
 
@@ -314,9 +351,11 @@ describe('GET /api/data/v1/terminal: success-rate series', () => {
       ['10:35', 0, 1],
     ]);
     expect(s.series.find((p) => p.t.slice(11, 16) === '10:00')!.successPercent).toBe(66.7);
-    expect(s.series.find((p) => p.t.slice(11, 16) === '10:35')!.successPercent).toBe(0);
+    // 10:35 holds one NEW invoice: nothing has finished there, so no rate (not 0 %)
+    expect(s.series.find((p) => p.t.slice(11, 16) === '10:35')!.successPercent).toBeNull();
     expect(s.series.find((p) => p.t.slice(11, 16) === '10:10')!.successPercent).toBeNull();
-    expect(s).toMatchObject({ total: 5, successCount: 3, declinedCount: 1, newCount: 1, successPercent: 60 });
+    // 3 done of the 4 finished (the NEW one has no outcome yet)
+    expect(s).toMatchObject({ total: 5, successCount: 3, declinedCount: 1, newCount: 1, successPercent: 75 });
     // Demo Merchant's other terminals had nothing: every bucket empty
     for (const o of stats.filter((x) => x.terminalId !== testTerminal.id)) {
       expect(o.series).toHaveLength(13);

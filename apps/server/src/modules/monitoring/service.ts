@@ -1,5 +1,12 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
-import { bucketMinutesFor, percentOf, type StatisticMerchant, type TerminalStatItem } from '@paydesk/contracts';
+import {
+  bucketMinutesFor,
+  OUTCOME_STATUSES,
+  outcomeRates,
+  successRate,
+  type StatisticMerchant,
+  type TerminalStatItem,
+} from '@paydesk/contracts';
 import { merchants, terminals } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 
@@ -46,8 +53,8 @@ const threshold = (v: string | null) => {
 const BUCKET_ORIGIN = '2000-01-01T00:00:00Z';
 
 /**
- * Per-terminal outcome counts of the invoices created in (now - minutes, now] (server clock), with percents over
- * all of them, and the success rate per bucket of bucketMinutesFor(minutes) on UTC clock boundaries. Like the
+ * Per-terminal outcome counts of the invoices created in (now - minutes, now] (server clock), with the outcomes'
+ * shares of the finished ones (contracts' outcomeRates: null while none has finished), and the success rate per bucket of bucketMinutesFor(minutes) on UTC clock boundaries. Like the
  * counts, the series holds test and live invoices alike: they are all the terminal's traffic.
  */
 export async function terminalStatistics(
@@ -90,7 +97,17 @@ export async function terminalStatistics(
     GROUP BY 1, 2`);
 
   // one row per terminal of the merchant and bucket, empty buckets included
-  const series = await ctx.db.execute<{ terminal_id: string; t: string; total: number; done: number }>(sql`
+  const finished = sql.join(
+    OUTCOME_STATUSES.map((st) => sql`${st}`),
+    sql`, `,
+  );
+  const series = await ctx.db.execute<{
+    terminal_id: string;
+    t: string;
+    total: number;
+    done: number;
+    finished: number;
+  }>(sql`
     WITH first AS (SELECT date_bin(${step}, ${seriesFrom.toISOString()}::timestamptz, ${origin}) AS t),
     buckets AS (
       SELECT generate_series((SELECT t FROM first), date_bin(${step}, ${nowTs}, ${origin}), ${step}) AS t
@@ -99,13 +116,14 @@ export async function terminalStatistics(
       SELECT i.terminal_id,
         GREATEST(date_bin(${step}, i.created_at, ${origin}), (SELECT t FROM first)) AS t,
         COUNT(*)::int AS total,
-        COUNT(*) FILTER (WHERE i.status = 'DONE')::int AS done
+        COUNT(*) FILTER (WHERE i.status = 'DONE')::int AS done,
+        COUNT(*) FILTER (WHERE i.status IN (${finished}))::int AS finished
       FROM invoices i
       WHERE i.merchant_id = ${merchantId} AND i.created_at > ${fromTs} AND i.created_at <= ${nowTs}
       GROUP BY 1, 2
     )
     SELECT t.id AS terminal_id, to_char(b.t AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS t,
-      COALESCE(c.total, 0) AS total, COALESCE(c.done, 0) AS done
+      COALESCE(c.total, 0) AS total, COALESCE(c.done, 0) AS done, COALESCE(c.finished, 0) AS finished
     FROM terminals t
     CROSS JOIN buckets b
     LEFT JOIN c ON c.terminal_id = t.id AND c.t = b.t
@@ -121,12 +139,14 @@ export async function terminalStatistics(
   for (const r of series.rows) {
     const total = Number(r.total);
     const done = Number(r.done);
+    const finishedCount = Number(r.finished);
     if (!pointsOf.has(r.terminal_id)) pointsOf.set(r.terminal_id, []);
     pointsOf.get(r.terminal_id)!.push({
       t: r.t,
       total,
       successCount: done,
-      successPercent: total ? percentOf(done, total) : null,
+      finishedCount,
+      successPercent: successRate(done, finishedCount),
     });
   }
 
@@ -134,18 +154,20 @@ export async function terminalStatistics(
     const s = byStatus.get(t.id);
     const c = (k: string) => s?.get(k) ?? 0;
     const total = s ? [...s.values()].reduce((a, b) => a + b, 0) : 0;
+    const outcomes = { successCount: c('DONE'), cancelCount: c('CANCELED'), declinedCount: c('DECLINED') };
+    const rates = outcomeRates(outcomes);
     return {
       terminalId: t.id,
       name: t.name,
       enable: t.enabled,
       total,
       newCount: c('NEW'),
-      successCount: c('DONE'),
-      successPercent: percentOf(c('DONE'), total),
-      cancelCount: c('CANCELED'),
-      cancelPercent: percentOf(c('CANCELED'), total),
-      declinedCount: c('DECLINED'),
-      declinedPercent: percentOf(c('DECLINED'), total),
+      successCount: outcomes.successCount,
+      successPercent: rates.successPercent,
+      cancelCount: outcomes.cancelCount,
+      cancelPercent: rates.cancelPercent,
+      declinedCount: outcomes.declinedCount,
+      declinedPercent: rates.declinedPercent,
       successPercentLowThreshold: threshold(t.low),
       successPercentHighThreshold: threshold(t.high),
       bucketMinutes,

@@ -2,6 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { paymentFormRoutes as spec } from '@paydesk/contracts/routes/payment-form';
 import type { AppContext } from '../../lib/context';
+import { AppError } from '../../lib/errors';
 import { serve } from '../../lib/route';
 import { banksForForm, completePayment, formStatus, initForm, openSupportTicket, requestCredential } from './service';
 
@@ -13,10 +14,14 @@ export const paymentFormRoutes =
     await app.register(rateLimit, {
       max: 1200,
       timeWindow: '1 minute',
-      errorResponseBuilder: (_req, c) => ({
-        statusCode: 429,
-        error: { code: 'TOO_MANY_REQUESTS', message: `Too many requests; retry in ${Math.ceil(c.ttl / 1000)} s` },
-      }),
+      // the plugin throws what this returns: an AppError, so that the error handler sends it in the documented
+      // shape (code and message) like every other refusal; the plugin has set Retry-After already
+      errorResponseBuilder: (_req, c) => {
+        const seconds = Math.max(1, Math.ceil(c.ttl / 1000));
+        return new AppError('TOO_MANY_REQUESTS', `Too many requests; retry in ${seconds} s`, undefined, {
+          'retry-after': String(seconds),
+        });
+      },
     });
 
     serve(app, spec['POST /api/payments/form/:formId/init'], async (req) => ({

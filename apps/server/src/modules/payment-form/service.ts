@@ -16,9 +16,16 @@ import { invoiceErrors, invoices, references, supportTickets } from '../../db/sc
 import type { AppContext } from '../../lib/context';
 import { AppError, badRequest, invalidState } from '../../lib/errors';
 import { RequisitesRefusal } from '../engine/guards';
-import { accountRequisites, depositCandidates, routePayout, type RoutedAccount } from '../routing/service';
+import {
+  accountRequisites,
+  depositCandidates,
+  routePayout,
+  type RoutedAccount,
+  type RoutingStep,
+} from '../routing/service';
 import {
   applyTransition,
+  choosePayoutMethod,
   createProviderTransaction,
   lockInvoice,
   logEvent,
@@ -174,25 +181,16 @@ export async function requestCredential(ctx: AppContext, formId: string, body: F
     const fee = body.amount === inv.amount ? inv.fee : feeFor(body.amount, await terminalFeeBps(tx, inv.terminalId));
     const now = ctx.now();
     if (inv.flowType === 'WITHDRAWAL') {
-      await tx
-        .update(invoices)
-        .set({ paymentMethodId: method.id, amount: body.amount, fee })
-        .where(eq(invoices.id, inv.id));
-      await logEvent(
-        tx,
-        inv,
-        now,
-        CUSTOMER,
-        'PAYOUT_METHOD_CHOSEN',
-        `Customer chose ${method.name} for ${body.amount}`,
-        {
-          paymentMethodId: method.id,
-          amount: body.amount,
-        },
-      );
+      // through the engine's write path: the guards, the event, and the amount callback when the customer changed it
+      await choosePayoutMethod(ctx, tx, inv, CUSTOMER, {
+        paymentMethodId: method.id,
+        methodName: method.name,
+        amount: body.amount,
+        fee,
+      });
       return { amount: body.amount, credentials: null };
     }
-    const acc = await assignRequisites(tx, inv, method.id, (sp, acc) =>
+    const { account: acc, routing } = await assignRequisites(tx, inv, method.id, (sp, acc, steps) =>
       applyTransition(ctx, sp, inv, 'IN_PROGRESS', CUSTOMER, {
         patch: {
           paymentMethodId: method.id,
@@ -202,6 +200,7 @@ export async function requestCredential(ctx: AppContext, formId: string, body: F
           credentialValue: acc.value,
         },
         description: `Requisites of account ${acc.accountId} given to the customer (${method.code}, ${body.amount})`,
+        data: { routing: steps },
       }),
     );
     if (!acc) {
@@ -216,6 +215,7 @@ export async function requestCredential(ctx: AppContext, formId: string, body: F
         { kind: 'system' },
         'NO_ACCOUNT_AVAILABLE',
         `${message} (${method.code}, ${body.amount})`,
+        { routing },
       );
       return { error: new AppError('NO_ACCOUNT_AVAILABLE', message) };
     }
@@ -235,25 +235,30 @@ async function assignRequisites(
   tx: Tx,
   inv: InvoiceRow,
   paymentMethodId: number,
-  assign: (sp: Tx, acc: RoutedAccount) => Promise<unknown>,
-): Promise<RoutedAccount | null> {
-  const candidates = await depositCandidates(tx, {
+  assign: (sp: Tx, acc: RoutedAccount, routing: RoutingStep[]) => Promise<unknown>,
+): Promise<{ account: RoutedAccount | null; routing: RoutingStep[] }> {
+  const { eligible, skipped } = await depositCandidates(tx, {
     paymentMethodId,
     currencyId: inv.currencyId,
     isTest: inv.isTest,
   });
-  for (const accountId of candidates) {
+  const routing = [...skipped];
+  for (const accountId of eligible) {
     const acc = await accountRequisites(tx, accountId);
     if (!acc) continue;
     try {
-      await tx.transaction((sp) => assign(sp, acc).then(() => undefined));
-      return acc;
+      const steps = [...routing, { accountId, outcome: 'given' as const }];
+      await tx.transaction((sp) => assign(sp, acc, steps).then(() => undefined));
+      return { account: acc, routing: steps };
     } catch (err) {
-      if (err instanceof RequisitesRefusal) continue;
+      if (err instanceof RequisitesRefusal) {
+        routing.push({ accountId, outcome: err.reason });
+        continue;
+      }
       throw err;
     }
   }
-  return null;
+  return { account: null, routing };
 }
 
 /**
@@ -276,14 +281,21 @@ async function reissueRequisites(
     throw badRequest('This payment method is not available for this payment', { paymentMethodId: 'Not available' });
   checkAmount(inv, method, methods, body.amount);
   const fee = feeFor(body.amount, await terminalFeeBps(tx, inv.terminalId));
-  const acc = await assignRequisites(tx, inv, method.id, (sp, acc) =>
-    reissue(ctx, sp, inv, CUSTOMER, {
-      paymentMethodId: method.id,
-      amount: body.amount,
-      fee,
-      accountId: acc.accountId,
-      credentialValue: acc.value,
-    }),
+  const { account: acc } = await assignRequisites(tx, inv, method.id, (sp, acc, routing) =>
+    reissue(
+      ctx,
+      sp,
+      inv,
+      CUSTOMER,
+      {
+        paymentMethodId: method.id,
+        amount: body.amount,
+        fee,
+        accountId: acc.accountId,
+        credentialValue: acc.value,
+      },
+      routing,
+    ),
   );
   if (!acc)
     return {

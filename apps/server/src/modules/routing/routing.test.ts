@@ -25,7 +25,7 @@ beforeAll(async () => {
   const [cur] = (
     await t.ctx.db.execute<{ id: number }>(sql`SELECT currency_id AS id FROM terminals WHERE id = ${terminal.id}`)
   ).rows;
-  const ids = await depositCandidates(t.ctx.db as never, {
+  const { eligible: ids } = await depositCandidates(t.ctx.db as never, {
     paymentMethodId: methodId,
     currencyId: Number(cur!.id),
     isTest: false,

@@ -24,12 +24,13 @@ export async function tickSandbox(ctx: AppContext, opts: { limit?: number } = {}
   let done = 0;
   for (const row of due.rows) {
     const answered = await answer(ctx, row).catch(async (err: unknown) => {
-      // a refused answer (an engine rule) must not stall the other due transactions: it fails, visibly
+      // an answer that could not be given must not stall the other due transactions: the sandbox stops answering
+      // this one (it stays open, as a real provider's silence would leave it) and says why
       if (!(err instanceof AppError)) throw err;
       await ctx.db.transaction(async (tx) => {
         await tx
           .update(providerTransactions)
-          .set({ status: 'FAILED', statusDate: ctx.now() })
+          .set({ sandboxDueAt: null })
           .where(and(eq(providerTransactions.id, row.id), eq(providerTransactions.status, 'PENDING')));
         await tx.insert(invoiceErrors).values({
           invoiceId: row.invoice_id,

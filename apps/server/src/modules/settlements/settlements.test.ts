@@ -105,12 +105,36 @@ describe('POST /api/v1/settlement', () => {
     expect(ev.rows.length).toBe(1);
   });
 
-  it('accepts numbers sent as strings (text inputs) and whole amounts', async () => {
-    const before = await ledgerBalance(uzsDeposit.currencyId);
-    const res = await settleDemo({ baseAmount: '100', settlementAmount: '0.1', terminalId: uzsDeposit.id });
+  it('refuses amounts sent as strings with 400 naming the field, and writes nothing; whole numbers go through', async () => {
+    const before = await counts();
+    for (const [payload, field] of [
+      [{ baseAmount: '1', settlementAmount: 1 }, 'baseAmount'],
+      [{ baseAmount: 100, settlementAmount: '0.1' }, 'settlementAmount'],
+      [{ baseAmount: ' 100 ', settlementAmount: 1 }, 'baseAmount'],
+    ] as const) {
+      const res = await settleDemo({ ...payload, terminalId: uzsDeposit.id });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      const err = res.json().error;
+      expect(err.code).toBe('VALIDATION_ERROR');
+      expect(err.fields[field], JSON.stringify(err)).toMatch(/must be a number, not a string$/);
+      expect(err.message).toContain(field);
+    }
+    // an integer past 2^53 is read exactly (never rounded) and refused as too large
+    const huge = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/settlement?merchantId=${demo.merchantId}`,
+      headers: { cookie: admin, 'content-type': 'application/json' },
+      payload: `{"baseAmount":9007199254740993,"settlementAmount":1,"terminalId":"${uzsDeposit.id}"}`,
+    });
+    expect(huge.statusCode).toBe(400);
+    expect(huge.json().error.fields.baseAmount).toBe('Base amount is too large');
+    expect(await counts()).toEqual(before);
+
+    const balance = await ledgerBalance(uzsDeposit.currencyId);
+    const res = await settleDemo({ baseAmount: 100, settlementAmount: 0.1, terminalId: uzsDeposit.id });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ baseAmount: 10_000, settlementAmount: 100_000 });
-    expect(await ledgerBalance(uzsDeposit.currencyId)).toBe(before - 10_000);
+    expect(await ledgerBalance(uzsDeposit.currencyId)).toBe(balance - 10_000);
   });
 
   it('refuses with 409 INSUFFICIENT_BALANCE past zero and writes nothing', async () => {
@@ -187,7 +211,7 @@ describe('POST /api/v1/settlement', () => {
         /Settlement amount must be a number/,
       ],
       [{ settlementAmount: 1, terminalId: id }, 'baseAmount', /Base amount is required/],
-      [{ baseAmount: '', settlementAmount: 1, terminalId: id }, 'baseAmount', /Base amount is required/],
+      [{ baseAmount: '', settlementAmount: 1, terminalId: id }, 'baseAmount', /Base amount must be a number/],
       [{ baseAmount: 1, terminalId: id }, 'settlementAmount', /Settlement amount is required/],
       [{ baseAmount: -5, settlementAmount: 1, terminalId: id }, 'baseAmount', /greater than 0/],
       [{ baseAmount: 0, settlementAmount: 1, terminalId: id }, 'baseAmount', /greater than 0/],

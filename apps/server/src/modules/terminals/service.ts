@@ -120,7 +120,12 @@ export async function getTerminal(
 ): Promise<TerminalDetails> {
   // one read of the row: the list columns plus the typed settings
   const [row] = await db
-    .select({ ...listColumns, feeBps: terminals.feeBps, callbackUrl: terminals.callbackUrl })
+    .select({
+      ...listColumns,
+      currencyDimension: currencies.dimension,
+      feeBps: terminals.feeBps,
+      callbackUrl: terminals.callbackUrl,
+    })
     .from(terminals)
     .innerJoin(currencies, eq(currencies.id, terminals.currencyId))
     .where(and(eq(terminals.id, id), eq(terminals.merchantId, merchantId)));
@@ -128,6 +133,8 @@ export async function getTerminal(
   const t = toListItem(row);
   return {
     ...t,
+    // the dimension lets the web show and take amount attributes in major units
+    currency: { code: row.currencyCode, dimension: row.currencyDimension },
     inTest: t.isTest,
     callbackUrl: row.callbackUrl,
     ...(canSeeAttributes(actor) ? { attributes: await attributesOf(db, id), feeBps: row.feeBps } : {}),

@@ -53,7 +53,8 @@ describe('GET /api/v1/terminal/{id}', () => {
     expect(d).toMatchObject({
       name: 'UZS Deposit',
       paymentFlow: 'DEPOSIT',
-      currency: { code: 'UZS' },
+      // the dimension: amount attributes (minor units) are shown and typed in major units by it
+      currency: { code: 'UZS', dimension: 2 },
       isTest: false,
       inTest: false,
       enabled: true,
@@ -350,7 +351,7 @@ describe('POST /api/v1/merchant/{merchantId}/terminal', () => {
     expect(res.json().data).toMatchObject({
       name: 'New RUB payouts',
       paymentFlow: 'WITHDRAWAL',
-      currency: { code: 'RUB' },
+      currency: { code: 'RUB', dimension: 2 },
       isTest: true,
       inTest: true,
       enabled: true,

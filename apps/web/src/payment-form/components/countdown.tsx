@@ -2,7 +2,7 @@ import { countdownParts, secondsLeft } from '@paydesk/contracts/countdown';
 import { useSecondTick } from '../lib/use-now';
 import { t } from '../i18n';
 
-/** Time left until the server's expiry; red when less than an hour remains. */
+/** Time left until the server's expiry; red in the last minute (countdownParts decides). */
 export function Countdown({ deadline }: { deadline: number }) {
   const now = useSecondTick(deadline);
   const p = countdownParts(secondsLeft(deadline, now));

@@ -1,5 +1,5 @@
 import { forwardRef, useId, type ChangeEvent } from 'react';
-import { nextRuPhoneInput, RU_PHONE_MASK } from '@paydesk/contracts/phone';
+import { editRuPhone, RU_PHONE_MASK } from '@paydesk/contracts/phone';
 import { cardDigits, groupCardNumber } from '@paydesk/contracts/card';
 import { t } from '../i18n';
 
@@ -54,16 +54,25 @@ export const PhoneField = forwardRef<HTMLInputElement, FieldProps & { russian: b
         value={value}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error` : undefined}
-        onChange={(e) =>
-          onChange(
-            russian
-              ? nextRuPhoneInput(value, e.target.value)
-              : e.target.value
-                  .replace(/[^\d+]/g, '')
-                  .replace(/(?!^)\+/g, '')
-                  .slice(0, 16),
-          )
-        }
+        onChange={(e) => {
+          const input = e.currentTarget;
+          if (!russian) {
+            onChange(
+              input.value
+                .replace(/[^\d+]/g, '')
+                .replace(/(?!^)\+/g, '')
+                .slice(0, 16),
+            );
+            return;
+          }
+          const forward = (e.nativeEvent as InputEvent).inputType === 'deleteContentForward';
+          const next = editRuPhone(value, input.value, input.selectionStart ?? input.value.length, forward);
+          // the masked value and its caret go into the input now, before React compares it with the state:
+          // the caret stays where the customer edits instead of jumping to the end
+          input.value = next.value;
+          if (document.activeElement === input) input.setSelectionRange(next.caret, next.caret);
+          onChange(next.value);
+        }}
       />
       {error ? (
         <p id={`${id}-error`} className="pf-error">

@@ -1,15 +1,18 @@
-import { Button, Checkbox, Group, Modal, NumberInput, Stack, TextInput } from '@mantine/core';
+import { useMemo } from 'react';
+import { Button, Checkbox, Group, Modal, NumberInput, Stack } from '@mantine/core';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import {
   accountLimitBody,
-  digitsOnly,
-  formatMoney,
+  majorAmountIssue,
+  majorStringToMinorDigits,
+  minorToMajorInput,
   toExactInt,
   type AccountLimit,
   type AccountLimitBody,
 } from '@paydesk/contracts';
+import { MoneyInput } from '../../../components/money-input';
 import { toast } from '../../../components/toast';
 import { useSetAccountLimit } from '../api/accounts';
 
@@ -21,31 +24,36 @@ type Props = {
 };
 
 /**
- * What the inputs hold: the limit as the digits typed (exact at any length, and '' when cleared: an undefined
- * field would fall back to the saved limit); the contracts schema validates the body it becomes.
+ * What the inputs hold: the limit in major units of the account's currency, as typed ('' when cleared: an undefined
+ * field would fall back to the saved limit); it becomes exact minor units (any size) for the contracts body.
  */
-const limitForm = z
-  .object({
-    peopleAccountId: z.number(),
-    limit: z.string(),
-    priority: z.union([z.number(), z.literal('')]),
-    checkUniqueAmount: z.boolean(),
-  })
-  .transform((f) => ({
-    ...f,
-    limit: f.limit === '' ? undefined : toExactInt(f.limit),
-    priority: f.priority === '' ? undefined : f.priority,
-  }))
-  .pipe(accountLimitBody);
-type LimitForm = z.input<typeof limitForm>;
+const limitFormFor = (dimension: number) =>
+  z
+    .object({
+      peopleAccountId: z.number(),
+      limit: z.string().superRefine((v, ctx) => {
+        const issue = majorAmountIssue('Limit', v, dimension);
+        if (issue) ctx.addIssue({ code: 'custom', message: issue });
+      }),
+      priority: z.union([z.number(), z.literal('')]),
+      checkUniqueAmount: z.boolean(),
+    })
+    .transform((f) => ({
+      ...f,
+      limit: toExactInt(majorStringToMinorDigits(f.limit, dimension)!),
+      priority: f.priority === '' ? undefined : f.priority,
+    }))
+    .pipe(accountLimitBody);
+type LimitForm = z.input<ReturnType<typeof limitFormFor>>;
 
 export function LimitDialog({ limit, currency, opened, onClose }: Props) {
   const save = useSetAccountLimit(limit.peopleAccountId);
+  const schema = useMemo(() => limitFormFor(currency.dimension), [currency.dimension]);
   const form = useForm<LimitForm, unknown, AccountLimitBody>({
-    resolver: zodResolver(limitForm),
+    resolver: zodResolver(schema),
     values: {
       peopleAccountId: limit.peopleAccountId,
-      limit: String(limit.limit),
+      limit: minorToMajorInput(limit.limit, currency.dimension),
       priority: limit.priority,
       checkUniqueAmount: limit.checkUniqueAmount,
     },
@@ -53,7 +61,6 @@ export function LimitDialog({ limit, currency, opened, onClose }: Props) {
     reValidateMode: 'onChange',
   });
   const { errors } = form.formState;
-  const current = form.watch('limit');
 
   const onSubmit = form.handleSubmit((body) =>
     save.mutateAsync(body).then(
@@ -73,19 +80,12 @@ export function LimitDialog({ limit, currency, opened, onClose }: Props) {
             control={form.control}
             name="limit"
             render={({ field }) => (
-              <TextInput
-                label="Limit (minor units)"
+              <MoneyInput
+                label="Limit"
+                currency={currency}
                 withAsterisk
-                inputMode="numeric"
-                autoComplete="off"
-                description={
-                  current === ''
-                    ? undefined
-                    : `= ${formatMoney(BigInt(current), currency.dimension, 'en', currency.code)}`
-                }
                 value={field.value}
-                // the limit input keeps only digits (SPEC §5), exactly as typed
-                onChange={(e) => field.onChange(digitsOnly(e.currentTarget.value))}
+                onChange={field.onChange}
                 onBlur={field.onBlur}
                 ref={field.ref}
                 error={errors.limit?.message}

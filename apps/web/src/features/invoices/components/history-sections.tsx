@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Accordion, Badge, Group, Stack, Table, Text, Timeline } from '@mantine/core';
 import { formatDateLong } from '@paydesk/contracts/dates';
-import type { Invoice } from '@paydesk/contracts/invoices';
+import type { EventUser, InvoiceDetails } from '@paydesk/contracts/invoices';
 import { hasPermission } from '@paydesk/contracts/permissions';
 import { canDecideTicket } from '@paydesk/contracts/statuses';
 import { SectionLoader } from '../../../components/full-page-loader';
@@ -113,6 +113,34 @@ const LongId = ({ id }: { id: string }) => (
   </Text>
 );
 
+/**
+ * Who acted on an event: the name, with the username under it; the user's id on hover. Platform staff are named to a
+ * merchant's staff only as such (the server sends no name, username or id then).
+ */
+const ActingUser = ({ userId, user }: { userId: string | null; user: EventUser | null }) => {
+  if (!user) {
+    return userId ? (
+      <Text size="xs" ff="monospace" title={userId} truncate="end" maw={120}>
+        {userId}
+      </Text>
+    ) : (
+      '-'
+    );
+  }
+  return (
+    <div title={userId ? `User ID ${userId}` : undefined} data-testid="event-user">
+      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+        {user.name}
+      </Text>
+      {user.username && (
+        <Text size="xs" c="dimmed">
+          {user.username}
+        </Text>
+      )}
+    </div>
+  );
+};
+
 const Empty = ({ text }: { text: string }) => (
   <Text size="sm" c="dimmed">
     {text}
@@ -120,7 +148,7 @@ const Empty = ({ text }: { text: string }) => (
 );
 
 /** Collapsible sections with counts, each shown only with its permission (SPEC §2). */
-export function HistorySections({ invoice }: { invoice: Invoice }) {
+export function HistorySections({ invoice }: { invoice: InvoiceDetails }) {
   const { invoiceId } = invoice;
   const perms = usePermissions();
   const can = {
@@ -168,7 +196,7 @@ export function HistorySections({ invoice }: { invoice: Invoice }) {
                     <Table.Th>Code</Table.Th>
                     <Table.Th>Description</Table.Th>
                     <Table.Th>Event time</Table.Th>
-                    <Table.Th>User ID</Table.Th>
+                    <Table.Th>User</Table.Th>
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
@@ -181,11 +209,25 @@ export function HistorySections({ invoice }: { invoice: Invoice }) {
                         <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
                           {e.description}
                         </Text>
+                        {e.routing && (
+                          <Text size="xs" c="dimmed" data-testid="routing-record">
+                            Routing:{' '}
+                            {e.routing
+                              .map((r) =>
+                                r.outcome === 'given'
+                                  ? `account ${r.accountId} given`
+                                  : `account ${r.accountId} skipped (${r.outcome})`,
+                              )
+                              .join('; ')}
+                          </Text>
+                        )}
                       </Table.Td>
                       <Table.Td>
                         <When iso={e.eventTime} />
                       </Table.Td>
-                      <Table.Td w={120}>{e.userId ? <LongId id={e.userId} /> : '-'}</Table.Td>
+                      <Table.Td>
+                        <ActingUser userId={e.userId} user={e.user} />
+                      </Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>

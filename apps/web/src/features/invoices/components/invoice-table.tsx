@@ -16,27 +16,35 @@ import { PlainBadge, PlainStatusBadge } from './status-badge';
 export const InvoiceTable = memo(function InvoiceTable({ rows }: { rows: Invoice[] }) {
   const navigate = useNavigate();
   return (
-    // narrower screens scroll the table inside its card (scrollbar shown) rather than squeeze badges and amounts
-    <Table.ScrollContainer minWidth={820} scrollAreaProps={{ type: 'auto' }}>
-      <Table highlightOnHover verticalSpacing="sm" aria-label="Transactions">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Invoice ID</Table.Th>
-            <Table.Th>Created / Status date (UTC)</Table.Th>
-            <Table.Th>Type</Table.Th>
-            <Table.Th>Status</Table.Th>
-            <Table.Th ta="right">Amount</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((inv) => (
-            <InvoiceRow key={inv.invoiceId} inv={inv} onOpen={navigate} />
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    // Where the card is narrower than the five columns need, each row takes two lines (invoice-table.module.css), so
+    // the amount stays in view; narrower still, the table scrolls inside its card (scrollbar shown) rather than
+    // squeeze badges and amounts.
+    <div className={classes.frame}>
+      <Table.ScrollContainer minWidth={820} className={classes.scroll} scrollAreaProps={{ type: 'auto' }}>
+        <Table highlightOnHover verticalSpacing="sm" aria-label="Transactions" className={classes.table}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th className={classes.cId}>Invoice ID</Table.Th>
+              <Table.Th className={classes.cDates}>Created / Status date (UTC)</Table.Th>
+              <Table.Th className={classes.cType}>Type</Table.Th>
+              <Table.Th className={classes.cStatus}>Status</Table.Th>
+              <Table.Th ta="right" className={classes.cAmount}>
+                Amount
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((inv) => (
+              <InvoiceRow key={inv.invoiceId} inv={inv} onOpen={navigate} />
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </div>
   );
 });
+
+const TD = Table.classes.td;
 
 /**
  * One row as plain elements with the classes and attributes Mantine's Table.Tr/Td, Text, Group and Badge would give
@@ -57,17 +65,17 @@ function InvoiceRow({ inv, onOpen }: { inv: Invoice; onOpen: NavigateFunction })
         void onOpen(to);
       }}
     >
-      <td className={Table.classes.td}>
+      <td className={`${TD} ${classes.cId}`}>
         <Link to={to} className={`${classes.id} mantine-focus-auto`}>
           {inv.invoiceId.toUpperCase()}
         </Link>
         <p className={classes.sub}>{inv.merchantInvoiceId}</p>
       </td>
-      <td className={Table.classes.td}>
+      <td className={`${TD} ${classes.cDates}`}>
         <p className={classes.line}>{formatDateLong(inv.createdDate)}</p>
         <p className={classes.sub}>{formatDateLong(inv.statusDate)}</p>
       </td>
-      <td className={Table.classes.td}>
+      <td className={`${TD} ${classes.cType}`}>
         <div className={classes.badges}>
           <PlainBadge color="gray" variant="outline" lowercase>
             {inv.flowType.code.toLowerCase()}
@@ -79,10 +87,10 @@ function InvoiceRow({ inv, onOpen }: { inv: Invoice; onOpen: NavigateFunction })
           )}
         </div>
       </td>
-      <td className={Table.classes.td}>
+      <td className={`${TD} ${classes.cStatus}`}>
         <PlainStatusBadge code={inv.invoiceStatus.code} label={inv.invoiceStatus.value} />
       </td>
-      <td className={Table.classes.td}>
+      <td className={`${TD} ${classes.cAmount}`} data-testid="row-amount">
         <p className={`${classes.line} ${classes.amount}`}>
           {formatMoneyEn(inv.amount, inv.currency.dimension, inv.currency.code)}
         </p>

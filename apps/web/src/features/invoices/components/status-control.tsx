@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Select } from '@mantine/core';
-import type { Invoice } from '@paydesk/contracts/invoices';
-import { statusExistsInFlow } from '@paydesk/contracts/statuses';
+import { Select, Stack, Text } from '@mantine/core';
+import { invoiceRuleInput, type InvoiceDetails } from '@paydesk/contracts/invoices';
+import { statusChangeRefusal, statusExistsInFlow } from '@paydesk/contracts/statuses';
 import { toast } from '../../../components/toast';
 import { actionErrorMessage } from '../../../lib/api';
 import { useChangeStatus } from '../api/invoice-actions';
@@ -9,15 +9,26 @@ import { useInvoiceStatuses } from '../api/invoice-statuses';
 import { isUnroutedDeposit, useArrivalAccountChoices } from '../api/arrival-accounts';
 import { ReasonDialog } from './reason-dialog';
 
-/** Editable status (SPEC §4): any other status, after a confirmation that takes the reason; cancel resets the selection. */
-export function StatusControl({ invoice }: { invoice: Invoice }) {
+/**
+ * Editable status (SPEC §4): any other status, after a confirmation that takes the reason; cancel resets the selection.
+ * The current status is the badge beside it; the select only offers the others. A status the server would refuse in
+ * the invoice's state (e.g. DECLINED while a payout is still with the provider) is offered disabled, with the reason.
+ */
+export function StatusControl({ invoice }: { invoice: InvoiceDetails }) {
   const { data: statuses = [] } = useInvoiceStatuses();
   const [picked, setPicked] = useState<string | null>(null);
   const change = useChangeStatus(invoice.invoiceId);
+  const rule = invoiceRuleInput(invoice);
   // only the statuses of the invoice's flow (PAYED is a deposit status)
-  const options = statuses
+  const choices = statuses
     .filter((s) => s.id !== invoice.invoiceStatus.id && statusExistsInFlow(invoice.flowType.code, s.code))
-    .map((s) => ({ value: String(s.id), label: s.value }));
+    .map((s) => ({ status: s, refusal: statusChangeRefusal(rule, s.code) }));
+  const refusals = new Map(choices.map((c) => [String(c.status.id), c.refusal]));
+  const options = choices.map(({ status, refusal }) => ({
+    value: String(status.id),
+    label: status.value,
+    disabled: refusal !== null,
+  }));
   const target = statuses.find((s) => String(s.id) === picked);
   // DESIGN §3: a deposit with no routed account becomes DONE only against the account the money arrived on
   const needsAccount = target?.code === 'DONE' && isUnroutedDeposit(invoice);
@@ -27,13 +38,27 @@ export function StatusControl({ invoice }: { invoice: Invoice }) {
     <>
       <Select
         aria-label="Change status"
-        placeholder={invoice.invoiceStatus.value}
+        placeholder="Change to…"
         data={options}
         value={picked}
         onChange={setPicked}
         size="xs"
         w={180}
-        comboboxProps={{ withinPortal: true }}
+        maxDropdownHeight={420}
+        comboboxProps={{ withinPortal: true, width: 300, position: 'bottom-end' }}
+        renderOption={({ option }) => {
+          const refusal = refusals.get(option.value);
+          return (
+            <Stack gap={2} title={refusal ?? undefined}>
+              <Text size="sm">{option.label}</Text>
+              {refusal && (
+                <Text size="xs" c="dimmed" data-testid="status-refusal">
+                  {refusal}
+                </Text>
+              )}
+            </Stack>
+          );
+        }}
       />
       <ReasonDialog
         opened={target !== undefined}

@@ -1,11 +1,13 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
-import type { Invoice } from '@paydesk/contracts/invoices';
+import { invoiceRuleInput, type InvoiceDetails } from '@paydesk/contracts/invoices';
 import { formatMoney } from '@paydesk/contracts/money';
+import { statusChangeRefusal } from '@paydesk/contracts/statuses';
 import { toast } from '../../../components/toast';
 import { actionErrorMessage, isApiError } from '../../../lib/api';
 import { isUnroutedDeposit, useArrivalAccountChoices } from '../api/arrival-accounts';
 import type { TicketDecision, useDecideTicket } from '../api/invoice-actions';
+import { RefusedButton } from './action-button';
 import { ArrivalAccountSelect } from './arrival-account-select';
 
 type DecideTicket = ReturnType<typeof useDecideTicket>;
@@ -19,10 +21,15 @@ const SUCCESS: Record<TicketDecision, string> = {
  * Approving sets the invoice DONE: a deposit that no account was routed to first names the account the
  * money arrived on (DESIGN §3). An invoice already DONE stays as it is, so approving only closes the ticket.
  */
-const approvalNeedsAccount = (invoice: Invoice) => isUnroutedDeposit(invoice) && invoice.invoiceStatus.code !== 'DONE';
+const approvalNeedsAccount = (invoice: InvoiceDetails) =>
+  isUnroutedDeposit(invoice) && invoice.invoiceStatus.code !== 'DONE';
+
+/** Why the engine would refuse the approval's DONE in the invoice's state (e.g. a withdrawal never sent), or null. */
+const approvalRefusal = (invoice: InvoiceDetails) =>
+  invoice.invoiceStatus.code === 'DONE' ? null : statusChangeRefusal(invoiceRuleInput(invoice), 'DONE');
 
 type ButtonsProps = {
-  invoice: Invoice;
+  invoice: InvoiceDetails;
   ticketId: number;
   /**
    * Owned by the section, not the row: a decided ticket loses its buttons as soon as the tickets are
@@ -48,30 +55,35 @@ export function TicketDecisionButtons({ invoice, ticketId, decide, onApproveWith
       },
     );
   const busy = decide.isPending && decide.variables.ticketId === ticketId;
+  const refused = approvalRefusal(invoice);
 
   return (
     <Group gap="xs" wrap="nowrap">
-      {(['approve', 'reject'] as const).map((decision) => (
-        <Button
-          key={decision}
-          size="xs"
-          color={decision === 'approve' ? 'green' : 'red'}
-          variant="light"
-          loading={busy && decide.variables.decision === decision}
-          disabled={busy && decide.variables.decision !== decision}
-          onClick={() =>
-            decision === 'approve' && approvalNeedsAccount(invoice) ? onApproveWithAccount() : decideNow(decision)
-          }
-        >
-          {decision === 'approve' ? 'Approve' : 'Reject'}
-        </Button>
-      ))}
+      {(['approve', 'reject'] as const).map((decision) =>
+        decision === 'approve' && refused ? (
+          <RefusedButton key={decision} label="Approve" reason={refused} size="xs" color="green" variant="light" />
+        ) : (
+          <Button
+            key={decision}
+            size="xs"
+            color={decision === 'approve' ? 'green' : 'red'}
+            variant="light"
+            loading={busy && decide.variables.decision === decision}
+            disabled={busy && decide.variables.decision !== decision}
+            onClick={() =>
+              decision === 'approve' && approvalNeedsAccount(invoice) ? onApproveWithAccount() : decideNow(decision)
+            }
+          >
+            {decision === 'approve' ? 'Approve' : 'Reject'}
+          </Button>
+        ),
+      )}
     </Group>
   );
 }
 
 type DialogProps = {
-  invoice: Invoice;
+  invoice: InvoiceDetails;
   /** the ticket being approved; null: closed */
   ticketId: number | null;
   decide: DecideTicket;

@@ -2,10 +2,16 @@ import type { ReactNode } from 'react';
 import { Badge, Button, Divider, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconCopy, IconRefresh, IconSend } from '@tabler/icons-react';
 import { formatDateLong } from '@paydesk/contracts/dates';
-import { invoiceRuleInput, type Invoice } from '@paydesk/contracts/invoices';
+import { invoiceRuleInput, type InvoiceDetails } from '@paydesk/contracts/invoices';
 import { formatMoney } from '@paydesk/contracts/money';
 import { hasPermission } from '@paydesk/contracts/permissions';
-import { canChangeAmount, canChangeStatus, canRequestRetry, canSendCallback } from '@paydesk/contracts/statuses';
+import {
+  canChangeAmount,
+  canChangeStatus,
+  canRequestRetry,
+  canSendCallback,
+  retryRefusal,
+} from '@paydesk/contracts/statuses';
 import { toast } from '../../../components/toast';
 import { usePermissions } from '../../../lib/session';
 import { useRetry, useSendCallback } from '../api/invoice-actions';
@@ -43,14 +49,18 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** The Transaction card of SPEC §2 with its permission rules (contracts decide, the web hides). */
-export function TransactionCard({ invoice }: { invoice: Invoice }) {
+/**
+ * The Transaction card of SPEC §2 with its permission rules (contracts decide, the web hides), and the page's title.
+ * An action the server would refuse in the invoice's state is shown disabled with the reason (the same rule).
+ */
+export function TransactionCard({ invoice }: { invoice: InvoiceDetails }) {
   const perms = usePermissions();
   const rule = invoiceRuleInput(invoice);
   const money = (minor: number) => formatMoney(minor, invoice.currency.dimension, 'en', invoice.currency.code);
   const retry = useRetry(invoice.invoiceId);
   const callback = useSendCallback(invoice.invoiceId);
   const showRetry = canRequestRetry(rule, perms);
+  const retryRefused = showRetry ? retryRefusal(rule) : null;
   const canReadCredentials = hasPermission(perms, 'invoice.credentials.read');
   const canReadProvider = hasPermission(perms, 'invoice.provider.read');
   const fullName = invoice.customer
@@ -61,7 +71,8 @@ export function TransactionCard({ invoice }: { invoice: Invoice }) {
     <Paper withBorder radius="md" p="lg" aria-labelledby="transaction-title">
       <Group justify="space-between" mb="md" wrap="wrap">
         <Group gap="sm">
-          <Title order={2} fz="h3" id="transaction-title">
+          {/* the page's one heading: the page repeats no title above the card */}
+          <Title order={1} fz="h3" id="transaction-title">
             Transaction
           </Title>
           {invoice.isTestProcessing && (
@@ -147,6 +158,7 @@ export function TransactionCard({ invoice }: { invoice: Invoice }) {
                 title="Invoice retry"
                 message="Are you sure you want to retry?"
                 mutation={retry}
+                refusal={retryRefused}
                 success="Retry started"
                 failure="Failed to retry"
               />

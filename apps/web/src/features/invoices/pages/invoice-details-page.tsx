@@ -1,7 +1,7 @@
 import { Alert, Anchor, Grid, Paper, Stack } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
-import { PageTitle } from '../../../components/page-title';
+import { useDocumentTitle } from '../../../components/page-title';
 import { SectionLoader } from '../../../components/full-page-loader';
 import { isApiError } from '../../../lib/api';
 import { ROUTES } from '../../../lib/routes';
@@ -12,6 +12,8 @@ import { TransactionCard } from '../components/transaction-card';
 export default function InvoiceDetailsPage() {
   const { id = '' } = useParams();
   const { data: invoice, isPending, isError, error } = useInvoice(id);
+  // the card's title is the page's heading: one "Transaction", not a page title above a card of the same name
+  useDocumentTitle('Transaction');
 
   return (
     <>
@@ -25,7 +27,6 @@ export default function InvoiceDetailsPage() {
       >
         <IconArrowLeft size={14} aria-hidden /> Transactions
       </Anchor>
-      <PageTitle title="Transaction" />
       {isPending ? (
         <SectionLoader label="Loading transaction" />
       ) : isError ? (

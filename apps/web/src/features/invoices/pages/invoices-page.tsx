@@ -86,6 +86,7 @@ function useListState(): [ListState, (next: Partial<ListState>) => void, (termin
 
 export default function InvoicesPage() {
   const canSeeFinance = useCan('merchant.read.finance');
+  const canSearchProvider = useCan('invoice.provider.read');
   const [state, update, selectTerminal] = useListState();
   const [filterOpen, setFilterOpen] = useState(false);
   // mounted from the first opening on, so that it closes with its transition like any dialog
@@ -159,7 +160,12 @@ export default function InvoicesPage() {
         <Group justify="space-between" mb="md" wrap="wrap" gap="sm">
           <TextInput
             aria-label="Search"
-            placeholder="Search by invoice, merchant or provider invoice ID, or user ID"
+            // what the search matches (provider ids only for who may read them), short enough for the field
+            placeholder={
+              canSearchProvider
+                ? 'Search invoice, merchant, provider or user ID'
+                : 'Search invoice, merchant or user ID'
+            }
             leftSection={<IconSearch size={16} aria-hidden />}
             value={searchText}
             maxLength={INVOICE_SEARCH_MAX}

@@ -28,7 +28,7 @@ function BucketTooltip({ row, bucketMinutes }: { row: SuccessPoint | undefined; 
 
 /**
  * Success rate per bucket of the period on a fixed 0–100 % scale, over the terminal's threshold bands.
- * Empty buckets leave a gap rather than pretending 0 %.
+ * Buckets with nothing finished leave a gap rather than pretending 0 %.
  */
 export function SuccessChart({ series, bucketMinutes, low, high, name }: Props) {
   // keyed by the ISO start: a 24 h period has two buckets at the same clock time
@@ -36,7 +36,10 @@ export function SuccessChart({ series, bucketMinutes, low, high, name }: Props) 
   const bands = thresholdBands(low, high);
   const summary = series
     .filter((p) => p.total > 0)
-    .map((p) => `${formatUtcTime(p.t)} ${p.successCount} of ${p.total}`)
+    .map(
+      (p) =>
+        `${formatUtcTime(p.t)} ${p.finishedCount ? `${p.successCount} of ${p.finishedCount} finished` : `${p.total} under way`}`,
+    )
     .join(', ');
   return (
     <figure

@@ -23,9 +23,13 @@ function BandsLegend({ low, high }: { low: number | null; high: number | null })
   );
 }
 
-/** One chart per terminal that had invoices in the period; the others are named in one line. */
+/**
+ * One chart per terminal with a success rate in the period (at least one invoice finished); the others are named
+ * in a line each: those whose invoices are all still under way, and those without invoices.
+ */
 export function SuccessCharts({ rows }: { rows: TerminalStatItem[] }) {
-  const withData = rows.filter((r) => r.total > 0);
+  const withData = rows.filter((r) => r.successPercent !== null);
+  const underWay = rows.filter((r) => r.total > 0 && r.successPercent === null);
   const without = rows.filter((r) => r.total === 0);
   if (!rows.length) return null;
   const step = rows[0]!.bucketMinutes;
@@ -35,8 +39,9 @@ export function SuccessCharts({ rows }: { rows: TerminalStatItem[] }) {
         Success rate over the period
       </Title>
       <Text size="sm" c="dimmed" mb="md">
-        Share of DONE invoices per {step === 60 ? 'hour' : `${step} minutes`}, by creation time (UTC). Hover a point for
-        its counts.
+        Share of DONE among the finished invoices (DONE, CANCELED, DECLINED) per{' '}
+        {step === 60 ? 'hour' : `${step} minutes`}, by creation time (UTC); a gap where none has finished. Hover a point
+        for its counts.
       </Text>
       <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
         {withData.map((r) => (
@@ -45,7 +50,8 @@ export function SuccessCharts({ rows }: { rows: TerminalStatItem[] }) {
               <div>
                 <Text fw={500}>{r.name}</Text>
                 <Text size="xs" c="dimmed">
-                  {r.successCount} of {countOf(r.total, 'invoice', 'invoices')} successful ({r.successPercent}%)
+                  {countOf(r.total, 'invoice', 'invoices')}: {r.successCount} of{' '}
+                  {r.successCount + r.cancelCount + r.declinedCount} finished successful ({r.successPercent}%)
                 </Text>
               </div>
               <BandsLegend low={r.successPercentLowThreshold} high={r.successPercentHighThreshold} />
@@ -60,6 +66,11 @@ export function SuccessCharts({ rows }: { rows: TerminalStatItem[] }) {
           </Paper>
         ))}
       </SimpleGrid>
+      {underWay.length > 0 && (
+        <Text size="sm" c="dimmed" mt="sm" data-testid="success-charts-under-way">
+          No invoice has finished yet, so no success rate: {underWay.map((r) => r.name).join(', ')}.
+        </Text>
+      )}
       {without.length > 0 && (
         <Text size="sm" c="dimmed" mt="sm">
           No invoices in the period: {without.map((r) => r.name).join(', ')}.

@@ -11,9 +11,10 @@ const LEVEL_TEXT: Record<SuccessLevel, string> = {
   none: '',
 };
 
-const pct = (v: number) => `${v}%`;
+/** A rate, or "no data" when it is undefined: nothing in the period has finished (contracts' outcomeRates). */
+const pct = (v: number | null) => (v === null ? 'no data' : `${v}%`);
 
-function CountCell({ count, percent, label }: { count: number; percent: number; label: string }) {
+function CountCell({ count, percent, label }: { count: number; percent: number | null; label: string }) {
   return (
     <Table.Td aria-label={`${label} ${count}, ${pct(percent)}`}>
       <Text span fw={500} style={{ fontVariantNumeric: 'tabular-nums' }}>
@@ -50,16 +51,16 @@ export function TerminalStatsTable({ rows }: { rows: TerminalStatItem[] }) {
         <Table.Tbody>
           {rows.map((r) => {
             const hasData = r.total > 0;
-            const level = successLevel(
-              r.successPercent,
-              r.successPercentLowThreshold,
-              r.successPercentHighThreshold,
-              hasData,
-            );
+            // null while none of the period's invoices has finished: neutral, never a red 0 %
+            const level = successLevel(r.successPercent, r.successPercentLowThreshold, r.successPercentHighThreshold);
             const thresholds =
               r.successPercentLowThreshold !== null || r.successPercentHighThreshold !== null
                 ? `Low ${r.successPercentLowThreshold ?? '–'}%, high ${r.successPercentHighThreshold ?? '–'}%`
                 : 'No thresholds set';
+            const hint =
+              r.successPercent === null
+                ? 'None of these invoices has finished yet: the rate counts finished ones only'
+                : `${thresholds}${LEVEL_TEXT[level] ? ` — ${LEVEL_TEXT[level]}` : ''}`;
             return (
               <Table.Tr key={r.terminalId} data-testid={`terminal-row-${r.terminalId}`}>
                 <Table.Td>
@@ -84,9 +85,9 @@ export function TerminalStatsTable({ rows }: { rows: TerminalStatItem[] }) {
                       <Text span fw={500} style={{ fontVariantNumeric: 'tabular-nums' }}>
                         {r.successCount}
                       </Text>{' '}
-                      <Tooltip label={`${thresholds} — ${LEVEL_TEXT[level]}`}>
+                      <Tooltip label={hint}>
                         <Badge
-                          variant="filled"
+                          variant={r.successPercent === null ? 'light' : 'filled'}
                           color={LEVEL_COLOR[level]}
                           data-level={level}
                           data-testid="success-percent"

@@ -14,10 +14,17 @@ describe('monitoring chart texts', () => {
     expect(bucketRange('2030-01-15T23:00:00Z', 60)).toBe('23:00–00:00 UTC');
   });
 
-  it('bucketCounts: successes / total with the plural, or no invoices', () => {
-    expect(bucketCounts({ total: 3, successCount: 2, successPercent: 66.7 })).toBe('2 / 3 invoices successful (66.7%)');
-    expect(bucketCounts({ total: 1, successCount: 1, successPercent: 100 })).toBe('1 / 1 invoice successful (100%)');
-    expect(bucketCounts({ total: 0, successCount: 0, successPercent: null })).toBe('No invoices');
+  it('bucketCounts: successes of the finished with the plural; none finished; no invoices', () => {
+    expect(bucketCounts({ total: 5, successCount: 2, finishedCount: 3, successPercent: 66.7 })).toBe(
+      '5 invoices: 2 of 3 finished successful (66.7%)',
+    );
+    expect(bucketCounts({ total: 1, successCount: 1, finishedCount: 1, successPercent: 100 })).toBe(
+      '1 invoice: 1 of 1 finished successful (100%)',
+    );
+    expect(bucketCounts({ total: 2, successCount: 0, finishedCount: 0, successPercent: null })).toBe(
+      '2 invoices: none finished yet',
+    );
+    expect(bucketCounts({ total: 0, successCount: 0, finishedCount: 0, successPercent: null })).toBe('No invoices');
   });
 
   it('thresholdBands: red below low, orange between, green from high', () => {

@@ -14,10 +14,15 @@ export function bucketRange(t: string, bucketMinutes: number): string {
   return `${formatUtcTime(start)}–${formatUtcTime(start.getTime() + bucketMinutes * 60_000)} UTC`;
 }
 
-/** "2 / 3 invoices successful (66.7%)", or "No invoices" for an empty bucket. */
-export function bucketCounts(p: Pick<SuccessPoint, 'total' | 'successCount' | 'successPercent'>): string {
+/**
+ * "5 invoices: 2 of 3 finished successful (66.7%)"; "2 invoices: none finished yet" when the rate is undefined
+ * (contracts' outcomeRates); "No invoices" for an empty bucket.
+ */
+export function bucketCounts(p: Pick<SuccessPoint, 'total' | 'successCount' | 'finishedCount' | 'successPercent'>) {
   if (!p.total) return 'No invoices';
-  return `${p.successCount} / ${countOf(p.total, 'invoice', 'invoices')} successful (${p.successPercent}%)`;
+  const all = countOf(p.total, 'invoice', 'invoices');
+  if (p.successPercent === null) return `${all}: none finished yet`;
+  return `${all}: ${p.successCount} of ${p.finishedCount} finished successful (${p.successPercent}%)`;
 }
 
 export type ThresholdBand = { from: number; to: number; color: string; label: string };

@@ -33,6 +33,7 @@ export function ReportDates<T extends FieldValues>({ control, errors, from, to }
             maxDate={to || undefined}
             error={err('periodStart')}
             clearable
+            clearButtonProps={{ 'aria-label': 'Clear Date From' }}
           />
         )}
       />
@@ -51,6 +52,7 @@ export function ReportDates<T extends FieldValues>({ control, errors, from, to }
             minDate={from || undefined}
             error={err('periodEnd')}
             clearable
+            clearButtonProps={{ 'aria-label': 'Clear Date To' }}
           />
         )}
       />

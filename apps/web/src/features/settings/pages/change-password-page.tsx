@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useNavigate } from 'react-router';
-import { changePasswordForm, type ChangePasswordForm } from '@paydesk/contracts';
+import { changePasswordForm, PASSWORD_RULE_TEXT, type ChangePasswordForm } from '@paydesk/contracts';
 import { PageTitle } from '../../../components/page-title';
 import { toast } from '../../../components/toast';
 import { isApiError } from '../../../lib/api';
@@ -79,6 +79,8 @@ export default function ChangePasswordPage() {
             />
             <PasswordInput
               label="New password"
+              // the rule is said before Submit, not only as an error after it
+              description={PASSWORD_RULE_TEXT}
               autoComplete="new-password"
               withAsterisk
               error={errors.newPassword?.message}

@@ -4,13 +4,17 @@ import { IconTrash } from '@tabler/icons-react';
 import { Controller, useFieldArray, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
+  attributeFormValue,
+  attributeLabel,
   defaultAttributeValue,
+  isAmountAttribute,
   TERMINAL_ATTRIBUTE_TYPE_HEADER,
   terminalForm,
   terminalFormToPutBody,
   type TerminalDetails,
   type TerminalForm,
 } from '@paydesk/contracts';
+import { MoneyInput } from '../../../components/money-input';
 import { toast } from '../../../components/toast';
 import { isApiError } from '../../../lib/api';
 import { useReference } from '../../../lib/references';
@@ -20,15 +24,23 @@ import { AttributeValueInput } from './attribute-value-input';
 import { ConfirmProductionDialog } from './confirm-production-dialog';
 import { TerminalSettingsSection } from './terminal-settings-form';
 
+/** Amount attributes are stored in minor units; their rows hold major units of the terminal's currency. */
+const amountDimensionOf = (t: TerminalDetails, code: string) =>
+  isAmountAttribute(code) ? t.currency.dimension : undefined;
+
 const toForm = (t: TerminalDetails): TerminalForm => ({
   name: t.name,
-  attributes: (t.attributes ?? []).map((a) => ({
-    id: a.id,
-    attrTypeId: a.attrType.id,
-    paramType: a.paramType.code,
-    label: a.attrType.value,
-    value: a.value,
-  })),
+  attributes: (t.attributes ?? []).map((a) => {
+    const amountDimension = amountDimensionOf(t, a.attrType.code);
+    return {
+      id: a.id,
+      attrTypeId: a.attrType.id,
+      paramType: a.paramType.code,
+      label: attributeLabel(a.attrType.code, a.attrType.value),
+      ...(amountDimension !== undefined ? { amountDimension } : {}),
+      value: attributeFormValue(a.value, amountDimension),
+    };
+  }),
 });
 
 const errorMessage = (e: unknown, fallback: string) => (e instanceof Error && e.message ? e.message : fallback);
@@ -102,10 +114,12 @@ export function TerminalEditForm({ terminal }: { terminal: TerminalDetails }) {
   const onAdd = (typeId: string | null) => {
     const type = addable.find((t) => String(t.id) === typeId);
     if (!type?.paramType) return;
+    const amountDimension = amountDimensionOf(terminal, type.code);
     append({
       attrTypeId: type.id,
       paramType: type.paramType,
-      label: type.value,
+      label: attributeLabel(type.code, type.value),
+      ...(amountDimension !== undefined ? { amountDimension } : {}),
       value: defaultAttributeValue(type.paramType),
     });
   };
@@ -152,7 +166,8 @@ export function TerminalEditForm({ terminal }: { terminal: TerminalDetails }) {
         <Stack>
           <TextInput
             label="Name"
-            withAsterisk
+            // required only for someone who may change it
+            withAsterisk={canRename}
             readOnly={!canRename}
             error={errors.name?.message}
             {...form.register('name')}
@@ -177,17 +192,29 @@ export function TerminalEditForm({ terminal }: { terminal: TerminalDetails }) {
                     <Controller
                       control={form.control}
                       name={`attributes.${index}.value`}
-                      render={({ field }) => (
-                        <AttributeValueInput
-                          label={f.label}
-                          paramType={f.paramType}
-                          value={field.value}
-                          onChange={field.onChange}
-                          onBlur={field.onBlur}
-                          inputRef={field.ref}
-                          error={errors.attributes?.[index]?.value?.message}
-                        />
-                      )}
+                      render={({ field }) =>
+                        f.amountDimension !== undefined ? (
+                          <MoneyInput
+                            label={f.label}
+                            currency={{ code: terminal.currency.code, dimension: f.amountDimension }}
+                            value={field.value}
+                            onChange={field.onChange}
+                            onBlur={field.onBlur}
+                            ref={field.ref}
+                            error={errors.attributes?.[index]?.value?.message}
+                          />
+                        ) : (
+                          <AttributeValueInput
+                            label={f.label}
+                            paramType={f.paramType}
+                            value={field.value}
+                            onChange={field.onChange}
+                            onBlur={field.onBlur}
+                            inputRef={field.ref}
+                            error={errors.attributes?.[index]?.value?.message}
+                          />
+                        )
+                      }
                     />
                   </div>
                   <Tooltip label="Remove">
@@ -208,7 +235,7 @@ export function TerminalEditForm({ terminal }: { terminal: TerminalDetails }) {
                 <Select
                   label="Add attribute"
                   placeholder="Choose an attribute type"
-                  data={addable.map((t) => ({ value: String(t.id), label: t.value }))}
+                  data={addable.map((t) => ({ value: String(t.id), label: attributeLabel(t.code, t.value) }))}
                   value={null}
                   onChange={onAdd}
                   searchable

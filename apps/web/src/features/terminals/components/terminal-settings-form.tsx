@@ -20,8 +20,10 @@ const toForm = (t: TerminalDetails): TerminalSettingsForm => ({
 });
 
 /**
- * The terminal's money and integration settings: the fee (terminal.attr.read), kept as basis points and
- * validated by the same parser as the server, and the callback URL (merchant.callback.edit) callbacks go to.
+ * The terminal's money and integration settings: the fee (terminal.attr.read, platform staff only), kept as basis
+ * points and validated by the same parser as the server, and the callback URL (merchant.callback.edit) callbacks go
+ * to. Each user sees what they hold: a merchant owner a "Callbacks" section with the URL and its Save, never the
+ * fee; a user who may change neither sees the URL read-only and no Save.
  */
 export function TerminalSettingsSection({ terminal }: { terminal: TerminalDetails }) {
   const canFee = useCan('terminal.attr.read');
@@ -35,6 +37,9 @@ export function TerminalSettingsSection({ terminal }: { terminal: TerminalDetail
   });
   const { errors } = form.formState;
   if (!canFee && !canCallback && !terminal.callbackUrl) return null;
+  const title = canFee ? 'Fee and callbacks' : 'Callbacks';
+  // a button says what it saves; a user who may change nothing here gets none
+  const saveLabel = canFee && canCallback ? 'Save fee and callback' : canFee ? 'Save fee' : canCallback ? 'Save' : null;
 
   const onSubmit = form.handleSubmit((v) => {
     const body: TerminalPatchBody = {
@@ -55,10 +60,14 @@ export function TerminalSettingsSection({ terminal }: { terminal: TerminalDetail
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label={`Fee and callback of ${terminal.name}`}>
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      aria-label={canFee ? `Fee and callback of ${terminal.name}` : `Callbacks of ${terminal.name}`}
+    >
       <Stack mt="lg">
         <Title order={2} fz="h4">
-          Fee and callbacks
+          {title}
         </Title>
         {canFee && (
           <TextInput
@@ -78,10 +87,10 @@ export function TerminalSettingsSection({ terminal }: { terminal: TerminalDetail
           error={errors.callbackUrl?.message}
           {...form.register('callbackUrl')}
         />
-        {(canFee || canCallback) && (
+        {saveLabel && (
           <Group justify="flex-end">
-            <Button type="submit" variant="light" loading={save.isPending}>
-              Save fee and callback
+            <Button type="submit" loading={save.isPending}>
+              {saveLabel}
             </Button>
           </Group>
         )}
