@@ -23,6 +23,7 @@ export const ALL_NAV_ENTRIES = [
   'Monitoring',
   'Team',
   'Audit',
+  'Exceptions',
 ] as const;
 
 /** SPEC §2 / §6 and the trust model: which navigation entries a demo user's role gives. */
@@ -38,6 +39,7 @@ export function expectedNav(user: DemoRole) {
     Monitoring: canSeeMonitoring(p),
     Team: has('users.manage'),
     Audit: has('audit.read'),
+    Exceptions: has('exceptions.read'),
   };
   return {
     entries: ALL_NAV_ENTRIES.filter((e) => visible[e]) as string[],

@@ -30,6 +30,8 @@ const envSchema = z.object({
   SUPPORT_URL: z.string().default('https://support.example.com'),
   PROVIDER_TOKENS: z.string().optional(),
   SANDBOX_DELAY_MS: z.coerce.number().int().min(0).default(3000),
+  ACCOUNT_PAUSE_AFTER: z.coerce.number().int().min(0).max(1000).default(10),
+  ACCOUNT_PAUSE_WINDOW_MIN: z.coerce.number().int().min(1).max(10_080).default(30),
   WORKERS: z.enum(['true', 'false']).default('true'),
   SEED_DEMO: z.enum(['auto', 'true', 'false']).default('auto'),
   SEED_EXTRA_INVOICES: z.coerce.number().int().min(0).max(1_000_000).default(0),
@@ -65,6 +67,13 @@ export type Config = {
   /** "token:providerCode,token2:providerCode2" */
   providerTokens: Map<string, string>;
   sandboxDelayMs: number;
+  /**
+   * Provider accounts whose requisites stopped being paid are taken out of routing (routing/account-health.ts): when
+   * none of the last `accountPauseAfter` deposits given its requisites, each given at least `accountPauseWindowMin`
+   * minutes ago, was paid. 0 turns the automatic pause off.
+   */
+  accountPauseAfter: number;
+  accountPauseWindowMin: number;
   workers: boolean;
   seedDemo: 'auto' | 'true' | 'false';
   /** The demo seed adds this many canceled invoices to Second Shop (tests of lists past the 10,000-row cap). */
@@ -131,6 +140,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     supportUrl: e.SUPPORT_URL,
     providerTokens,
     sandboxDelayMs: e.SANDBOX_DELAY_MS,
+    accountPauseAfter: e.ACCOUNT_PAUSE_AFTER,
+    accountPauseWindowMin: e.ACCOUNT_PAUSE_WINDOW_MIN,
     workers: e.WORKERS === 'true',
     seedDemo: e.SEED_DEMO,
     seedExtraInvoices: e.SEED_EXTRA_INVOICES,

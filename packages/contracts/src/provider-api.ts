@@ -14,6 +14,13 @@ export const incomingBody = z
   .strict();
 export type IncomingBody = z.infer<typeof incomingBody>;
 
+/**
+ * UNMATCHED: no invoice took it yet; it is on the books in suspense. MATCHED: it paid an invoice. RETURNED: staff sent
+ * it back to the payer.
+ */
+export const INCOMING_STATUSES = ['UNMATCHED', 'MATCHED', 'RETURNED'] as const;
+export type IncomingStatus = (typeof INCOMING_STATUSES)[number];
+
 export const incomingPayment = z.object({
   id: z.uuid(),
   accountId: z.int(),
@@ -21,7 +28,7 @@ export const incomingPayment = z.object({
   occurredAt: z.iso.datetime(),
   reference: z.string(),
   matchedInvoiceId: z.uuid().nullable(),
-  status: z.enum(['MATCHED', 'UNMATCHED']),
+  status: z.enum(INCOMING_STATUSES),
   createdAt: z.iso.datetime(),
 });
 export type IncomingPayment = z.infer<typeof incomingPayment>;

@@ -1,7 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import { count, eq, min } from 'drizzle-orm';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { EXCEPTION_QUEUES, type ExceptionQueue } from '@paydesk/contracts';
 import { callbacks } from '../db/schema';
+import { exceptionSummary } from '../modules/exceptions/queues';
 import type { AppContext } from './context';
 
 /**
@@ -105,7 +107,27 @@ export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
-const OUTBOX_QUERY_MS = 1500;
+const SCRAPE_QUERY_MS = 1500;
+
+/**
+ * A query several gauges of one scrape share: run once for all of them (the registry collects its metrics
+ * concurrently; an answer less than a second old is reused), never a second time while the first still runs (a stuck
+ * database must not collect a queue of them), and given up after SCRAPE_QUERY_MS for `unknown`.
+ */
+function oncePerScrape<T>(what: string, run: () => Promise<T>, unknown: T): () => Promise<T> {
+  let running: Promise<T> | undefined;
+  let last: { at: number; value: T } | undefined;
+  return () => {
+    if (last && performance.now() - last.at < 1000) return Promise.resolve(last.value);
+    running ??= run()
+      .then((value) => {
+        last = { at: performance.now(), value };
+        return value;
+      })
+      .finally(() => (running = undefined));
+    return withTimeout(running, SCRAPE_QUERY_MS, what).catch(() => unknown);
+  };
+}
 
 export function createAppMetrics(ctx: AppContext): AppMetrics {
   const registry = new Registry();
@@ -153,34 +175,22 @@ export function createAppMetrics(ctx: AppContext): AppMetrics {
   );
   poolGauge('paydesk_db_pool_max_connections', 'Size limit of the database pool', () => pool.options.max);
 
-  // One query per scrape for both outbox gauges (the registry collects its metrics concurrently), never a second
-  // one while the first still runs (a stuck database must not collect a queue of them). It reads only PENDING
-  // rows, through callbacks_due_idx (status, next_attempt_at): the delivered history is never scanned, and a
+  // One query per scrape for both outbox gauges (oncePerScrape). It reads only PENDING rows, through callbacks_due_idx (status, next_attempt_at): the delivered history is never scanned, and a
   // callback leaves PENDING when delivered or after 72 h of retries.
   type OutboxSample = { depth: number; oldestSeconds: number };
-  let outboxQuery: Promise<OutboxSample> | undefined;
-  let outboxLast: { at: number; value: OutboxSample } | undefined;
-  const sampleOutbox = (): Promise<OutboxSample> => {
-    if (outboxLast && performance.now() - outboxLast.at < 1000) return Promise.resolve(outboxLast.value);
-    outboxQuery ??= ctx.db
-      .select({ depth: count(), oldest: min(callbacks.createDate) })
-      .from(callbacks)
-      .where(eq(callbacks.status, 'PENDING'))
-      .then(([row]) => {
-        const value = {
-          depth: row?.depth ?? 0,
-          oldestSeconds: row?.oldest ? Math.max(0, (ctx.now().getTime() - new Date(row.oldest).getTime()) / 1000) : 0,
-        };
-        outboxLast = { at: performance.now(), value };
-        return value;
-      })
-      .finally(() => (outboxQuery = undefined));
+  const ageSeconds = (oldest: string | Date | null | undefined) =>
+    oldest ? Math.max(0, (ctx.now().getTime() - new Date(oldest).getTime()) / 1000) : 0;
+  const sampleOutbox = oncePerScrape<OutboxSample>(
+    'callback outbox query',
+    () =>
+      ctx.db
+        .select({ depth: count(), oldest: min(callbacks.createDate) })
+        .from(callbacks)
+        .where(eq(callbacks.status, 'PENDING'))
+        .then(([row]) => ({ depth: row?.depth ?? 0, oldestSeconds: ageSeconds(row?.oldest) })),
     // NaN: unknown (the database did not answer in time)
-    return withTimeout(outboxQuery, OUTBOX_QUERY_MS, 'callback outbox query').catch(() => ({
-      depth: NaN,
-      oldestSeconds: NaN,
-    }));
-  };
+    { depth: NaN, oldestSeconds: NaN },
+  );
   new Gauge({
     name: 'paydesk_callback_outbox_depth',
     help: 'Merchant callbacks waiting to be delivered (PENDING); NaN when the database did not answer',
@@ -195,6 +205,38 @@ export function createAppMetrics(ctx: AppContext): AppMetrics {
     registers,
     async collect() {
       this.set((await sampleOutbox()).oldestSeconds);
+    },
+  });
+
+  // The operations desk's queues (docs/operations.md): both gauges from one exceptionSummary per scrape, the query
+  // the desk's own summary runs (each queue from the index its state leads), sampled as the outbox is.
+  type DeskSample = Map<ExceptionQueue, { items: number; oldestSeconds: number }>;
+  const sampleDesk = oncePerScrape<DeskSample>(
+    'desk queues query',
+    () =>
+      exceptionSummary(ctx.db, ctx.now()).then(
+        (rows) => new Map(rows.map((r) => [r.queue, { items: r.count, oldestSeconds: ageSeconds(r.oldestAt) }])),
+      ),
+    new Map(EXCEPTION_QUEUES.map((q) => [q, { items: NaN, oldestSeconds: NaN }])),
+  );
+  new Gauge({
+    name: 'paydesk_exception_queue_items',
+    help: 'Items waiting in an operations desk queue (unmatched money, stuck payments, failed callbacks, contradictions, paused accounts); NaN when the database did not answer',
+    labelNames: ['queue'] as const,
+    registers,
+    async collect() {
+      const desk = await sampleDesk();
+      for (const queue of EXCEPTION_QUEUES) this.set({ queue }, desk.get(queue)?.items ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'paydesk_exception_queue_oldest_seconds',
+    help: 'Age of the oldest item of an operations desk queue (0 when empty; NaN when the database did not answer)',
+    labelNames: ['queue'] as const,
+    registers,
+    async collect() {
+      const desk = await sampleDesk();
+      for (const queue of EXCEPTION_QUEUES) this.set({ queue }, desk.get(queue)?.oldestSeconds ?? 0);
     },
   });
 

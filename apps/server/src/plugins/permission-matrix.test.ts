@@ -60,6 +60,10 @@ const RULES: Record<string, Rule> = {
   'GET /api/v1/merchant/withdrawal': ['merchant.read.finance'],
   'GET /api/v1/merchant/callback': ['merchant.callback.read'],
   'POST /api/v1/merchant/callback': ['merchant.callback.edit'],
+  // deliveries across invoices: merchant staff their own merchant's, platform staff any (scoped in the service)
+  'GET /api/v1/callbacks': ['merchant.callback.read'],
+  'GET /api/v1/callbacks/health': ['merchant.callback.read'],
+  'POST /api/v1/callbacks/replay': ['merchant.callback.edit'],
   'POST /api/v1/invoice/retry': ['invoice.retry'],
   'GET /api/v1/invoice': 'session',
   'GET /api/v1/invoice/csv': 'session',
@@ -98,6 +102,22 @@ const RULES: Record<string, Rule> = {
   'PUT /api/v1/roles/:id': { platformOnly: true, all: ['users.manage'] },
   'GET /api/v1/audit': ['audit.read'],
   'GET /api/v1/audit/csv': ['audit.read'],
+  // the operations desk: the whole platform's exceptions, platform staff only
+  'GET /api/v1/people/account/health': ['people.account'],
+  'POST /api/v1/people/account/:id/pause': ['people.account', 'people.account.edit'],
+  'POST /api/v1/people/account/:id/resume': ['people.account', 'people.account.edit'],
+  'GET /api/v1/exceptions/summary': { platformOnly: true, all: ['exceptions.read'] },
+  'GET /api/v1/exceptions/stuck': { platformOnly: true, all: ['exceptions.read'] },
+  'GET /api/v1/exceptions/csv': { platformOnly: true, all: ['exceptions.read'] },
+  'GET /api/v1/incoming': { platformOnly: true, all: ['exceptions.read'] },
+  'GET /api/v1/incoming/:id': { platformOnly: true, all: ['exceptions.read'] },
+  'POST /api/v1/incoming/:id/match': { platformOnly: true, all: ['exceptions.read', 'incoming.resolve'] },
+  'POST /api/v1/incoming/:id/return': { platformOnly: true, all: ['exceptions.read', 'incoming.resolve'] },
+  'GET /api/v1/ledger/suspense': { platformOnly: true, all: ['exceptions.read'] },
+  'GET /api/v1/contradictions': { platformOnly: true, all: ['exceptions.read'] },
+  'POST /api/v1/contradictions/:id/resolve': { platformOnly: true, all: ['exceptions.read', 'invoice.status.change'] },
+  // alerts: every signed-in user; which kinds and whose, by the user's permissions (contracts' visibleNotificationKinds)
+  'GET /api/v1/notifications': 'session',
 };
 
 /** One signed-in user per preset role: the demo users, plus two made here for the presets the demo lacks. */
@@ -129,7 +149,9 @@ const concreteUrl = (url: string) =>
     .replace(':setting', 'settings.withdrawal.retry.auto.enable')
     .replace(':merchantId', '00000000-0000-4000-8000-000000000000')
     .replace(/:(credentialId)/, '999999')
-    .replace(/\/people\/account\/:id|\/limit\/:id|\/roles\/:id/, (m) => m.replace(':id', '999999'))
+    .replace(/\/people\/account\/:id|\/limit\/:id|\/roles\/:id|\/contradictions\/:id/, (m) =>
+      m.replace(':id', '999999'),
+    )
     .replace(':invoiceId', '00000000-0000-4000-8000-000000000000')
     .replace(':name', 'InvoiceStatus')
     .replace(':id', '00000000-0000-4000-8000-000000000000');

@@ -5,6 +5,10 @@ import { startLoop, type Loop, type LoopOptions } from './loop';
 import { engineLoops, type Yielding } from './engine';
 import { trafficOf } from './traffic';
 import { reconcileLedger } from '../modules/ledger/reconcile';
+import { pauseUnpaidAccounts } from '../modules/routing/account-health';
+
+/** How often provider accounts' health is checked. */
+const ACCOUNT_HEALTH_EVERY_MS = 60_000;
 
 /** How often the books are proven: balance rows = sums of entries, every book sums to zero. */
 const RECONCILE_EVERY_MS = 15 * 60_000;
@@ -63,6 +67,19 @@ export function startWorkers(ctx: AppContext, log: FastifyBaseLogger) {
         } else {
           log.debug('ledger reconciled: balances equal their entries, every book sums to zero');
         }
+      },
+      slow,
+    ),
+  );
+  // provider accounts whose requisites stopped being paid leave routing (routing/account-health.ts)
+  loops.push(
+    startLoop(
+      'account-health',
+      ACCOUNT_HEALTH_EVERY_MS,
+      log,
+      async () => {
+        const paused = await pauseUnpaidAccounts(ctx);
+        if (paused.length) log.warn({ accounts: paused }, 'accounts paused: their requisites stopped being paid');
       },
       slow,
     ),

@@ -43,6 +43,7 @@ import '@mantine/core/styles/ColorSwatch.css';
 import '@mantine/core/styles/Container.css';
 import '@mantine/core/styles/Divider.css';
 import '@mantine/core/styles/Grid.css';
+import '@mantine/core/styles/Indicator.css';
 import '@mantine/core/styles/Menu.css';
 import '@mantine/core/styles/Modal.css';
 import '@mantine/core/styles/NavLink.css';

@@ -54,6 +54,7 @@ const AccountsPage = screen(() => import('../features/accounts/pages/accounts-pa
 const AccountDetailsPage = screen(() => import('../features/accounts/pages/account-details-page'));
 const TeamPage = screen(() => import('../features/team/pages/team-page'));
 const AuditPage = screen(() => import('../features/audit/pages/audit-page'));
+const ExceptionsPage = screen(() => import('../features/exceptions/pages/exceptions-page'));
 
 /** The screens each route renders, so that the ones of the address being opened load alongside the session call. */
 const screens = new WeakMap<RouteObject, LazyScreen[]>();
@@ -210,6 +211,14 @@ const routes: RouteObject[] = [
             element: guarded('Audit', ['audit.read'], AuditPage),
           },
           AuditPage,
+        ),
+        route(
+          {
+            path: ROUTES.Exceptions,
+            handle: { name: 'Exceptions', title: 'Exceptions' },
+            element: guarded('Exceptions', ['exceptions.read'], ExceptionsPage),
+          },
+          ExceptionsPage,
         ),
       ],
     },

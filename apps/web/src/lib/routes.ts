@@ -17,6 +17,8 @@ export const ROUTES = {
   AccountDetails: (id: string) => `/accounts/${encodeURIComponent(id)}`,
   Team: '/team',
   Audit: '/audit',
+  /** the operations desk: payments that need a person (platform staff) */
+  Exceptions: '/exceptions',
   Payment: (formId: string) => `/payment/${encodeURIComponent(formId)}`,
 } as const;
 

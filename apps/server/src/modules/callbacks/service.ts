@@ -138,18 +138,54 @@ function webhookSignatureHeader(secrets: readonly string[], id: string, timestam
   return secrets.map((s) => signWebhook(s, id, timestamp, body)).join(' ');
 }
 
-type Claimed = { id: string; url: string; payload: unknown; attempts: number; createDate: Date; secrets: string[] };
+type Claimed = {
+  id: string;
+  merchantId: string;
+  url: string;
+  payload: unknown;
+  attempts: number;
+  createDate: Date;
+  secrets: string[];
+};
+
+/**
+ * A tick's share of replayed deliveries (callbacks/replay.ts), at most: the merchants' live callbacks are claimed
+ * first, and replays only fill what room is left, up to this share of the batch. A bulk replay of thousands therefore
+ * never holds back a live status change, and reaches the merchant at a bounded rate.
+ */
+export const REPLAY_SHARE_OF_TICK = 0.5;
 
 /**
  * One pass of the callback worker: claims due rows (FOR UPDATE SKIP LOCKED, lease by bumping
  * next_attempt_at) in a short transaction, delivers them outside it, then records each attempt.
- * Returns how many were attempted.
+ * Live callbacks (an event's first delivery, and its retries) come first; replays take what room is left, at most
+ * `replayLimit`. Returns how many were attempted.
  */
-export async function tickCallbacks(ctx: AppContext, opts: { limit?: number } = {}): Promise<number> {
+export async function tickCallbacks(
+  ctx: AppContext,
+  opts: { limit?: number; replayLimit?: number } = {},
+): Promise<number> {
   const now = ctx.now();
+  const limit = opts.limit ?? 50;
+  const replayLimit = opts.replayLimit ?? Math.max(1, Math.floor(limit * REPLAY_SHARE_OF_TICK));
+  const due = sql`status = 'PENDING' AND next_attempt_at <= ${now.toISOString()}::timestamptz`;
   const claimed = await ctx.db.transaction(async (tx) => {
+    // each from its own partial index (callbacks_due_first_idx, callbacks_due_replay_idx)
+    const live = await tx.execute<{ id: string }>(sql`
+      SELECT id FROM callbacks WHERE ${due} AND replay_of IS NULL
+      ORDER BY next_attempt_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`);
+    const room = Math.min(replayLimit, limit - live.rows.length);
+    const replays =
+      room > 0
+        ? await tx.execute<{ id: string }>(sql`
+            SELECT id FROM callbacks WHERE ${due} AND replay_of IS NOT NULL
+            ORDER BY next_attempt_at, id LIMIT ${room} FOR UPDATE SKIP LOCKED`)
+        : { rows: [] };
+    const ids = [...live.rows, ...replays.rows].map((r) => r.id);
+    if (!ids.length) return [];
     const res = await tx.execute<{
       id: string;
+      merchant_id: string;
       url: string;
       payload: unknown;
       attempts: number;
@@ -157,27 +193,29 @@ export async function tickCallbacks(ctx: AppContext, opts: { limit?: number } = 
       secret: string;
       previous_secret: string | null;
     }>(sql`
-      WITH due AS (
-        SELECT id FROM callbacks
-        WHERE status = 'PENDING' AND next_attempt_at <= ${now.toISOString()}::timestamptz
-        ORDER BY next_attempt_at, id
-        LIMIT ${opts.limit ?? 50}
-        FOR UPDATE SKIP LOCKED
-      )
       UPDATE callbacks cb SET next_attempt_at = ${new Date(now.getTime() + CLAIM_LEASE_MS).toISOString()}::timestamptz
-      FROM due, merchants m
-      WHERE cb.id = due.id AND m.id = cb.merchant_id
-      RETURNING cb.id, cb.url, cb.payload, cb.attempts, cb.create_date, m.webhook_secret AS secret,
+      FROM merchants m
+      WHERE cb.id IN (${sql.join(
+        ids.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )}) AND m.id = cb.merchant_id
+      RETURNING cb.id, cb.merchant_id, cb.url, cb.payload, cb.attempts, cb.create_date, m.webhook_secret AS secret,
         CASE WHEN m.previous_webhook_secret_until > ${now.toISOString()}::timestamptz
              THEN m.previous_webhook_secret END AS previous_secret`);
-    return res.rows.map((r): Claimed => ({
-      id: r.id,
-      url: r.url,
-      payload: r.payload,
-      attempts: r.attempts,
-      createDate: new Date(r.create_date),
-      secrets: r.previous_secret ? [r.secret, r.previous_secret] : [r.secret],
-    }));
+    // in the order claimed (due time): UPDATE … RETURNING gives rows in no particular order, and deliveries start in
+    // this order, so that an invoice's callbacks leave as they were made
+    const order = new Map(ids.map((id, i) => [id, i]));
+    return res.rows
+      .sort((a, b) => order.get(a.id)! - order.get(b.id)!)
+      .map((r): Claimed => ({
+        id: r.id,
+        merchantId: r.merchant_id,
+        url: r.url,
+        payload: r.payload,
+        attempts: r.attempts,
+        createDate: new Date(r.create_date),
+        secrets: r.previous_secret ? [r.secret, r.previous_secret] : [r.secret],
+      }));
   });
   await Promise.all(claimed.map((c) => deliver(ctx, c)));
   return claimed.length;
@@ -223,7 +261,6 @@ async function deliver(ctx: AppContext, c: Claimed) {
   const after = ctx.now();
   const giveUp = !delivered && after.getTime() - c.createDate.getTime() >= CALLBACK_GIVE_UP_MS;
   await ctx.db.transaction(async (tx) => {
-    await tx.insert(callbackAttempts).values({ callbackId: c.id, attemptedAt, responseCode, latencyMs, error });
     await tx
       .update(callbacks)
       .set({
@@ -233,5 +270,10 @@ async function deliver(ctx: AppContext, c: Claimed) {
         nextAttemptAt: delivered || giveUp ? after : new Date(after.getTime() + callbackBackoffMs(attempts)),
       })
       .where(and(eq(callbacks.id, c.id), eq(callbacks.status, 'PENDING')));
+    // last: its trigger adds to the merchant's hour (callback_attempt_hours), a row every delivery of the merchant
+    // touches, so it is held only until the commit that follows
+    await tx
+      .insert(callbackAttempts)
+      .values({ callbackId: c.id, merchantId: c.merchantId, attemptedAt, responseCode, latencyMs, error });
   });
 }

@@ -48,6 +48,32 @@ export async function checkMoneyInvariants(db: DbOrTx, log: readonly string[] = 
   const paidTwice = await q(sql`SELECT invoice_id, count(*) FROM provider_transactions
     WHERE type = 'PAYOUT' AND status = 'DONE' GROUP BY invoice_id HAVING count(*) > 1`);
   if (paidTwice.length) fail('a withdrawal paid out twice', paidTwice);
+  // the provider's answers are its own: a transaction is open or answered DONE / DECLINED, never closed by the engine
+  const notTheProvidersWord = await q(sql`SELECT id, status FROM provider_transactions
+    WHERE status NOT IN ('PENDING', 'DONE', 'DECLINED') LIMIT 5`);
+  if (notTheProvidersWord.length)
+    fail('a provider transaction has a status the provider never gave', notTheProvidersWord);
+  // money paid from suspense: each such deposit is DONE and took exactly one matched item of its amount, and every
+  // matched item held in suspense paid such a deposit
+  const suspensePaid = await q(sql`
+    SELECT i.id, i.status, i.amount::text, count(ip.id) AS items, coalesce(sum(ip.amount), 0)::text AS paid
+    FROM invoices i LEFT JOIN incoming_payments ip ON ip.matched_invoice_id = i.id AND ip.in_suspense AND ip.status = 'MATCHED'
+    WHERE i.funded_from_suspense
+    GROUP BY i.id HAVING i.status <> 'DONE' OR count(ip.id) <> 1 OR coalesce(sum(ip.amount), 0) <> i.amount
+    UNION ALL
+    SELECT i.id, i.status, i.amount::text, 1, ip.amount::text FROM incoming_payments ip JOIN invoices i ON i.id = ip.matched_invoice_id
+    WHERE ip.in_suspense AND ip.status = 'MATCHED' AND NOT i.funded_from_suspense`);
+  if (suspensePaid.length) fail('a deposit paid from suspense and its incoming money disagree', suspensePaid);
+  const unresolvedLinked = await q(sql`SELECT id FROM incoming_payments
+    WHERE (status = 'UNMATCHED') <> (matched_invoice_id IS NULL) AND status <> 'RETURNED' LIMIT 5`);
+  if (unresolvedLinked.length) fail('an incoming payment is linked and unmatched at once', unresolvedLinked);
+  // a paused account gives its requisites to nobody: no deposit moved onto it after it was paused
+  const givenWhilePaused = await q(sql`SELECT i.id, i.account_id FROM invoices i
+    JOIN account_limits l ON l.account_id = i.account_id AND l.paused_at IS NOT NULL
+    JOIN invoice_status_events e ON e.invoice_id = i.id AND e.status = 'IN_PROGRESS' AND e.status_date > l.paused_at
+    JOIN event_log ev ON ev.invoice_id = i.id AND ev.event_time = e.status_date AND ev.data ? 'routing'
+    WHERE i.flow_type = 'DEPOSIT' LIMIT 5`);
+  if (givenWhilePaused.length) fail("routing gave a paused account's requisites", givenWhilePaused);
   const testInLive = await q(sql`SELECT e.id FROM ledger_entries e JOIN invoices i ON i.id = e.invoice_id
     WHERE i.is_test AND e.book = 'live' LIMIT 5`);
   if (testInLive.length) fail('test activity changed a live figure', testInLive);

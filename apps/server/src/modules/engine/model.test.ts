@@ -3,16 +3,20 @@ import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import { minorToMajorString, statusByCode, INVOICE_STATUSES } from '@paydesk/contracts';
 import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
-import { injectSigned, invoiceBody, merchantSigner, type Signer } from '../../../test/merchant-client';
+import { injectSigned, invoiceBody, merchantSigner, startReceiver, type Signer } from '../../../test/merchant-client';
 import { reconcileLedger } from '../ledger/reconcile';
 import { tickSandbox } from '../sandbox/service';
 import { tickExpiry } from './expiry';
+import { pauseUnpaidAccounts } from '../routing/account-health';
 import { checkMoneyInvariants } from './invariants.testkit';
+import { tickCallbacks } from '../callbacks/service';
+import { checkCallbackInvariants } from '../callbacks/invariants.testkit';
 
 /**
  * Model-based test of the money invariants (DESIGN §3 and §6; the idea of Jepsen's bank test):
  * random sequences of every action by every actor — merchant API, customers on the payment form,
- * providers, the sandbox, workers, operators (status, amount, retry), settlements — on live and
+ * providers (money that matches, money that matches nothing, answers that contradict staff), the sandbox, workers,
+ * operators (status, amount, retry, matching or returning unmatched money, resolving contradictions), settlements — on live and
  * test terminals, with every invariant checked after each step. MODEL_RUNS / MODEL_STEPS make it
  * longer (CI on PostgreSQL).
  */
@@ -320,12 +324,194 @@ class Settle implements fc.AsyncCommand<Model, Real> {
       method: 'POST',
       url: `/api/v1/settlement?merchantId=${t.demo.merchantId}`,
       headers: { cookie: admin },
-      payload: { terminalId: terminal.id, baseAmount: minorToMajorString(amount, 2), settlementAmount: 1 },
+      payload: { terminalId: terminal.id, baseAmount: Number(minorToMajorString(amount, 2)), settlementAmount: 1 },
     });
     expectNoServerError(`settle ${this.share}% ${this.test ? 'test' : 'live'}`, res, real);
+    // a well-formed settlement is refused only by the funds rule: anything else means the run stopped exercising it
+    if (res.statusCode === 400) throw new Error(`settlement refused as malformed: ${res.body}\n${real.log.join('\n')}`);
     await checkInvariants(real);
   }
   toString = () => `Settle(${this.share},${this.test})`;
+}
+
+/** A provider reports money that no invoice was waiting for (or that one was, by chance): suspense or a match. */
+class Unmatched implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly account: number,
+    readonly amount: number,
+  ) {}
+  check = () => true;
+  async run(_m: Model, real: Real) {
+    const accounts = await q<{ id: number; code: string }>(sql`SELECT a.id, p.code FROM provider_accounts a
+      JOIN providers p ON p.id = a.provider_id JOIN payment_methods pm ON pm.id = a.payment_method_id
+      JOIN currencies c ON c.id = pm.currency_id WHERE c.code = 'UZS' ORDER BY a.id`);
+    const acc = pick(accounts, this.account)!;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/provider/v1/incoming',
+      headers: { authorization: `Bearer dev:${acc.code}` },
+      payload: {
+        accountId: Number(acc.id),
+        amount: this.amount,
+        occurredAt: t.clock.now().toISOString(),
+        reference: `stray-${acc.id}-${real.log.length}-${this.amount}`,
+      },
+    });
+    expectNoServerError(`unmatched money ${this.amount} on account ${acc.id}`, res, real);
+    await checkInvariants(real);
+  }
+  toString = () => `Unmatched(${this.account},${this.amount})`;
+}
+
+const unmatchedItems = () =>
+  q<{ id: string }>(sql`SELECT id FROM incoming_payments WHERE status = 'UNMATCHED' ORDER BY created_at, id`);
+
+/** Staff match unmatched money to one of the run's invoices (any of them: the engine decides what is allowed). */
+class Match implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly item: number,
+    readonly i: number,
+  ) {}
+  check = (m: Readonly<Model>) => m.invoices.length > 0;
+  async run(m: Model, real: Real) {
+    const item = pick(await unmatchedItems(), this.item);
+    if (!item) return checkInvariants(real);
+    const inv = pick(m.invoices, this.i)!;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/incoming/${item.id}/match`,
+      headers: { cookie: ops },
+      payload: { invoiceId: inv.id, reason: 'model run' },
+    });
+    expectNoServerError(`match ${item.id} → ${inv.id}`, res, real);
+    await checkInvariants(real);
+  }
+  toString = () => `Match(${this.item},${this.i})`;
+}
+
+class Return implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly item: number) {}
+  check = () => true;
+  async run(_m: Model, real: Real) {
+    const item = pick(await unmatchedItems(), this.item);
+    if (!item) return checkInvariants(real);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/incoming/${item.id}/return`,
+      headers: { cookie: ops },
+      payload: { reference: `ret-${real.log.length}`, reason: 'model run' },
+    });
+    expectNoServerError(`return ${item.id}`, res, real);
+    await checkInvariants(real);
+  }
+  toString = () => `Return(${this.item})`;
+}
+
+/** Staff resolve a contradiction between a provider's answer and the books, either way. */
+class Resolve implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly n: number,
+    readonly accept: boolean,
+  ) {}
+  check = () => true;
+  async run(_m: Model, real: Real) {
+    const open = await q<{ id: number }>(sql`SELECT id FROM provider_contradictions WHERE status = 'OPEN' ORDER BY id`);
+    const c = pick(open, this.n);
+    if (!c) return checkInvariants(real);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/contradictions/${c.id}/resolve`,
+      headers: { cookie: ops },
+      payload: { resolution: this.accept ? 'ACCEPT_PROVIDER' : 'KEEP_BOOKS', reason: 'model run' },
+    });
+    expectNoServerError(`resolve contradiction ${c.id} ${this.accept}`, res, real);
+    await checkInvariants(real);
+  }
+  toString = () => `Resolve(${this.n},${this.accept})`;
+}
+
+/** Staff pause or resume a provider account by hand (routing must then skip it, or use it again). */
+class PauseResume implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly account: number,
+    readonly pause: boolean,
+  ) {}
+  check = () => true;
+  async run(_m: Model, real: Real) {
+    const accounts = await q<{ id: number }>(sql`SELECT account_id AS id FROM account_limits ORDER BY account_id`);
+    const acc = pick(accounts, this.account)!;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/people/account/${acc.id}/${this.pause ? 'pause' : 'resume'}`,
+      headers: { cookie: ops },
+      payload: { reason: 'model run' },
+    });
+    expectNoServerError(`${this.pause ? 'pause' : 'resume'} account ${acc.id}`, res, real);
+    await checkInvariants(real);
+  }
+  toString = () => `PauseResume(${this.account},${this.pause})`;
+}
+
+/**
+ * The merchant's endpoint answers (or not) while hours pass and the callback worker runs; then staff replay the run's
+ * failed or delivered callbacks (or preview it): each event once more under its own webhook-id, none beside a
+ * delivery of it still in flight, every replay audited with its count (callbacks/invariants.testkit.ts).
+ */
+let endpoint: Awaited<ReturnType<typeof startReceiver>> | undefined;
+let endpointUp = true;
+let runStart = new Date();
+let owner = '';
+beforeAll(async () => {
+  // the demo terminals call back to an endpoint of the run's own, which checks every signature (afterAll)
+  endpoint = await startReceiver(
+    () => (endpointUp ? 204 : 503),
+    () => [t.demo.webhookSecret],
+  );
+  await t.ctx.db.execute(
+    sql`UPDATE terminals SET callback_url = ${endpoint.url} WHERE merchant_id = ${t.demo.merchantId}`,
+  );
+  owner = await loginAs(t.app, 'owner');
+  runStart = t.clock.now();
+});
+afterAll(async () => endpoint?.close());
+
+class Replay implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly up: boolean,
+    readonly hours: number,
+    readonly status: 'FAILED' | 'DELIVERED' | undefined,
+    readonly preview: boolean,
+    readonly byOps: boolean,
+  ) {}
+  check = () => true;
+  async run(_m: Model, real: Real) {
+    endpointUp = this.up;
+    t.clock.advance(this.hours * 3600_000);
+    for (let k = 0; k < 10 && (await tickCallbacks(t.ctx, { limit: 200 })) > 0; k++);
+    real.log.push(`callbacks worked off after ${this.hours} h, endpoint ${this.up ? 'up' : 'down'}`);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/callbacks/replay',
+      headers: { cookie: this.byOps ? ops : owner },
+      payload: {
+        ...(this.status ? { status: this.status } : {}),
+        from: runStart.toISOString(),
+        ...(this.preview ? { preview: true } : {}),
+        ...(this.byOps ? { merchant: t.demo.merchantId } : {}),
+      },
+    });
+    expectNoServerError(`replay ${this.status ?? 'all'}${this.preview ? ' (preview)' : ''}`, res, real);
+    if (res.statusCode !== (this.preview ? 200 : 202)) {
+      throw new Error(`replay: ${res.statusCode} ${res.body}\n${real.log.join('\n')}`);
+    }
+    if (!this.preview) {
+      const { count, replayId } = res.json().data as { count: number; replayId: string };
+      real.log.push(`replayed ${count} (${replayId})`);
+    }
+    await checkCallbackInvariants(t.ctx.db, real.log);
+    await checkInvariants(real);
+  }
+  toString = () => `Replay(${this.up},${this.hours},${this.status},${this.preview},${this.byOps})`;
 }
 
 class Workers implements fc.AsyncCommand<Model, Real> {
@@ -335,6 +521,7 @@ class Workers implements fc.AsyncCommand<Model, Real> {
     t.clock.advance(this.minutes * 60_000);
     await tickSandbox(t.ctx);
     await tickExpiry(t.ctx);
+    await pauseUnpaidAccounts(t.ctx);
     real.log.push(`workers after ${this.minutes} min`);
     await checkInvariants(real);
   }
@@ -358,6 +545,20 @@ function commandArbitraries() {
     i.map((x) => new Retry(x)),
     fc.tuple(fc.integer({ min: 1, max: 120 }), fc.boolean()).map(([s, test]) => new Settle(s, test)),
     fc.integer({ min: 1, max: 90 }).map((mins) => new Workers(mins)),
+    fc.tuple(fc.nat(10), amount).map(([a, x]) => new Unmatched(a, x)),
+    fc.tuple(fc.nat(10), i).map(([item, x]) => new Match(item, x)),
+    fc.nat(10).map((item) => new Return(item)),
+    fc.tuple(fc.nat(10), fc.boolean()).map(([n, accept]) => new Resolve(n, accept)),
+    fc.tuple(fc.nat(30), fc.boolean()).map(([a, pause]) => new PauseResume(a, pause)),
+    fc
+      .tuple(
+        fc.boolean(),
+        fc.integer({ min: 1, max: 80 }),
+        fc.constantFrom('FAILED' as const, 'DELIVERED' as const, undefined),
+        fc.boolean(),
+        fc.boolean(),
+      )
+      .map(([up, hours, status, preview, byOps]) => new Replay(up, hours, status, preview, byOps)),
   ];
   // creations weigh more: most actions need invoices to act on
   return [commands[0]!, commands[0]!, commands[1]!, ...commands];

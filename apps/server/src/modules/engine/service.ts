@@ -1,10 +1,11 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import {
   awaitsProvider,
-  canRetry,
+  amountChangeRefusal,
   canTransition,
   feeFor,
   isFinal,
+  retryRefusal,
   type FlowType,
   type InvoiceStatus,
 } from '@paydesk/contracts';
@@ -24,6 +25,12 @@ import { postInvoiceDelta } from '../ledger/service';
 import { getSetting } from '../settings/service';
 import { recordAudit, staffActor, type AuditActor, type AuditRecord } from '../audit/service';
 import { enforceInvariants, moneyFormatter } from './guards';
+import { invoiceProcessing } from './lifecycle';
+import { settleSuspenseFunding, type SuspenseMatch } from './suspense';
+
+// the provider API books incoming money through the engine's suspense rules
+export { accountBooking, holdInSuspense } from './suspense';
+import { keepLateMoney, openContradiction } from './contradictions';
 import { flagOverLimit } from '../routing/service';
 import type { SessionUser } from '../../plugins/auth';
 
@@ -40,7 +47,8 @@ export type Actor = {
 };
 
 /** A back-office user acting on invoices. */
-export const operatorActor = (user: SessionUser, ip: string): Actor => ({
+export type StaffActor = Actor & { kind: 'operator'; userId: string; audit: AuditActor };
+export const operatorActor = (user: SessionUser, ip: string): StaffActor => ({
   kind: 'operator',
   userId: user.id,
   audit: staffActor(user, ip),
@@ -106,12 +114,91 @@ export async function logEvent(
 export type TransitionOptions = {
   reason?: string;
   /** Extra columns written with the status (amount, account, credentials…). */
-  patch?: Partial<Omit<InvoiceRow, 'id' | 'status' | 'statusDate'>>;
+  patch?: InvoicePatch;
   code?: string;
   description?: string;
   /** Skip the engine rule (operator corrections and ticket approvals). */
   force?: boolean;
+  /** staff match unmatched money to this deposit (exceptions/service.ts) */
+  match?: SuspenseMatch;
+  /** more for the event-log entry's data (e.g. how routing chose the account) */
+  data?: Record<string, unknown>;
 };
+
+/** Columns a change writes besides the status (which only a transition writes). */
+export type InvoicePatch = Partial<Omit<InvoiceRow, 'id' | 'status' | 'statusDate'>>;
+
+/** One change of an invoice, whoever makes it (see writeInvoice). */
+type InvoiceWrite = {
+  /** the status after the change; omitted: it keeps its status */
+  to?: InvoiceStatus;
+  patch?: InvoicePatch;
+  actor: Actor;
+  /** the event-log entry that says what happened, in words */
+  event: { code: string; description: string; data?: Record<string, unknown> };
+  /** the ledger entries' kind, should the change move money */
+  ledgerKind: string;
+  /** staff match an unmatched incoming payment to this deposit */
+  match?: SuspenseMatch;
+};
+
+/**
+ * The one write path of an invoice (docs/engine.md): every change — a status transition, re-issued requisites, an
+ * amount correction, the customer's payout choice, a match of unmatched money — runs these steps in this order, in
+ * the caller's transaction, on a LOCKED invoice:
+ * 1. the invariants (guards.ts), before anything is written;
+ * 2. money that arrived unmatched: a deposit staff set DONE takes it from suspense instead of counting it twice, and a
+ *    deposit paid from suspense that leaves DONE gives the money back to suspense (suspense.ts);
+ * 3. the row, the status event (a status change), the event-log entry;
+ * 4. the ledger: the difference between the invoice's effect before and after;
+ * 5. the merchant's callback: invoice.status when the status moved, invoice.amount_changed when only the amount did.
+ */
+export async function writeInvoice(ctx: AppContext, tx: Tx, inv: InvoiceRow, w: InvoiceWrite): Promise<InvoiceRow> {
+  const now = ctx.now();
+  const to = w.to ?? (inv.status as InvoiceStatus);
+  const moved = to !== inv.status;
+  let patch: InvoicePatch = { ...w.patch };
+  let next: InvoiceRow = { ...inv, ...patch, status: to, statusDate: moved ? now : inv.statusDate };
+  await enforceInvariants(tx, inv, next);
+  const staff = w.actor.kind === 'operator';
+  const funding = await settleSuspenseFunding(tx, inv, next, { staff, userId: w.actor.userId ?? null }, now, w.match);
+  if (funding) {
+    patch = { ...patch, ...funding.patch };
+    next = { ...next, ...funding.patch };
+  }
+  // what staff, expiry or the merchant decided is recorded beside the provider's open transaction, which stays open
+  // until the provider answers (its answer is never overwritten: provider-answers.ts)
+  if (moved && isFinal(to)) await recordDecision(tx, inv.id, to, w.actor, now);
+  const [updated] = await tx
+    .update(invoices)
+    .set({ ...patch, status: to, ...(moved ? { statusDate: now } : {}) })
+    .where(eq(invoices.id, inv.id))
+    .returning();
+  if (moved) {
+    await tx
+      .insert(invoiceStatusEvents)
+      .values({ invoiceId: inv.id, status: to, statusDate: now, userId: w.actor.userId ?? null });
+  }
+  await logEvent(tx, inv, now, w.actor, w.event.code, w.event.description, w.event.data);
+  if (funding?.event)
+    await logEvent(tx, inv, now, w.actor, funding.event.code, funding.event.description, funding.event.data);
+  await postInvoiceDelta(tx, inv, updated!, w.ledgerKind, now);
+  if (moved) await afterMoneyArrived(ctx, tx, updated!, w.actor, now);
+  if (moved) await enqueueCallback(tx, updated!, now);
+  else if (updated!.amount !== inv.amount) await enqueueCallback(tx, updated!, now, 'invoice.amount_changed');
+  return updated!;
+}
+
+/**
+ * A final status set while a provider transaction is open (staff, expiry, the merchant): the decision is recorded
+ * beside the transaction, whose own status only the provider's answer writes (resolveProviderTransactionLocked).
+ */
+async function recordDecision(tx: Tx, invoiceId: string, status: InvoiceStatus, actor: Actor, at: Date) {
+  await tx
+    .update(providerTransactions)
+    .set({ decidedStatus: status, decidedAt: at, decidedBy: actor.userId ?? null })
+    .where(and(eq(providerTransactions.invoiceId, invoiceId), eq(providerTransactions.status, 'PENDING')));
+}
 
 /** Moves a LOCKED invoice to `to` inside the caller's transaction. */
 export async function applyTransition(
@@ -128,39 +215,20 @@ export async function applyTransition(
   if (!operator && !canTransition(inv.flowType as FlowType, from, to)) {
     throw invalidState(`The invoice is ${from}; it cannot move to ${to}`);
   }
-  const now = ctx.now();
-  await enforceInvariants(tx, inv, { ...inv, ...opts.patch, status: to, statusDate: now });
-  // a final status ends whatever the provider still had open for this invoice (guards.ts refuses
-  // ending a withdrawal whose payout is with the provider, except as DONE)
-  if (isFinal(to)) await closePendingTransactions(tx, inv.id, 'CANCELED', now);
-  const [updated] = await tx
-    .update(invoices)
-    .set({ ...opts.patch, status: to, statusDate: now })
-    .where(eq(invoices.id, inv.id))
-    .returning();
-  await tx
-    .insert(invoiceStatusEvents)
-    .values({ invoiceId: inv.id, status: to, statusDate: now, userId: actor.userId ?? null });
-  const description =
-    opts.description ??
-    `Status changed from ${from} to ${to} by ${ACTOR_NAME[actor.kind]}${opts.reason ? `: ${opts.reason}` : ''}`;
-  await logEvent(
-    tx,
-    inv,
-    now,
+  return writeInvoice(ctx, tx, inv, {
+    to,
+    patch: opts.patch,
+    match: opts.match,
     actor,
-    opts.code ?? (actor.kind === 'operator' ? 'STATUS_CHANGED_BY_OPERATOR' : 'STATUS_CHANGED'),
-    description,
-    {
-      before: from,
-      after: to,
-      ...(opts.reason ? { reason: opts.reason } : {}),
+    event: {
+      code: opts.code ?? (actor.kind === 'operator' ? 'STATUS_CHANGED_BY_OPERATOR' : 'STATUS_CHANGED'),
+      description:
+        opts.description ??
+        `Status changed from ${from} to ${to} by ${ACTOR_NAME[actor.kind]}${opts.reason ? `: ${opts.reason}` : ''}`,
+      data: { before: from, after: to, ...(opts.reason ? { reason: opts.reason } : {}), ...opts.data },
     },
-  );
-  await postInvoiceDelta(tx, inv, updated!, actor.kind === 'operator' ? 'operator_status' : 'invoice_status', now);
-  await afterMoneyArrived(ctx, tx, updated!, actor, now);
-  await enqueueCallback(tx, updated!, now);
-  return updated!;
+    ledgerKind: actor.kind === 'operator' ? 'operator_status' : 'invoice_status',
+  });
 }
 
 /** A DONE deposit may take its account past the limit (the money is there): flag it and say so in the log. */
@@ -189,26 +257,44 @@ export async function reissue(
   inv: InvoiceRow,
   actor: Actor,
   patch: Pick<InvoiceRow, 'paymentMethodId' | 'amount' | 'fee' | 'accountId' | 'credentialValue'>,
+  routing?: unknown,
 ) {
-  const now = ctx.now();
-  await enforceInvariants(tx, inv, { ...inv, ...patch });
-  const [updated] = await tx.update(invoices).set(patch).where(eq(invoices.id, inv.id)).returning();
   const money = await moneyFormatter(tx, inv.currencyId);
-  await logEvent(
-    tx,
-    inv,
-    now,
+  return writeInvoice(ctx, tx, inv, {
+    patch,
     actor,
-    'REQUISITES_REISSUED',
-    `Customer changed the payment from ${money(inv.amount)} to ${money(patch.amount)}: requisites of account ${patch.accountId} given instead of ${inv.accountId}`,
-    {
-      before: { amount: inv.amount, accountId: inv.accountId },
-      after: { amount: patch.amount, accountId: patch.accountId },
+    event: {
+      code: 'REQUISITES_REISSUED',
+      description: `Customer changed the payment from ${money(inv.amount)} to ${money(patch.amount)}: requisites of account ${patch.accountId} given instead of ${inv.accountId}`,
+      data: {
+        before: { amount: inv.amount, accountId: inv.accountId },
+        after: { amount: patch.amount, accountId: patch.accountId },
+        ...(routing ? { routing } : {}),
+      },
     },
-  );
-  await postInvoiceDelta(tx, inv, updated!, 'invoice_amount', now);
-  if (patch.amount !== inv.amount) await enqueueCallback(tx, updated!, now, 'invoice.amount_changed');
-  return updated!;
+    ledgerKind: 'invoice_amount',
+  });
+}
+
+/** The customer chose how a withdrawal is paid out (method, and the amount where the form lets them change it). */
+export async function choosePayoutMethod(
+  ctx: AppContext,
+  tx: Tx,
+  inv: InvoiceRow,
+  actor: Actor,
+  choice: { paymentMethodId: number; methodName: string; amount: number; fee: number },
+) {
+  const money = await moneyFormatter(tx, inv.currencyId);
+  return writeInvoice(ctx, tx, inv, {
+    patch: { paymentMethodId: choice.paymentMethodId, amount: choice.amount, fee: choice.fee },
+    actor,
+    event: {
+      code: 'PAYOUT_METHOD_CHOSEN',
+      description: `Customer chose ${choice.methodName} for ${money(choice.amount)}`,
+      data: { paymentMethodId: choice.paymentMethodId, amount: choice.amount },
+    },
+    ledgerKind: 'invoice_amount',
+  });
 }
 
 /**
@@ -336,33 +422,26 @@ export function changeAmount(
   }
   return inTx(ctx, async (tx) => {
     const inv = await lockOwned(tx, args.invoiceId, args.merchantId);
-    if (inv.amount === args.amount) throw invalidState(`The amount is already ${args.amount}`);
-    const fee = feeFor(args.amount, await terminalFeeBps(tx, inv.terminalId));
-    const now = ctx.now();
-    await enforceInvariants(tx, inv, { ...inv, amount: args.amount, fee });
-    const [updated] = await tx
-      .update(invoices)
-      .set({ amount: args.amount, fee })
-      .where(eq(invoices.id, inv.id))
-      .returning();
     const money = await moneyFormatter(tx, inv.currencyId);
-    await logEvent(
-      tx,
-      inv,
-      now,
-      args.actor,
-      'AMOUNT_CHANGED',
-      `Amount changed from ${money(inv.amount)} to ${money(args.amount)}${args.reason ? `: ${args.reason}` : ''}`,
-      {
-        before: inv.amount,
-        after: args.amount,
-        feeBefore: inv.fee,
-        feeAfter: fee,
-        ...(args.reason ? { reason: args.reason } : {}),
+    const refusal = amountChangeRefusal(inv, args.amount, money);
+    if (refusal) throw invalidState(refusal);
+    const fee = feeFor(args.amount, await terminalFeeBps(tx, inv.terminalId));
+    const updated = await writeInvoice(ctx, tx, inv, {
+      patch: { amount: args.amount, fee },
+      actor: args.actor,
+      event: {
+        code: 'AMOUNT_CHANGED',
+        description: `Amount changed from ${money(inv.amount)} to ${money(args.amount)}${args.reason ? `: ${args.reason}` : ''}`,
+        data: {
+          before: inv.amount,
+          after: args.amount,
+          feeBefore: inv.fee,
+          feeAfter: fee,
+          ...(args.reason ? { reason: args.reason } : {}),
+        },
       },
-    );
-    await postInvoiceDelta(tx, inv, updated!, 'operator_amount', now);
-    await enqueueCallback(tx, updated!, now, 'invoice.amount_changed');
+      ledgerKind: 'operator_amount',
+    });
     await auditStaff(ctx, tx, args.actor, {
       action: 'invoice.amount_changed',
       merchantId: inv.merchantId,
@@ -372,27 +451,16 @@ export function changeAmount(
       after: { amount: args.amount, fee },
       reason: args.reason,
     });
-    return updated!;
+    return updated;
   });
-}
-
-async function closePendingTransactions(tx: Tx, invoiceId: string, status: string, at: Date) {
-  await tx
-    .update(providerTransactions)
-    .set({ status, statusDate: at })
-    .where(and(eq(providerTransactions.invoiceId, invoiceId), eq(providerTransactions.status, 'PENDING')));
 }
 
 /** Starts a new payout attempt for a LOCKED withdrawal (DECLINED → IN_PROGRESS with the hold re-applied). */
 async function retryLocked(ctx: AppContext, tx: Tx, inv: InvoiceRow, actor: Actor, auto: boolean) {
-  if (!canRetry(inv)) throw invalidState(`A ${inv.flowType.toLowerCase()} in status ${inv.status} cannot be retried`);
-  if (!inv.credentialValue)
-    throw invalidState('The customer has not given payout details yet; there is nothing to retry');
-  // DESIGN §3: a new payout only once the previous one is final and not paid, never beside it
-  const [pending] = await pendingTransactions(tx, inv.id);
-  if (pending) {
-    throw invalidState(`Payout attempt ${pending.attempt} is still with the provider; retry only after it is declined`);
-  }
+  // the rule the back-office disables Retry with: a new payout only once the previous one is final and not paid,
+  // never beside it (the invoice is locked, so what it reads holds until the payout is written)
+  const refusal = retryRefusal({ ...inv, processing: await invoiceProcessing(tx, inv.id) });
+  if (refusal) throw invalidState(refusal);
   const now = ctx.now();
   let updated = inv;
   if (!awaitsProvider(inv)) {
@@ -528,10 +596,15 @@ export function decideTicket(
 }
 
 /**
- * A provider's (or the sandbox's) answer to a provider transaction, under the invoice lock.
- * Deposits: DONE credits the merchant. Payouts: DONE settles; DECLINED is retried automatically when
- * the setting is on (at most AUTO_RETRY_MAX_ATTEMPTS attempts), else the invoice is DECLINED.
- * Idempotent: a transaction already answered the same way is returned unchanged.
+ * A provider's (or the sandbox's) answer to a provider transaction, under the invoice lock. The answer is the provider's
+ * and is always stored as given (docs/engine.md, "provider answers"):
+ * - while the invoice waits for it: deposits DONE credit the merchant; payouts DONE settle, DECLINED is retried
+ *   automatically when the setting is on (at most AUTO_RETRY_MAX_ATTEMPTS attempts), else the invoice is DECLINED;
+ *   should the engine refuse what the answer implies, the answer is kept and becomes a contradiction for staff;
+ * - after staff (or expiry, or the merchant) already decided: an answer that agrees is recorded; money confirmed for a
+ *   deposit that is no longer waiting goes on the books as unmatched money (suspense), offered to staff against this
+ *   deposit; any other disagreement is a contradiction for staff (contradictions.ts).
+ * Idempotent: a transaction already answered the same way is returned unchanged; a different second answer is 409.
  */
 export async function resolveProviderTransactionLocked(
   ctx: AppContext,
@@ -546,7 +619,7 @@ export async function resolveProviderTransactionLocked(
   if (!txn || txn.invoiceId !== inv.id) throw notFound('Transaction');
   if (txn.status !== 'PENDING') {
     if (txn.status === result) return { invoice: inv, transaction: txn, replay: true };
-    throw invalidState(`The transaction is already ${txn.status}`);
+    throw invalidState(`The provider already answered ${txn.status} for this transaction`);
   }
   const now = ctx.now();
   const [closed] = await tx
@@ -554,27 +627,48 @@ export async function resolveProviderTransactionLocked(
     .set({ status: result, statusDate: now, externalRef: opts.providerInvoiceId ?? txn.externalRef })
     .where(eq(providerTransactions.id, txn.id))
     .returning();
-  let invoice = inv;
   if (!awaitsProvider(inv)) {
+    await answerAfterDecision(ctx, tx, inv, closed!, result, actor, opts);
+    return { invoice: inv, transaction: closed!, replay: false };
+  }
+  try {
+    // a savepoint: should the engine refuse what the answer implies, the answer itself is still kept
+    const invoice = await tx.transaction((sp) => applyProviderAnswer(ctx, sp, inv, txn, result, actor, opts));
+    return { invoice, transaction: closed!, replay: false };
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    await openContradiction(tx, inv, closed!, result, now, `the engine refused it: ${err.message}`);
     await logEvent(
       tx,
       inv,
       now,
       actor,
-      'TRANSACTION_IGNORED',
-      `Provider answered ${result} for an invoice already ${inv.status}`,
+      'PROVIDER_CONTRADICTS',
+      `Provider answered ${result}; the books could not follow: ${err.message}`,
       {
         transactionId: txn.id,
       },
     );
-    return { invoice, transaction: closed!, replay: false };
+    return { invoice: inv, transaction: closed!, replay: false };
   }
+}
+
+async function applyProviderAnswer(
+  ctx: AppContext,
+  tx: Tx,
+  inv: InvoiceRow,
+  txn: typeof providerTransactions.$inferSelect,
+  result: 'DONE' | 'DECLINED',
+  actor: Actor,
+  opts: { reason?: string; providerInvoiceId?: string },
+) {
   if (result === 'DONE') {
-    invoice = await applyTransition(ctx, tx, inv, 'DONE', actor, {
+    return applyTransition(ctx, tx, inv, 'DONE', actor, {
       reason: opts.reason,
       patch: opts.providerInvoiceId ? { providerInvoiceId: opts.providerInvoiceId } : undefined,
     });
-  } else if (
+  }
+  if (
     inv.flowType === 'WITHDRAWAL' &&
     txn.attempt < AUTO_RETRY_MAX_ATTEMPTS &&
     (await getSetting(tx, inv.merchantId, 'settings.withdrawal.retry.auto.enable')) === 'true'
@@ -582,19 +676,67 @@ export async function resolveProviderTransactionLocked(
     await logEvent(
       tx,
       inv,
-      now,
+      ctx.now(),
       actor,
       'PAYOUT_DECLINED',
       `Payout attempt ${txn.attempt} declined${opts.reason ? `: ${opts.reason}` : ''}`,
+      { transactionId: txn.id },
+    );
+    return (await retryLocked(ctx, tx, inv, { kind: 'system' }, true)).invoice;
+  }
+  return applyTransition(ctx, tx, inv, 'DECLINED', actor, { reason: opts.reason });
+}
+
+/** The provider answered a transaction of an invoice that no longer waited for it (see resolveProviderTransactionLocked). */
+async function answerAfterDecision(
+  ctx: AppContext,
+  tx: Tx,
+  inv: InvoiceRow,
+  txn: typeof providerTransactions.$inferSelect,
+  result: 'DONE' | 'DECLINED',
+  actor: Actor,
+  opts: { providerInvoiceId?: string },
+) {
+  const now = ctx.now();
+  const paid = inv.status === 'DONE';
+  if (paid === (result === 'DONE')) {
+    await logEvent(
+      tx,
+      inv,
+      now,
+      actor,
+      'PROVIDER_AGREES',
+      `Provider answered ${result}; the invoice was already ${inv.status}`,
       {
         transactionId: txn.id,
       },
     );
-    invoice = (await retryLocked(ctx, tx, inv, { kind: 'system' }, true)).invoice;
-  } else {
-    invoice = await applyTransition(ctx, tx, inv, 'DECLINED', actor, { reason: opts.reason });
+    return;
   }
-  return { invoice, transaction: closed!, replay: false };
+  if (inv.flowType === 'DEPOSIT' && result === 'DONE' && txn.accountId !== null) {
+    // the money is on the account although the deposit is closed: on the books in suspense, for staff to match
+    const item = await keepLateMoney(tx, inv, txn.accountId, opts.providerInvoiceId ?? `transaction ${txn.id}`, now);
+    await logEvent(
+      tx,
+      inv,
+      now,
+      actor,
+      'LATE_PAYMENT_IN_SUSPENSE',
+      `Provider confirmed the money after the deposit became ${inv.status}: held as unmatched money (${item.reference}) for staff to match or return`,
+      { transactionId: txn.id, incomingId: item.id },
+    );
+    return;
+  }
+  await openContradiction(tx, inv, txn, result, now);
+  await logEvent(
+    tx,
+    inv,
+    now,
+    actor,
+    'PROVIDER_CONTRADICTS',
+    `Provider answered ${result}, but the invoice is ${inv.status}${txn.decidedStatus ? ` (set by staff)` : ''}: queued for staff`,
+    { transactionId: txn.id },
+  );
 }
 
 export function resolveProviderTransaction(
@@ -626,11 +768,4 @@ export function resolveProviderTransaction(
       reason: args.reason,
     });
   });
-}
-
-async function pendingTransactions(tx: Tx, invoiceId: string) {
-  return tx
-    .select()
-    .from(providerTransactions)
-    .where(and(eq(providerTransactions.invoiceId, invoiceId), inArray(providerTransactions.status, ['PENDING'])));
 }

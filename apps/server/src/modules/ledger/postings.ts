@@ -7,7 +7,7 @@
  * or amount change — by the engine or by an operator — posts the difference between the
  * effect after and the effect before, so applying and reversing are the same operation.
  */
-export type LedgerAccount = 'merchant' | 'merchant_hold' | 'provider_account' | 'fees' | 'settlement';
+export type LedgerAccount = 'merchant' | 'merchant_hold' | 'provider_account' | 'fees' | 'settlement' | 'suspense';
 
 export type Leg = { account: LedgerAccount; amount: number };
 
@@ -16,14 +16,17 @@ export type InvoiceEffectInput = {
   status: string;
   amount: number;
   fee: number;
+  /** the deposit's money had arrived unmatched and sits in suspense (already counted on the provider account) */
+  fundedFromSuspense?: boolean;
 };
 
-export function invoiceEffect({ flowType, status, amount, fee }: InvoiceEffectInput): Leg[] {
+export function invoiceEffect({ flowType, status, amount, fee, fundedFromSuspense }: InvoiceEffectInput): Leg[] {
   if (flowType === 'DEPOSIT') {
     if (status !== 'DONE') return [];
-    // money arrived at the provider account; the merchant is owed amount - fee; we earn the fee
+    // money arrived at the provider account (or, when it first arrived unmatched, comes out of suspense, where the
+    // arrival put it); the merchant is owed amount - fee; we earn the fee
     return [
-      { account: 'provider_account', amount },
+      { account: fundedFromSuspense ? 'suspense' : 'provider_account', amount },
       { account: 'merchant', amount: -(amount - fee) },
       { account: 'fees', amount: -fee },
     ];
@@ -61,5 +64,25 @@ export function settlementLegs(baseAmount: number): Leg[] {
   return [
     { account: 'merchant', amount: baseAmount },
     { account: 'settlement', amount: -baseAmount },
+  ];
+}
+
+/**
+ * Money a provider reported that matched no invoice: it is on the provider account from that moment, and the platform
+ * owes it to someone it does not know yet (suspense). Staff resolve it by a match (the deposit's effect takes it out of
+ * suspense) or a return (returnLegs).
+ */
+export function unmatchedArrivalLegs(amount: number): Leg[] {
+  return [
+    { account: 'provider_account', amount },
+    { account: 'suspense', amount: -amount },
+  ];
+}
+
+/** Unmatched money sent back to the payer: out of suspense, out of the provider account. */
+export function returnLegs(amount: number): Leg[] {
+  return [
+    { account: 'suspense', amount },
+    { account: 'provider_account', amount: -amount },
   ];
 }

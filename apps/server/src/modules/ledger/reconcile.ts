@@ -6,6 +6,7 @@ import type { Book } from './service';
 /** The balance key of an entry in SQL: the same as ledger/service.ts balanceKey. */
 const KEY = sql.raw(`e.book || ':' || e.account || ':' ||
   CASE WHEN e.account = 'provider_account' THEN coalesce(e.provider_account_id::text, 'none')
+       WHEN e.account = 'suspense' THEN 'platform'
        ELSE coalesce(e.merchant_id::text, 'none') END || ':' || e.currency_id`);
 
 /** Sets every balance row to the sum of its entries (seeding and bulk loads write entries in bulk). */
@@ -13,7 +14,7 @@ export async function rebuildLedgerBalances(db: DbOrTx) {
   await db.execute(sql`
     INSERT INTO ledger_balances (key, book, account, merchant_id, provider_account_id, currency_id, balance)
     SELECT ${KEY}, e.book, e.account,
-           CASE WHEN e.account = 'provider_account' THEN NULL ELSE e.merchant_id END,
+           CASE WHEN e.account IN ('provider_account', 'suspense') THEN NULL ELSE e.merchant_id END,
            CASE WHEN e.account = 'provider_account' THEN e.provider_account_id END,
            e.currency_id, SUM(e.amount)
     FROM ledger_entries e GROUP BY 1, 2, 3, 4, 5, 6
@@ -25,7 +26,8 @@ export type LedgerFindings = Omit<Reconciliation, 'checkedAt'>;
 
 /**
  * The ledger's invariants, read from the database: every balance row equals the sum of its entries (and so does every
- * day total: drift keys `day:merchant:currency:book:terminal:day`, their net shown), and every
+ * day total: drift keys `day:merchant:currency:book:terminal:day`, their net shown), suspense equals the unresolved
+ * unmatched money (drift key `suspense:book:currency`: the balance held, the items' sum as entries), and every
  * book sums to zero per currency. Empty lists mean the books are right.
  */
 export async function reconcileLedger(db: DbOrTx): Promise<LedgerFindings> {
@@ -58,11 +60,21 @@ export async function reconcileLedger(db: DbOrTx): Promise<LedgerFindings> {
     WHERE (d.deposits, d.withdrawals, d.fees, d.settlements, d.net, d.holds)
       IS DISTINCT FROM (s.deposits, s.withdrawals, s.fees, s.settlements, s.net, s.holds)
     ORDER BY 1 LIMIT 100`);
+  // suspense holds exactly the money that arrived unmatched and is not resolved yet
+  const suspense = await db.execute<{ key: string; balance: string | null; entries: string | null }>(sql`
+    WITH items AS (SELECT book, currency_id, SUM(amount) AS amount FROM incoming_payments
+                   WHERE status = 'UNMATCHED' AND in_suspense GROUP BY 1, 2),
+      held AS (SELECT book, currency_id, -balance AS amount FROM ledger_balances WHERE account = 'suspense')
+    SELECT 'suspense:' || coalesce(h.book, i.book) || ':' || coalesce(h.currency_id, i.currency_id) AS key,
+      h.amount::text AS balance, i.amount::text AS entries
+    FROM held h FULL OUTER JOIN items i ON i.book = h.book AND i.currency_id = h.currency_id
+    WHERE coalesce(h.amount, 0) <> coalesce(i.amount, 0)
+    ORDER BY 1`);
   const unbalanced = await db.execute<{ book: Book; currency_id: number; total: string }>(sql`
     SELECT book, currency_id, SUM(amount)::text AS total FROM ledger_entries GROUP BY book, currency_id
     HAVING SUM(amount) <> 0 ORDER BY 1, 2`);
   return {
-    drift: [...drift.rows, ...days.rows].map((r) => ({
+    drift: [...drift.rows, ...days.rows, ...suspense.rows].map((r) => ({
       key: r.key,
       balance: toExactInt(r.balance ?? 0),
       entries: toExactInt(r.entries ?? 0),

@@ -4,7 +4,15 @@ import { toExactInt } from '@paydesk/contracts';
 import { ownedTerminal } from '../../lib/tenant';
 import type { DbOrTx, Tx } from '../../db/create-db';
 import { ledgerBalances, ledgerEntries, type invoices } from '../../db/schema';
-import { effectDelta, invoiceEffect, settlementLegs, type LedgerAccount, type Leg } from './postings';
+import {
+  effectDelta,
+  invoiceEffect,
+  returnLegs,
+  settlementLegs,
+  unmatchedArrivalLegs,
+  type LedgerAccount,
+  type Leg,
+} from './postings';
 
 type InvoiceRow = typeof invoices.$inferSelect;
 
@@ -13,8 +21,9 @@ export type Book = 'live' | 'test';
 export const bookOf = (isTest: boolean): Book => (isTest ? 'test' : 'live');
 
 /**
- * The balance row a leg belongs to: provider accounts by account id (they serve every merchant),
- * every other ledger account by merchant. The migration and rebuildLedgerBalances build the same key in SQL.
+ * The balance row a leg belongs to: provider accounts by account id (they serve every merchant), suspense once for the
+ * platform (money nobody is known to own yet), every other ledger account by merchant. reconcile.ts builds the same
+ * key in SQL.
  */
 function balanceKey(
   book: Book,
@@ -22,20 +31,29 @@ function balanceKey(
   owner: { merchantId: string | null; providerAccountId: number | null },
   currencyId: number,
 ) {
-  const id = account === 'provider_account' ? owner.providerAccountId : owner.merchantId;
+  const id =
+    account === 'provider_account' ? owner.providerAccountId : account === 'suspense' ? 'platform' : owner.merchantId;
   return `${book}:${account}:${id ?? 'none'}:${currencyId}`;
+}
+
+/** Who a leg's balance row belongs to (see balanceKey). */
+function ownerOf(account: LedgerAccount, merchantId: string | null, providerAccountId: number | null) {
+  if (account === 'provider_account') return { merchantId: null, providerAccountId };
+  if (account === 'suspense') return { merchantId: null, providerAccountId: null };
+  return { merchantId, providerAccountId: null };
 }
 
 async function insertLegs(
   tx: Tx,
   legs: Leg[],
   common: {
-    merchantId: string;
-    terminalId: string;
+    merchantId: string | null;
+    terminalId: string | null;
     currencyId: number;
     providerAccountId?: number | null;
     invoiceId?: string | null;
     settlementId?: number | null;
+    incomingId?: string | null;
     kind: string;
     book: Book;
     at: Date;
@@ -52,6 +70,7 @@ async function insertLegs(
       providerAccountId: common.providerAccountId ?? null,
       invoiceId: common.invoiceId ?? null,
       settlementId: common.settlementId ?? null,
+      incomingId: common.incomingId ?? null,
       currencyId: common.currencyId,
       amount: l.amount,
       kind: common.kind,
@@ -62,11 +81,7 @@ async function insertLegs(
   // the balance rows move in the same transaction; sorted by key so that concurrent postings lock them in one order
   const rows = legs
     .map((l) => {
-      const isProvider = l.account === 'provider_account';
-      const owner = {
-        merchantId: isProvider ? null : common.merchantId,
-        providerAccountId: isProvider ? (common.providerAccountId ?? null) : null,
-      };
+      const owner = ownerOf(l.account, common.merchantId, common.providerAccountId ?? null);
       return {
         key: balanceKey(common.book, l.account, owner, common.currencyId),
         book: common.book,
@@ -104,6 +119,48 @@ export function postInvoiceDelta(tx: Tx, before: InvoiceRow, after: InvoiceRow, 
     book: bookOf(after.isTest),
     at,
   });
+}
+
+/** The incoming payment whose money a posting moves (unmatchedArrivalLegs, returnLegs). */
+type IncomingPosting = {
+  incomingId: string;
+  accountId: number;
+  currencyId: number;
+  amount: number;
+  book: Book;
+  at: Date;
+};
+
+/** Money that matched no invoice: on the provider account and in suspense from the moment it arrives. */
+export function postUnmatchedArrival(tx: Tx, p: IncomingPosting) {
+  return postIncoming(tx, unmatchedArrivalLegs(p.amount), 'incoming_unmatched', p);
+}
+
+/** Unmatched money returned to the payer: out of suspense and off the provider account. */
+export function postIncomingReturn(tx: Tx, p: IncomingPosting) {
+  return postIncoming(tx, returnLegs(p.amount), 'incoming_returned', p);
+}
+
+function postIncoming(tx: Tx, legs: Leg[], kind: string, p: IncomingPosting) {
+  return insertLegs(tx, legs, {
+    merchantId: null,
+    terminalId: null,
+    currencyId: p.currencyId,
+    providerAccountId: p.accountId,
+    incomingId: p.incomingId,
+    kind,
+    book: p.book,
+    at: p.at,
+  });
+}
+
+/** Suspense per book and currency: what arrived and is not resolved yet (positive: the platform holds it). */
+export async function suspenseBalances(db: DbOrTx) {
+  const res = await db.execute<{ book: Book; currency: string; amount: string }>(sql`
+    SELECT b.book, c.code AS currency, (-b.balance)::text AS amount
+    FROM ledger_balances b JOIN currencies c ON c.id = b.currency_id
+    WHERE b.account = 'suspense' ORDER BY c.code, b.book`);
+  return res.rows.map((r) => ({ book: r.book, currency: r.currency, amount: toExactInt(r.amount) }));
 }
 
 /** A settlement debits the merchant's live balance by baseAmount (minor units of the terminal's currency). */

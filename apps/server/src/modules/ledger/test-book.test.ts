@@ -90,7 +90,11 @@ describe('the test book (DESIGN §1a: test is not live)', () => {
       method: 'POST',
       url: `/api/v1/settlement?merchantId=${t.demo.merchantId}`,
       headers: { cookie: admin },
-      payload: { terminalId: liveTerminal.id, baseAmount: minorToMajorString(live + 1, 2), settlementAmount: 1 },
+      payload: {
+        terminalId: liveTerminal.id,
+        baseAmount: Number(minorToMajorString(live + 1, 2)),
+        settlementAmount: 1,
+      },
     });
     expect(tooMuch.statusCode).toBe(409);
     expect(tooMuch.json().error.code).toBe('INSUFFICIENT_BALANCE');

@@ -1,10 +1,18 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { holdsRequisites, type IncomingBody, type IncomingPayment } from '@paydesk/contracts';
 import { incomingPayments, providerAccounts, providers, providerTransactions } from '../../db/schema';
+import type { Tx } from '../../db/create-db';
 import type { AppContext } from '../../lib/context';
 import { notFound } from '../../lib/errors';
 import { holdsRequisitesSql } from '../engine/lifecycle';
-import { lockInvoice, logEvent, resolveProviderTransactionLocked, applyTransition } from '../engine/service';
+import {
+  accountBooking,
+  applyTransition,
+  holdInSuspense,
+  lockInvoice,
+  logEvent,
+  resolveProviderTransactionLocked,
+} from '../engine/service';
 
 const PROVIDER = { kind: 'provider' } as const;
 
@@ -16,7 +24,7 @@ const toDto = (r: IncomingRow): IncomingPayment => ({
   occurredAt: r.occurredAt.toISOString(),
   reference: r.reference,
   matchedInvoiceId: r.matchedInvoiceId,
-  status: r.matchedInvoiceId ? 'MATCHED' : 'UNMATCHED',
+  status: r.status as IncomingPayment['status'],
   createdAt: r.createdAt.toISOString(),
 });
 
@@ -25,10 +33,16 @@ export async function providerIdByCode(ctx: AppContext, code: string): Promise<n
   return p?.id ?? null;
 }
 
+/** How long after staff set a deposit DONE its money may still be reported as that deposit's confirmation. */
+const CONFIRMATION_WINDOW_MS = 3 * 24 * 3_600_000;
+
 /**
- * Money reported as arrived on an account. Stored first (a repeated reference returns the stored
- * row: no double credit), then matched to the ONE active deposit on that account with that amount;
- * anything else stays unmatched for staff.
+ * Money reported as arrived on an account. Stored first (a repeated reference returns the stored row: no double
+ * credit), then, in this order:
+ * 1. matched to the ONE active deposit on that account with that amount, which becomes DONE;
+ * 2. else it confirms the ONE deposit of that account and amount that staff set DONE before its money was reported
+ *    (no second credit: the deposit already counted it on the account);
+ * 3. else it is unmatched money: on the books at once in suspense (engine/suspense.ts), for staff to match or return.
  */
 export async function reportIncoming(
   ctx: AppContext,
@@ -42,6 +56,7 @@ export async function reportIncoming(
   if (!acc) throw notFound('Account');
   return ctx.db.transaction(async (tx) => {
     const now = ctx.now();
+    const booking = await accountBooking(tx, body.accountId);
     const [row] = await tx
       .insert(incomingPayments)
       .values({
@@ -50,6 +65,8 @@ export async function reportIncoming(
         amount: body.amount,
         occurredAt: new Date(body.occurredAt),
         reference: body.reference,
+        currencyId: booking.currencyId,
+        book: booking.book,
         createdAt: now,
       })
       .onConflictDoNothing()
@@ -61,51 +78,86 @@ export async function reportIncoming(
         .where(and(eq(incomingPayments.providerId, providerId), eq(incomingPayments.reference, body.reference)));
       return toDto(existing!);
     }
-    const cands = await tx.execute<{ id: string }>(sql`
-      SELECT i.id FROM invoices i
-      WHERE i.account_id = ${body.accountId} AND i.amount = ${body.amount} AND ${holdsRequisitesSql('i')}
-      LIMIT 2`);
-    if (cands.rows.length !== 1) return toDto(row);
-    const inv = await lockInvoice(tx, { id: cands.rows[0]!.id });
-    // re-checked under the lock: a concurrent report may have finished it
-    if (!inv || !holdsRequisites(inv) || inv.accountId !== body.accountId || inv.amount !== body.amount) {
-      return toDto(row);
-    }
-    const [pending] = await tx
-      .select()
-      .from(providerTransactions)
-      .where(and(eq(providerTransactions.invoiceId, inv.id), eq(providerTransactions.status, 'PENDING')))
-      .orderBy(desc(providerTransactions.createDate))
-      .limit(1);
-    if (pending) {
-      await resolveProviderTransactionLocked(ctx, tx, inv, pending.id, 'DONE', PROVIDER, {
-        providerInvoiceId: body.reference,
-        reason: `incoming payment ${body.reference}`,
-      });
-    } else {
-      await applyTransition(ctx, tx, inv, 'DONE', PROVIDER, {
-        patch: { providerInvoiceId: body.reference },
-        reason: `incoming payment ${body.reference}`,
-      });
-    }
-    await logEvent(
-      tx,
-      inv,
-      now,
-      PROVIDER,
-      'INCOMING_MATCHED',
-      `Incoming payment ${body.reference} of ${body.amount} matched`,
-      {
-        incomingId: row.id,
-      },
-    );
-    const [matched] = await tx
+    const matched = (await matchActiveDeposit(ctx, tx, row)) ?? (await confirmStaffDone(ctx, tx, row));
+    if (!matched) return toDto(await holdInSuspense(tx, row, now));
+    const [linked] = await tx
       .update(incomingPayments)
-      .set({ matchedInvoiceId: inv.id })
+      .set({ status: 'MATCHED', matchedInvoiceId: matched.id, resolvedAt: now })
       .where(eq(incomingPayments.id, row.id))
       .returning();
-    return toDto(matched!);
+    return toDto(linked!);
   });
+}
+
+/** The one active deposit on the account with this amount, finished by the money (null: none, or several). */
+async function matchActiveDeposit(ctx: AppContext, tx: Tx, row: IncomingRow) {
+  const cands = await tx.execute<{ id: string }>(sql`
+    SELECT i.id FROM invoices i
+    WHERE i.account_id = ${row.accountId} AND i.amount = ${row.amount} AND ${holdsRequisitesSql('i')}
+    LIMIT 2`);
+  if (cands.rows.length !== 1) return null;
+  const inv = await lockInvoice(tx, { id: cands.rows[0]!.id });
+  // re-checked under the lock: a concurrent report may have finished it
+  if (!inv || !holdsRequisites(inv) || inv.accountId !== row.accountId || inv.amount !== row.amount) return null;
+  const pending = await pendingDepositTransaction(tx, inv.id);
+  const reason = `incoming payment ${row.reference}`;
+  if (pending) {
+    await resolveProviderTransactionLocked(ctx, tx, inv, pending.id, 'DONE', PROVIDER, {
+      providerInvoiceId: row.reference,
+      reason,
+    });
+  } else {
+    await applyTransition(ctx, tx, inv, 'DONE', PROVIDER, { patch: { providerInvoiceId: row.reference }, reason });
+  }
+  await logEvent(tx, inv, ctx.now(), PROVIDER, 'INCOMING_MATCHED', `Incoming payment ${row.reference} matched`, {
+    incomingId: row.id,
+  });
+  return inv;
+}
+
+/**
+ * The deposit staff set DONE (an operator, or an approved ticket) on this account for this amount, whose money was
+ * never reported until now: this report is its confirmation. Null when there is none, or more than one.
+ */
+async function confirmStaffDone(ctx: AppContext, tx: Tx, row: IncomingRow) {
+  const since = new Date(ctx.now().getTime() - CONFIRMATION_WINDOW_MS).toISOString();
+  const cands = await tx.execute<{ id: string }>(sql`
+    SELECT i.id FROM invoices i
+    WHERE i.account_id = ${row.accountId} AND i.status = 'DONE' AND i.flow_type = 'DEPOSIT'
+      AND i.is_test = ${row.book === 'test'} AND i.status_date >= ${since}::timestamptz AND i.amount = ${row.amount}
+      AND NOT i.funded_from_suspense
+      AND NOT EXISTS (SELECT 1 FROM incoming_payments ip WHERE ip.matched_invoice_id = i.id)
+      AND NOT EXISTS (SELECT 1 FROM provider_transactions pt WHERE pt.invoice_id = i.id AND pt.status = 'DONE')
+    LIMIT 2`);
+  if (cands.rows.length !== 1) return null;
+  const inv = await lockInvoice(tx, { id: cands.rows[0]!.id });
+  if (!inv || inv.status !== 'DONE' || inv.fundedFromSuspense) return null;
+  const pending = await pendingDepositTransaction(tx, inv.id);
+  if (pending) {
+    await resolveProviderTransactionLocked(ctx, tx, inv, pending.id, 'DONE', PROVIDER, {
+      providerInvoiceId: row.reference,
+    });
+  }
+  await logEvent(
+    tx,
+    inv,
+    ctx.now(),
+    PROVIDER,
+    'INCOMING_CONFIRMS',
+    `Incoming payment ${row.reference} confirms the money of this deposit, set DONE before it was reported`,
+    { incomingId: row.id },
+  );
+  return inv;
+}
+
+async function pendingDepositTransaction(tx: Tx, invoiceId: string) {
+  const [pending] = await tx
+    .select()
+    .from(providerTransactions)
+    .where(and(eq(providerTransactions.invoiceId, invoiceId), eq(providerTransactions.status, 'PENDING')))
+    .orderBy(desc(providerTransactions.createDate))
+    .limit(1);
+  return pending;
 }
 
 export async function listIncoming(ctx: AppContext, providerId: number, unmatchedOnly: boolean, limit: number) {
@@ -114,7 +166,7 @@ export async function listIncoming(ctx: AppContext, providerId: number, unmatche
     .from(incomingPayments)
     .where(
       unmatchedOnly
-        ? and(eq(incomingPayments.providerId, providerId), isNull(incomingPayments.matchedInvoiceId))
+        ? and(eq(incomingPayments.providerId, providerId), eq(incomingPayments.status, 'UNMATCHED'))
         : eq(incomingPayments.providerId, providerId),
     )
     .orderBy(desc(incomingPayments.createdAt))

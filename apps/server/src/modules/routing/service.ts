@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { RoutingStep } from '@paydesk/contracts';
 import type { Tx } from '../../db/create-db';
 import { bookOf, providerAccountBalanceSql } from '../ledger/service';
 
@@ -11,26 +12,36 @@ export type RoutedAccount = {
   countryCode: string;
 };
 
+/** Why routing passed over an account for a deposit, as the invoice's routing record says it. */
+export type RoutingSkipReason = Exclude<RoutingStep['outcome'], 'given'>;
+export type { RoutingStep };
+
 /**
  * The accounts that may give a deposit's requisites, best first (priority, then lowest id): enabled,
  * of the payment method and currency, sandbox for test invoices and real providers for live ones,
- * not flagged over limit. No figures and no locks here: which of them has room (limit, reservations,
- * unique amount) is decided by the engine's guard, the one rule for every path (engine/guards.ts),
- * under the one account's limit-row lock, when the requisites are assigned.
+ * not flagged over limit, not paused (account-health.ts). No figures and no locks here: which of them has room
+ * (limit, reservations, unique amount) is decided by the engine's guard, the one rule for every path
+ * (engine/guards.ts), under the one account's limit-row lock, when the requisites are assigned. `skipped`: the
+ * method's other accounts and why they were not offered, for the invoice's routing record.
  */
 export async function depositCandidates(
   tx: Tx,
   args: { paymentMethodId: number; currencyId: number; isTest: boolean },
-): Promise<number[]> {
-  const res = await tx.execute<{ id: number }>(sql`
-    SELECT a.id FROM provider_accounts a
+): Promise<{ eligible: number[]; skipped: RoutingStep[] }> {
+  const res = await tx.execute<{ id: number; skip: RoutingSkipReason | null }>(sql`
+    SELECT a.id, CASE WHEN NOT a.enabled THEN 'disabled' WHEN l.paused_at IS NOT NULL THEN 'paused'
+                      WHEN l.over_limit_since IS NOT NULL THEN 'over limit' END AS skip
+    FROM provider_accounts a
     JOIN providers p ON p.id = a.provider_id
     JOIN payment_methods m ON m.id = a.payment_method_id
     JOIN account_limits l ON l.account_id = a.id
-    WHERE a.enabled AND a.payment_method_id = ${args.paymentMethodId} AND m.currency_id = ${args.currencyId}
-      AND p.is_sandbox = ${args.isTest} AND l.over_limit_since IS NULL
+    WHERE a.payment_method_id = ${args.paymentMethodId} AND m.currency_id = ${args.currencyId}
+      AND p.is_sandbox = ${args.isTest}
     ORDER BY l.priority DESC, a.id`);
-  return res.rows.map((r) => Number(r.id));
+  return {
+    eligible: res.rows.filter((r) => r.skip === null).map((r) => Number(r.id)),
+    skipped: res.rows.filter((r) => r.skip !== null).map((r) => ({ accountId: Number(r.id), outcome: r.skip! })),
+  };
 }
 
 export async function accountRequisites(tx: Tx, accountId: number): Promise<RoutedAccount | null> {

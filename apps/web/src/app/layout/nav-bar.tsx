@@ -1,7 +1,17 @@
 import { useState, type ComponentType } from 'react';
-import { AppShell, CloseButton, Group, NavLink, ScrollArea, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import {
+  AppShell,
+  Badge,
+  CloseButton,
+  Group,
+  NavLink,
+  ScrollArea,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
 import {
   IconActivity,
+  IconAlertTriangle,
   IconBuildingStore,
   IconExternalLink,
   IconHistory,
@@ -21,12 +31,15 @@ import { ROUTES, SUPPORT_URL } from '../../lib/routes';
 import { useCurrentUser } from '../../lib/session';
 import { Logo } from '../../components/logo';
 import { useLogout } from '../../lib/use-logout';
+import { useDeskCount } from '../../lib/desk-count';
 
 type NavEntry = {
   label: string;
   to: string;
   icon: ComponentType<IconProps>;
   visible: (perms: readonly string[]) => boolean;
+  /** a hook giving the count shown beside the label (what waits for a person) */
+  useCount?: () => number | undefined;
 };
 
 /** Navigation entries of SPEC §2 with the permissions that show them. */
@@ -49,6 +62,13 @@ const ENTRIES: NavEntry[] = [
   { label: 'Monitoring', to: ROUTES.Monitoring, icon: IconActivity, visible: canSeeMonitoring },
   { label: 'Team', to: ROUTES.Team, icon: IconUserShield, visible: (p) => hasPermission(p, 'users.manage') },
   { label: 'Audit', to: ROUTES.Audit, icon: IconHistory, visible: (p) => hasPermission(p, 'audit.read') },
+  {
+    label: 'Exceptions',
+    to: ROUTES.Exceptions,
+    icon: IconAlertTriangle,
+    visible: (p) => hasPermission(p, 'exceptions.read'),
+    useCount: useDeskCount,
+  },
 ];
 
 const isActive = (pathname: string, to: string) => pathname === to || pathname.startsWith(`${to}/`);
@@ -106,12 +126,14 @@ function NavSections({ entries, pathname, mustChangePassword, onClose, logout }:
       </AppShell.Section>
 
       <AppShell.Section grow component={ScrollArea}>
-        {entries.map(({ label, to, icon: Icon }) => (
+        {entries.map(({ label, to, icon: Icon, useCount }) => (
           <NavLink
             key={to}
             component={Link}
             to={to}
             label={label}
+            rightSection={useCount ? <NavCount useCount={useCount} id={countId(to)} /> : undefined}
+            aria-describedby={useCount ? countId(to) : undefined}
             active={isActive(pathname, to)}
             aria-current={isActive(pathname, to) ? 'page' : undefined}
             leftSection={<Icon size={20} stroke={1.6} aria-hidden />}
@@ -158,6 +180,27 @@ function NavSections({ entries, pathname, mustChangePassword, onClose, logout }:
           style={{ borderRadius: 'var(--mantine-radius-md)' }}
         />
       </AppShell.Section>
+    </>
+  );
+}
+
+const countId = (to: string) => `nav-count${to.replaceAll('/', '-')}`;
+
+/**
+ * What waits for a person, beside the entry's label (nothing when nothing waits). Out of the link's name, which stays
+ * the entry's label; the link is described by it ("14 waiting") instead.
+ */
+function NavCount({ useCount, id }: { useCount: () => number | undefined; id: string }) {
+  const n = useCount();
+  if (!n) return null;
+  return (
+    <>
+      <Badge size="sm" color="red" variant="filled" aria-hidden>
+        {n > 999 ? '999+' : n}
+      </Badge>
+      <span id={id} hidden>
+        {n} waiting
+      </span>
     </>
   );
 }

@@ -1,7 +1,8 @@
-import { ActionIcon, Avatar, Burger, Group, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Avatar, Burger, Group, Indicator, Text, Tooltip } from '@mantine/core';
 import { IconBell } from '@tabler/icons-react';
 import { Link, useMatch } from 'react-router';
 import { AutoRetryToggle } from '../../features/settings/components/auto-retry-toggle';
+import { useNotificationCount } from '../../lib/notification-count';
 import { ROUTES } from '../../lib/routes';
 import { useCan, useCurrentUser } from '../../lib/session';
 import { MerchantPicker } from './merchant-picker';
@@ -51,20 +52,7 @@ export function TopBar({ navOpened, onToggleNav }: Props) {
       )}
       <div className={classes.tools}>
         {canReadSettings && <AutoRetryToggle />}
-        {working && (
-          <Tooltip label="Notifications">
-            <ActionIcon
-              component={Link}
-              to={ROUTES.Notifications}
-              variant="subtle"
-              color="gray"
-              size="lg"
-              aria-label="Notifications"
-            >
-              <IconBell size={20} stroke={1.6} aria-hidden />
-            </ActionIcon>
-          </Tooltip>
-        )}
+        {working && <NotificationBell />}
         <UtcClock />
         <Group gap="xs" wrap="nowrap">
           <Avatar size={32} radius="xl" color="blue" aria-hidden>
@@ -76,5 +64,35 @@ export function TopBar({ navOpened, onToggleNav }: Props) {
         </Group>
       </div>
     </div>
+  );
+}
+
+/** The bell: opens Notifications, with how many alerts are In process for this user (none shown when none). */
+function NotificationBell() {
+  const count = useNotificationCount();
+  const label = count ? `Notifications: ${count} in process` : 'Notifications';
+  return (
+    <Tooltip label={label}>
+      <Indicator
+        label={count && count > 99 ? '99+' : count}
+        disabled={!count}
+        color="red"
+        size={16}
+        offset={6}
+        inline
+        data-testid="notification-count"
+      >
+        <ActionIcon
+          component={Link}
+          to={ROUTES.Notifications}
+          variant="subtle"
+          color="gray"
+          size="lg"
+          aria-label={label}
+        >
+          <IconBell size={20} stroke={1.6} aria-hidden />
+        </ActionIcon>
+      </Indicator>
+    </Tooltip>
   );
 }

@@ -1,5 +1,6 @@
-import { useState } from 'react';
-import { Alert, Button, Group, Stack, TextInput } from '@mantine/core';
+import { useState, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
+import { Alert, Button, Group, Stack, Tabs, TextInput } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -9,16 +10,27 @@ import { PageTitle } from '../../../components/page-title';
 import { Refusal } from '../../../components/refusal';
 import { toast } from '../../../components/toast';
 import { actionErrorMessage, isApiError } from '../../../lib/api';
+import { scopedMerchantStore } from '../../../lib/merchant-scope';
+import { useStore } from '../../../lib/persisted-store';
 import { useCan } from '../../../lib/session';
 import { useCurrentMerchant, useUpdateMerchant } from '../api/merchant';
+import { CallbackDeliveries } from '../components/callback-deliveries';
+import { CallbackEndpointCard } from '../components/callback-endpoint-card';
 import { NewMerchantDialog } from '../components/new-merchant-dialog';
 import { PublicKeySection } from '../components/public-key-section';
 import { SectionCard } from '../components/section-card';
 import { WebhookSecretSection } from '../components/webhook-secret-section';
+import {
+  parseCallbacksState,
+  toCallbacksSearchParams,
+  type CallbacksState,
+  type MerchantTab,
+} from '../model/callback-filters';
 
 export default function MerchantPage() {
   const canRead = useCan('merchant.read');
   const canCreate = useCan('merchant.rw.all');
+  const canCallbacks = useCan('merchant.callback.read');
   const [creating, setCreating] = useState(false);
 
   return (
@@ -30,13 +42,56 @@ export default function MerchantPage() {
           </Button>
         )}
       </PageTitle>
-      {canRead ? <MerchantEditor /> : <Refusal missing={['merchant.read']} />}
+      {canCallbacks ? <MerchantTabs canRead={canRead} /> : <Profile canRead={canRead} />}
       {canCreate && <NewMerchantDialog opened={creating} onClose={() => setCreating(false)} />}
     </>
   );
 }
 
-function MerchantEditor() {
+const Profile = ({ canRead }: { canRead: boolean }) =>
+  canRead ? <MerchantEditor /> : <Refusal missing={['merchant.read']} />;
+
+/**
+ * With merchant.callback.read: the profile (with the callback endpoint's health) and the merchant's callback
+ * deliveries, one tab each; the tab and the list's filters are in the URL.
+ */
+function MerchantTabs({ canRead }: { canRead: boolean }) {
+  const [sp, setSp] = useSearchParams();
+  const state = parseCallbacksState(sp);
+  const update = (next: Partial<CallbacksState>) => setSp(toCallbacksSearchParams({ ...state, ...next }));
+  // platform staff: the merchant picked in the top bar; merchant staff: their own (the server's choice)
+  const merchant = useStore(scopedMerchantStore);
+  return (
+    <Tabs
+      value={state.tab}
+      onChange={(tab) => tab && update({ tab: tab as MerchantTab, after: null })}
+      keepMounted={false}
+    >
+      <Tabs.List mb="lg">
+        <Tabs.Tab value="profile">Profile</Tabs.Tab>
+        <Tabs.Tab value="callbacks">Callbacks</Tabs.Tab>
+      </Tabs.List>
+      <Tabs.Panel value="profile">
+        {canRead ? (
+          <MerchantEditor endpoint={<CallbackEndpointCard merchant={merchant} links />} />
+        ) : (
+          <Stack gap="lg" maw={760}>
+            <Refusal missing={['merchant.read']} />
+            <CallbackEndpointCard merchant={merchant} links />
+          </Stack>
+        )}
+      </Tabs.Panel>
+      <Tabs.Panel value="callbacks">
+        <Stack gap="lg">
+          <CallbackEndpointCard merchant={merchant} />
+          <CallbackDeliveries key={merchant ?? 'own'} merchant={merchant} state={state} update={update} />
+        </Stack>
+      </Tabs.Panel>
+    </Tabs>
+  );
+}
+
+function MerchantEditor({ endpoint }: { endpoint?: ReactNode }) {
   const canEditKeys = useCan('merchant.key.edit');
   const { data, isPending, error } = useCurrentMerchant();
   if (isPending) return <SectionLoader label="Loading merchant" />;
@@ -44,6 +99,7 @@ function MerchantEditor() {
   return (
     <Stack gap="lg" maw={760}>
       <MerchantNameForm key={`${data.id}:${data.name}`} merchant={data} />
+      {endpoint}
       <PublicKeySection merchant={data} canEdit={canEditKeys} />
       {canEditKeys && <WebhookSecretSection merchant={data} />}
     </Stack>

@@ -1,0 +1,2 @@
+ALTER TABLE "account_limits" ADD COLUMN "resumed_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "invoices_account_created_idx" ON "invoices" USING btree ("account_id","created_at" DESC NULLS LAST);

@@ -1,0 +1,437 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
+import { injectSigned, invoiceBody, merchantSigner, type Signer } from '../../../test/merchant-client';
+import { reconcileLedger } from '../ledger/reconcile';
+import { checkMoneyInvariants } from '../engine/invariants.testkit';
+
+/**
+ * The operations desk over HTTP: money that matched no invoice is on the books in suspense from the moment it arrives,
+ * staff match or return it through the engine, and a provider's answer that contradicts staff is kept and queued.
+ */
+let t: TestApp;
+let sign: Signer;
+const cookies: Record<string, string> = {};
+
+beforeAll(async () => {
+  t = await createTestApp();
+  sign = merchantSigner(t.demo.merchantId, t.demo.privateKeyPem, t.clock.now);
+  for (const u of ['admin', 'ops', 'owner', 'finance', 'support', 'viewer', 'shop2'])
+    cookies[u] = await loginAs(t.app, u);
+});
+afterAll(async () => t?.close());
+
+const q = async <T extends Record<string, unknown>>(s: ReturnType<typeof sql>) => (await t.ctx.db.execute<T>(s)).rows;
+const as = (who: string, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
+  t.app.inject({ method, url, headers: { cookie: cookies[who]! }, ...(payload === undefined ? {} : { payload }) });
+
+const liveUzs = (flow: 'DEPOSIT' | 'WITHDRAWAL') =>
+  t.demo.terminals.find((x) => x.flowType === flow && x.currency === 'UZS' && !x.isTest)!;
+
+/** A live UZS deposit whose customer got requisites: its id, form and account. */
+async function depositWithRequisites(amount: number) {
+  const create = await injectSigned(
+    t.app,
+    sign,
+    'POST',
+    '/api/merchant/v1/invoices',
+    invoiceBody(liveUzs('DEPOSIT'), { amount }),
+  );
+  expect(create.statusCode, create.body).toBe(201);
+  const { invoiceId, formId } = create.json().data as { invoiceId: string; formId: string };
+  const init = await t.app.inject({ method: 'POST', url: `/api/payments/form/${formId}/init` });
+  const cred = await t.app.inject({
+    method: 'POST',
+    url: `/api/payments/form/${formId}/credential`,
+    payload: { amount, paymentMethodId: init.json().data.methods[0].id },
+  });
+  expect(cred.statusCode, cred.body).toBe(200);
+  const [row] = await q<{ account_id: number; code: string }>(sql`SELECT i.account_id, p.code FROM invoices i
+    JOIN provider_accounts a ON a.id = i.account_id JOIN providers p ON p.id = a.provider_id WHERE i.id = ${invoiceId}`);
+  return { invoiceId, formId, accountId: Number(row!.account_id), provider: row!.code };
+}
+
+let refs = 0;
+const report = (provider: string, accountId: number, amount: number) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/provider/v1/incoming',
+    headers: { authorization: `Bearer dev:${provider}` },
+    payload: { accountId, amount, occurredAt: t.clock.now().toISOString(), reference: `late-${process.pid}-${++refs}` },
+  });
+
+async function suspense(currency = 'UZS', book = 'live') {
+  const res = await as('ops', 'GET', '/api/v1/ledger/suspense');
+  expect(res.statusCode, res.body).toBe(200);
+  const row = (res.json().data as { currency: string; book: string; amount: number }[]).find(
+    (r) => r.currency === currency && r.book === book,
+  );
+  return Number(row?.amount ?? 0);
+}
+async function accountBalance(accountId: number) {
+  const [r] = await q<{ v: string }>(sql`SELECT coalesce(sum(balance), 0)::text AS v FROM ledger_balances
+    WHERE account = 'provider_account' AND provider_account_id = ${accountId} AND book = 'live'`);
+  return Number(r!.v);
+}
+async function merchantBalance(merchantId = t.demo.merchantId) {
+  const [r] = await q<{ v: string }>(sql`SELECT coalesce(-sum(b.balance), 0)::text AS v FROM ledger_balances b
+    JOIN currencies c ON c.id = b.currency_id
+    WHERE b.merchant_id = ${merchantId} AND b.account = 'merchant' AND b.book = 'live' AND c.code = 'UZS'`);
+  return Number(r!.v);
+}
+const status = async (invoiceId: string) =>
+  (await q<{ status: string }>(sql`SELECT status FROM invoices WHERE id = ${invoiceId}`))[0]!.status;
+const counts = async () =>
+  (
+    await q<{ ledger: number; audit: number; items: string }>(sql`SELECT
+      (SELECT count(*)::int FROM ledger_entries) AS ledger, (SELECT count(*)::int FROM audit_log) AS audit,
+      (SELECT string_agg(id::text || status, ',' ORDER BY id) FROM incoming_payments) AS items`)
+  )[0]!;
+
+describe('unmatched money', () => {
+  it('a late payment: cancelled deposit → money reported → suspense and account up → matched → credited once', async () => {
+    const amount = 1_250_000_00 + 17;
+    const dep = await depositWithRequisites(amount);
+    const cancel = await injectSigned(t.app, sign, 'POST', `/api/merchant/v1/invoices/${dep.invoiceId}/cancel`, {});
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    expect(await status(dep.invoiceId)).toBe('CANCELED');
+
+    const [s0, a0, m0] = [await suspense(), await accountBalance(dep.accountId), await merchantBalance()];
+    const rep = await report(dep.provider, dep.accountId, amount);
+    expect(rep.statusCode, rep.body).toBe(200);
+    const item = rep.json().data as { id: string; status: string };
+    expect(item.status).toBe('UNMATCHED');
+    // on the books from the moment it arrived: the account counts it, suspense holds it, the books reconcile
+    expect(await suspense()).toBe(s0 + amount);
+    expect(await accountBalance(dep.accountId)).toBe(a0 + amount);
+    expect(await merchantBalance()).toBe(m0);
+    expect(await reconcileLedger(t.ctx.db)).toEqual({ drift: [], unbalanced: [] });
+
+    const list = await as('ops', 'GET', `/api/v1/incoming?status=UNMATCHED&accountId=${dep.accountId}`);
+    expect(list.statusCode, list.body).toBe(200);
+    expect(list.json().data.map((r: { id: string }) => r.id)).toContain(item.id);
+    const detail = await as('ops', 'GET', `/api/v1/incoming/${item.id}`);
+    expect(detail.statusCode, detail.body).toBe(200);
+    expect(detail.json().data.candidates[0]).toMatchObject({ invoiceId: dep.invoiceId, status: 'CANCELED' });
+    expect(detail.json().data.candidates[0].reasons).toEqual(expect.arrayContaining(['same account', 'same amount']));
+
+    const match = await as('ops', 'POST', `/api/v1/incoming/${item.id}/match`, {
+      invoiceId: dep.invoiceId,
+      reason: 'customer paid three minutes after expiry',
+    });
+    expect(match.statusCode, match.body).toBe(200);
+    expect(match.json().data).toMatchObject({ status: 'MATCHED', matchedInvoiceId: dep.invoiceId, resolvedBy: 'ops' });
+    expect(await status(dep.invoiceId)).toBe('DONE');
+    const [fee] = await q<{ fee: string }>(sql`SELECT fee::text FROM invoices WHERE id = ${dep.invoiceId}`);
+    expect(await merchantBalance()).toBe(m0 + amount - Number(fee!.fee));
+    expect(await accountBalance(dep.accountId)).toBe(a0 + amount); // counted once
+    expect(await suspense()).toBe(s0);
+    const audit = await q<{ action: string; reason: string }>(sql`SELECT action, reason FROM audit_log
+      WHERE target_type = 'incoming' AND target_id = ${item.id}`);
+    expect(audit).toEqual([{ action: 'incoming.matched', reason: 'customer paid three minutes after expiry' }]);
+    await checkMoneyInvariants(t.ctx.db);
+
+    // matching twice: 409, nothing written
+    const before = await counts();
+    const again = await as('ops', 'POST', `/api/v1/incoming/${item.id}/match`, {
+      invoiceId: dep.invoiceId,
+      reason: 'once more',
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.message).toMatch(/already MATCHED/);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('another amount is corrected on the invoice to what arrived, with the reason', async () => {
+    const dep = await depositWithRequisites(300_000_00 + 19);
+    await injectSigned(t.app, sign, 'POST', `/api/merchant/v1/invoices/${dep.invoiceId}/cancel`, {});
+    const rep = await report(dep.provider, dep.accountId, 299_000_00 + 19);
+    const s0 = await suspense();
+    const match = await as('ops', 'POST', `/api/v1/incoming/${rep.json().data.id}/match`, {
+      invoiceId: dep.invoiceId,
+      reason: 'customer sent less',
+    });
+    expect(match.statusCode, match.body).toBe(200);
+    const [inv] = await q<{ amount: string; status: string }>(sql`SELECT amount::text, status FROM invoices
+      WHERE id = ${dep.invoiceId}`);
+    expect(inv).toEqual({ amount: String(299_000_00 + 19), status: 'DONE' });
+    expect(await suspense()).toBe(s0 - (299_000_00 + 19));
+    await checkMoneyInvariants(t.ctx.db);
+  });
+
+  it('a return: suspense goes out against the provider account, with its reference; twice is 409', async () => {
+    const dep = await depositWithRequisites(77_000_00 + 23);
+    const rep = await report(dep.provider, dep.accountId, 12_345_00 + 1);
+    const id = rep.json().data.id as string;
+    const [s0, a0] = [await suspense(), await accountBalance(dep.accountId)];
+    const ret = await as('ops', 'POST', `/api/v1/incoming/${id}/return`, {
+      reference: 'RET-0001',
+      reason: 'payer asked for it back',
+    });
+    expect(ret.statusCode, ret.body).toBe(200);
+    expect(ret.json().data).toMatchObject({ status: 'RETURNED', returnReference: 'RET-0001' });
+    expect(await suspense()).toBe(s0 - (12_345_00 + 1));
+    expect(await accountBalance(dep.accountId)).toBe(a0 - (12_345_00 + 1));
+    const before = await counts();
+    expect(
+      (await as('ops', 'POST', `/api/v1/incoming/${id}/return`, { reference: 'x', reason: 'again' })).statusCode,
+    ).toBe(409);
+    expect(
+      (await as('ops', 'POST', `/api/v1/incoming/${id}/match`, { invoiceId: dep.invoiceId, reason: 'now' })).statusCode,
+    ).toBe(409);
+    expect(await counts()).toEqual(before);
+    await checkMoneyInvariants(t.ctx.db);
+  });
+
+  it('refuses a deposit of another currency (400), a withdrawal (400), bad input (400); writes nothing', async () => {
+    const dep = await depositWithRequisites(55_000_00 + 29);
+    const id = (await report(dep.provider, dep.accountId, 1_000_00 + 3)).json().data.id as string;
+    const rub = t.demo.terminals.find((x) => x.flowType === 'DEPOSIT' && x.currency === 'RUB' && !x.isTest)!;
+    const other = await injectSigned(
+      t.app,
+      sign,
+      'POST',
+      '/api/merchant/v1/invoices',
+      invoiceBody(rub, { amount: 1_000_00 }),
+    );
+    const wd = await injectSigned(
+      t.app,
+      sign,
+      'POST',
+      '/api/merchant/v1/invoices',
+      invoiceBody(liveUzs('WITHDRAWAL'), { amount: 1_000_00 }),
+    );
+    const before = await counts();
+    const rubMatch = await as('ops', 'POST', `/api/v1/incoming/${id}/match`, {
+      invoiceId: other.json().data.invoiceId,
+      reason: 'wrong one',
+    });
+    expect(rubMatch.statusCode).toBe(400);
+    expect(rubMatch.json().error.fields.invoiceId).toMatch(/UZS.*RUB/);
+    const wdMatch = await as('ops', 'POST', `/api/v1/incoming/${id}/match`, {
+      invoiceId: wd.json().data.invoiceId,
+      reason: 'no',
+    });
+    expect(wdMatch.statusCode).toBe(400);
+    for (const body of [
+      {},
+      { invoiceId: 'x', reason: 'ok ok' },
+      { invoiceId: dep.invoiceId },
+      { invoiceId: dep.invoiceId, reason: 'a' },
+    ]) {
+      const res = await as('ops', 'POST', `/api/v1/incoming/${id}/match`, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+    }
+    expect((await as('ops', 'POST', `/api/v1/incoming/${id}/return`, { reason: 'no reference' })).statusCode).toBe(400);
+    expect((await as('ops', 'GET', '/api/v1/incoming?after=nonsense')).statusCode).toBe(400);
+    expect((await as('ops', 'GET', `/api/v1/incoming/00000000-0000-4000-8000-000000000000`)).statusCode).toBe(404);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('merchant staff of any role are refused every desk route (403) and change nothing', async () => {
+    const dep = await depositWithRequisites(66_000_00 + 31);
+    const id = (await report(dep.provider, dep.accountId, 2_000_00 + 7)).json().data.id as string;
+    const before = await counts();
+    for (const who of ['owner', 'finance', 'support', 'viewer', 'shop2']) {
+      for (const [method, url, body] of [
+        ['GET', '/api/v1/incoming', undefined],
+        ['GET', `/api/v1/incoming/${id}`, undefined],
+        ['GET', '/api/v1/ledger/suspense', undefined],
+        ['GET', '/api/v1/contradictions', undefined],
+        ['POST', `/api/v1/incoming/${id}/match`, { invoiceId: dep.invoiceId, reason: 'mine now' }],
+        ['POST', `/api/v1/incoming/${id}/return`, { reference: 'R', reason: 'give back' }],
+        ['POST', '/api/v1/contradictions/1/resolve', { resolution: 'KEEP_BOOKS', reason: 'fine by me' }],
+      ] as const) {
+        const res = await as(who, method, url, body);
+        expect(res.statusCode, `${who} ${method} ${url}`).toBe(403);
+      }
+    }
+    expect(await counts()).toEqual(before);
+  });
+});
+
+describe('the reverse order, and tickets', () => {
+  it('money reported for a deposit staff already set DONE confirms it: no second credit, the account counted once', async () => {
+    const amount = 88_000_00 + 37;
+    const dep = await depositWithRequisites(amount);
+    const done = await as('ops', 'PATCH', `/api/v1/invoice/status?merchantId=${t.demo.merchantId}`, {
+      invoiceId: dep.invoiceId,
+      statusId: 4,
+      reason: 'customer showed the receipt',
+    });
+    expect(done.statusCode, done.body).toBe(200);
+    const [s0, a0, m0] = [await suspense(), await accountBalance(dep.accountId), await merchantBalance()];
+    const rep = await report(dep.provider, dep.accountId, amount);
+    expect(rep.json().data).toMatchObject({ status: 'MATCHED', matchedInvoiceId: dep.invoiceId });
+    expect([await suspense(), await accountBalance(dep.accountId), await merchantBalance()]).toEqual([s0, a0, m0]);
+    await checkMoneyInvariants(t.ctx.db);
+  });
+
+  it('a ticket approved after the money arrived unmatched takes that money: it never credits twice', async () => {
+    const amount = 41_000_00 + 41;
+    const dep = await depositWithRequisites(amount);
+    await injectSigned(t.app, sign, 'POST', `/api/merchant/v1/invoices/${dep.invoiceId}/cancel`, {});
+    const item = (await report(dep.provider, dep.accountId, amount)).json().data as { id: string };
+    const [s1, a1, m1] = [await suspense(), await accountBalance(dep.accountId), await merchantBalance()];
+    const opened = await t.app.inject({
+      method: 'POST',
+      url: `/api/payments/form/${dep.formId}/support`,
+      payload: { description: 'I paid' },
+    });
+    expect(opened.statusCode, opened.body).toBe(200);
+    const approve = await as('ops', 'POST', `/api/v1/merchant/support/approve?merchantId=${t.demo.merchantId}`, {
+      ticketId: opened.json().data.ticketId,
+    });
+    expect(approve.statusCode, approve.body).toBe(200);
+    const [fee] = await q<{ fee: string }>(sql`SELECT fee::text FROM invoices WHERE id = ${dep.invoiceId}`);
+    expect(await suspense()).toBe(s1 - amount);
+    expect(await accountBalance(dep.accountId)).toBe(a1);
+    expect(await merchantBalance()).toBe(m1 + amount - Number(fee!.fee));
+    const [it1] = await q<{ status: string; matched_invoice_id: string }>(sql`SELECT status, matched_invoice_id
+      FROM incoming_payments WHERE id = ${item.id}`);
+    expect(it1).toEqual({ status: 'MATCHED', matched_invoice_id: dep.invoiceId });
+    await checkMoneyInvariants(t.ctx.db);
+  });
+});
+
+describe("a provider's answer is never lost", () => {
+  it('operator DONE on a withdrawal with its payout pending, then the provider declines: stored, 2xx, contradiction queued', async () => {
+    const create = await injectSigned(
+      t.app,
+      sign,
+      'POST',
+      '/api/merchant/v1/invoices',
+      invoiceBody(liveUzs('WITHDRAWAL'), { amount: 10_000_00 }),
+    );
+    const { invoiceId, formId } = create.json().data as { invoiceId: string; formId: string };
+    const init = await t.app.inject({ method: 'POST', url: `/api/payments/form/${formId}/init` });
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/payments/form/${formId}/credential`,
+      payload: { amount: 10_000_00, paymentMethodId: init.json().data.methods[0].id },
+    });
+    const complete = await t.app.inject({
+      method: 'POST',
+      url: `/api/payments/form/${formId}/complete`,
+      payload: { credential: '8600123456789012' },
+    });
+    expect(complete.statusCode, complete.body).toBe(200);
+    const [txn] = await q<{ id: string; code: string }>(sql`SELECT pt.id, p.code FROM provider_transactions pt
+      JOIN provider_accounts a ON a.id = pt.account_id JOIN providers p ON p.id = a.provider_id
+      WHERE pt.invoice_id = ${invoiceId} AND pt.status = 'PENDING'`);
+    const m0 = await merchantBalance();
+    const done = await as('ops', 'PATCH', `/api/v1/invoice/status?merchantId=${t.demo.merchantId}`, {
+      invoiceId,
+      statusId: 4,
+      reason: 'operator says paid',
+    });
+    expect(done.statusCode, done.body).toBe(200);
+    // the transaction stays open: only the provider's answer closes it; the operator's decision sits beside it
+    const [open] = await q<{ status: string; decided_status: string }>(sql`SELECT status, decided_status
+      FROM provider_transactions WHERE id = ${txn!.id}`);
+    expect(open).toEqual({ status: 'PENDING', decided_status: 'DONE' });
+
+    const answer = await t.app.inject({
+      method: 'POST',
+      url: `/api/provider/v1/payouts/${txn!.id}`,
+      headers: { authorization: `Bearer dev:${txn!.code}` },
+      payload: { status: 'DECLINED', reason: 'card blocked' },
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.json().data).toMatchObject({ transactionStatus: 'DECLINED', invoiceStatus: 'DONE' });
+    const list = await as('ops', 'GET', '/api/v1/contradictions?status=OPEN');
+    const c = (list.json().data as { id: number; invoiceId: string; effect: unknown[] }[]).find(
+      (x) => x.invoiceId === invoiceId,
+    )!;
+    expect(c).toMatchObject({ providerStatus: 'DECLINED', booksStatus: 'DONE', invoiceStatus: 'DONE' });
+    expect(c.effect.length).toBeGreaterThan(0);
+    // the same answer again is idempotent; the other answer is refused
+    const same = await t.app.inject({
+      method: 'POST',
+      url: `/api/provider/v1/payouts/${txn!.id}`,
+      headers: { authorization: `Bearer dev:${txn!.code}` },
+      payload: { status: 'DECLINED' },
+    });
+    expect(same.statusCode).toBe(200);
+
+    const resolve = await as('ops', 'POST', `/api/v1/contradictions/${c.id}/resolve`, {
+      resolution: 'ACCEPT_PROVIDER',
+      reason: 'bank confirms the card was blocked',
+    });
+    expect(resolve.statusCode, resolve.body).toBe(200);
+    expect(resolve.json().data).toMatchObject({
+      status: 'RESOLVED',
+      resolution: 'ACCEPT_PROVIDER',
+      invoiceStatus: 'DECLINED',
+    });
+    // the merchant's held and paid funds come back: the withdrawal was not paid
+    const [inv] = await q<{ amount: string; fee: string }>(
+      sql`SELECT amount::text, fee::text FROM invoices WHERE id = ${invoiceId}`,
+    );
+    expect(await merchantBalance()).toBe(m0 + Number(inv!.amount) + Number(inv!.fee));
+    const twice = await as('ops', 'POST', `/api/v1/contradictions/${c.id}/resolve`, {
+      resolution: 'KEEP_BOOKS',
+      reason: 'again',
+    });
+    expect(twice.statusCode).toBe(409);
+    await checkMoneyInvariants(t.ctx.db);
+  });
+});
+
+describe('the queues', () => {
+  it('count every queue with its oldest item, and list what waits too long, oldest first', async () => {
+    const dep = await depositWithRequisites(33_000_00 + 43);
+    const paid = await t.app.inject({ method: 'POST', url: `/api/payments/form/${dep.formId}/complete`, payload: {} });
+    expect(paid.statusCode, paid.body).toBe(200);
+    const summary = async () => {
+      const res = await as('ops', 'GET', '/api/v1/exceptions/summary');
+      expect(res.statusCode, res.body).toBe(200);
+      return Object.fromEntries(
+        (res.json().data as { queue: string; count: number }[]).map((r) => [r.queue, r.count]),
+      ) as Record<string, number>;
+    };
+    const stuck = async () => {
+      const res = await as('ops', 'GET', '/api/v1/exceptions/stuck?kind=PAYED&limit=200');
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json().data as { invoiceId: string }[]).map((r) => r.invoiceId);
+    };
+    const before = await summary();
+    expect(Object.keys(before).sort()).toEqual(
+      ['callbacksFailed', 'contradictions', 'payedStuck', 'payoutStuck', 'pausedAccounts', 'unmatched'].sort(),
+    );
+    expect(await stuck()).not.toContain(dep.invoiceId);
+    t.clock.advance(31 * 60_000);
+    try {
+      expect(await stuck()).toContain(dep.invoiceId);
+      expect((await summary()).payedStuck).toBe(before.payedStuck! + 1);
+      const first = await as('ops', 'GET', '/api/v1/exceptions/stuck?kind=PAYED&limit=1');
+      const next = first.json().next as string | null;
+      if (next) {
+        const second = await as(
+          'ops',
+          'GET',
+          `/api/v1/exceptions/stuck?kind=PAYED&limit=1&after=${encodeURIComponent(next)}`,
+        );
+        expect(second.statusCode, second.body).toBe(200);
+        expect(second.json().data[0].invoiceId).not.toBe(first.json().data[0].invoiceId);
+      }
+    } finally {
+      t.clock.advance(-31 * 60_000);
+    }
+    expect((await as('ops', 'GET', '/api/v1/exceptions/stuck?kind=NOPE')).statusCode).toBe(400);
+    // each queue downloads as CSV, oldest first, amounts in major units
+    const csv = await as('ops', 'GET', '/api/v1/exceptions/csv?queue=PAYED');
+    expect(csv.statusCode, csv.body).toBe(200);
+    expect(csv.headers['content-type']).toMatch(/text\/csv/);
+    expect(csv.headers['content-disposition']).toContain('Exceptions-PAYED.csv');
+    expect(csv.body.split('\n')[0]).toMatch(
+      /^Waiting since,Merchant,Invoice,Invoice ID,Status,Amount,Currency,Waiting for/,
+    );
+    for (const queue of ['unmatched', 'PAYOUT', 'CALLBACK', 'contradictions']) {
+      expect((await as('ops', 'GET', `/api/v1/exceptions/csv?queue=${queue}`)).statusCode, queue).toBe(200);
+    }
+    expect((await as('ops', 'GET', '/api/v1/exceptions/csv?queue=all')).statusCode).toBe(400);
+    expect((await as('owner', 'GET', '/api/v1/exceptions/csv?queue=unmatched')).statusCode).toBe(403);
+    expect((await as('owner', 'GET', '/api/v1/exceptions/summary')).statusCode).toBe(403);
+  });
+});

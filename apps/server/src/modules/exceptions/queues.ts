@@ -1,0 +1,160 @@
+import { sql, type SQL } from 'drizzle-orm';
+import {
+  STUCK_PAYED_AFTER_MS,
+  STUCK_PAYOUT_AFTER_MS,
+  type ExceptionCsvQueue,
+  type ExceptionQueue,
+  type FlowType,
+  type InvoiceStatus,
+  type StuckItem,
+  type StuckKind,
+  type StuckQuery,
+} from '@paydesk/contracts';
+import type { Readable } from 'node:stream';
+import type { DbOrTx } from '../../db/create-db';
+import type { AppContext } from '../../lib/context';
+import { copyOut } from '../../lib/copy-out';
+import { CURRENCY_SCALE, copyCsvOf, isoTime, major, safeText } from '../../lib/csv-sql';
+import { badRequest } from '../../lib/errors';
+
+/*
+ * The desk's queues as SQL, each read from a partial or leading-status index so that its count and first page stay
+ * small whatever the history (docs/operations.md, "queues"): PAYED deposits and pending payouts are few at any time,
+ * failed callbacks and unmatched money are what staff have not dealt with yet.
+ */
+
+type StuckRow = {
+  invoice_id: string;
+  merchant_id: string;
+  merchant_name: string;
+  merchant_invoice_id: string;
+  flow_type: FlowType;
+  status: InvoiceStatus;
+  amount: string;
+  currency: string;
+  since: string | Date;
+  detail: string;
+};
+
+/** The rows of one stuck queue: invoice id, since when it waits, and what it waits for. */
+function stuckSource(kind: StuckKind, now: Date): SQL {
+  switch (kind) {
+    case 'PAYED':
+      return sql`SELECT i.id AS invoice_id, i.status_date AS since,
+          'the customer pressed "Have paid"; no money reported' AS detail
+        FROM invoices i WHERE i.status = 'PAYED'
+          AND i.status_date < ${new Date(now.getTime() - STUCK_PAYED_AFTER_MS).toISOString()}::timestamptz`;
+    case 'PAYOUT':
+      return sql`SELECT pt.invoice_id, pt.create_date AS since,
+          'payout attempt ' || pt.attempt || ' with ' || p.name
+            || CASE WHEN pt.decided_status IS NULL THEN '' ELSE ' (staff set ' || pt.decided_status || ')' END AS detail
+        FROM provider_transactions pt
+        JOIN provider_accounts a ON a.id = pt.account_id JOIN providers p ON p.id = a.provider_id
+        WHERE pt.status = 'PENDING' AND pt.type = 'PAYOUT'
+          AND pt.create_date < ${new Date(now.getTime() - STUCK_PAYOUT_AFTER_MS).toISOString()}::timestamptz`;
+    case 'CALLBACK':
+      // the invoice's latest callback gave up: an earlier failure that a later delivery replaced is not stuck
+      return sql`SELECT cb.invoice_id, cb.create_date AS since,
+          'callback for ' || cb.invoice_status || ' failed after ' || cb.attempts || ' attempts' AS detail
+        FROM callbacks cb WHERE cb.status = 'FAILED'
+          AND NOT EXISTS (SELECT 1 FROM callbacks later WHERE later.invoice_id = cb.invoice_id
+                          AND later.create_date > cb.create_date)`;
+  }
+}
+
+const NEXT_STEP: Record<StuckKind, string> = {
+  PAYED: 'Ask the provider, or check unmatched money on the account',
+  PAYOUT: 'Ask the provider for the payout result',
+  CALLBACK: "Check the merchant's endpoint, then send the callback again",
+};
+
+export async function listStuck(db: DbOrTx, q: StuckQuery, now: Date) {
+  const where: SQL[] = [];
+  if (q.merchant) where.push(sql`i.merchant_id = ${q.merchant}`);
+  if (q.after) {
+    const cut = q.after.indexOf('_');
+    const id = q.after.slice(cut + 1);
+    if (!/^[0-9a-f-]{36}$/i.test(id)) throw badRequest('Not a cursor this list gave', { after: 'Not a cursor' });
+    where.push(sql`(s.since, s.invoice_id) > (${q.after.slice(0, cut)}::timestamptz, ${id}::uuid)`);
+  }
+  const res = await db.execute<StuckRow>(sql`
+    SELECT s.invoice_id, i.merchant_id, m.name AS merchant_name, i.merchant_invoice_id, i.flow_type, i.status,
+      i.amount::text AS amount, c.code AS currency, s.since, s.detail
+    FROM (${stuckSource(q.kind, now)}) s
+    JOIN invoices i ON i.id = s.invoice_id JOIN merchants m ON m.id = i.merchant_id
+    JOIN currencies c ON c.id = i.currency_id
+    ${where.length ? sql`WHERE ${sql.join(where, sql` AND `)}` : sql``}
+    ORDER BY s.since, s.invoice_id LIMIT ${q.limit + 1}`);
+  const data: StuckItem[] = res.rows.slice(0, q.limit).map((r) => ({
+    kind: q.kind,
+    invoiceId: r.invoice_id,
+    merchantId: r.merchant_id,
+    merchantName: r.merchant_name,
+    merchantInvoiceId: r.merchant_invoice_id,
+    flowType: r.flow_type,
+    status: r.status,
+    amount: Number(r.amount),
+    currency: r.currency,
+    since: new Date(r.since).toISOString(),
+    detail: r.detail,
+    nextStep: NEXT_STEP[q.kind],
+  }));
+  const last = data.at(-1);
+  return { data, next: res.rows.length > q.limit && last ? `${last.since}_${last.invoiceId}` : null };
+}
+
+/** Every queue's size and oldest item, in one round trip. */
+export async function exceptionSummary(db: DbOrTx, now: Date) {
+  const queue = (name: ExceptionQueue, source: SQL, at: string) =>
+    sql`SELECT ${name}::text AS queue, count(*)::int AS count, min(${sql.raw(at)}) AS oldest FROM (${source}) q`;
+  const res = await db.execute<{ queue: ExceptionQueue; count: number; oldest: string | Date | null }>(sql`
+    ${queue('unmatched', sql`SELECT created_at FROM incoming_payments WHERE status = 'UNMATCHED'`, 'created_at')}
+    UNION ALL ${queue('payedStuck', stuckSource('PAYED', now), 'since')}
+    UNION ALL ${queue('payoutStuck', stuckSource('PAYOUT', now), 'since')}
+    UNION ALL ${queue('callbacksFailed', stuckSource('CALLBACK', now), 'since')}
+    UNION ALL ${queue('contradictions', sql`SELECT created_at FROM provider_contradictions WHERE status = 'OPEN'`, 'created_at')}
+    UNION ALL ${queue(
+      'pausedAccounts',
+      sql`SELECT paused_at FROM account_limits WHERE paused_at IS NOT NULL`,
+      'paused_at',
+    )}`);
+  return res.rows.map((r) => ({
+    queue: r.queue,
+    count: Number(r.count),
+    oldestAt: r.oldest === null ? null : new Date(r.oldest).toISOString(),
+  }));
+}
+
+/** The file a queue is downloaded as (the desk's "Download CSV"). */
+export const exceptionCsvFilename = (queue: ExceptionCsvQueue) => `Exceptions-${queue}.csv`;
+
+/**
+ * One queue as CSV, streamed with COPY (lib/copy-out.ts): what is waiting now, oldest first, amounts in major units
+ * of their currency. Text a spreadsheet would run as a formula is quoted (csv-sql.ts safeText).
+ */
+export function exportExceptionCsv(ctx: AppContext, queue: ExceptionCsvQueue): Promise<Readable> {
+  const now = ctx.now();
+  const select =
+    queue === 'unmatched'
+      ? sql`SELECT ${sql.raw(isoTime('ip.created_at'))} AS "Reported", p.name AS "Provider", ip.account_id AS "Account",
+            ${sql.raw(major('ip.amount'))} AS "Amount", c.code AS "Currency", ${sql.raw(safeText('ip.reference'))} AS "Reference",
+            ip.book AS "Book"
+          FROM incoming_payments ip JOIN providers p ON p.id = ip.provider_id
+          JOIN ${sql.raw(CURRENCY_SCALE)} c ON c.id = ip.currency_id
+          WHERE ip.status = 'UNMATCHED' ORDER BY ip.created_at, ip.id`
+      : queue === 'contradictions'
+        ? sql`SELECT ${sql.raw(isoTime('pc.created_at'))} AS "Created", ${sql.raw(safeText('m.name'))} AS "Merchant",
+              ${sql.raw(safeText('i.merchant_invoice_id'))} AS "Invoice", i.id AS "Invoice ID", i.flow_type AS "Flow",
+              i.status AS "Books say", pc.provider_status AS "Provider says", ${sql.raw(major('pc.amount'))} AS "Amount",
+              c.code AS "Currency"
+            FROM provider_contradictions pc JOIN invoices i ON i.id = pc.invoice_id JOIN merchants m ON m.id = pc.merchant_id
+            JOIN ${sql.raw(CURRENCY_SCALE)} c ON c.id = pc.currency_id
+            WHERE pc.status = 'OPEN' ORDER BY pc.created_at, pc.id`
+        : sql`SELECT ${sql.raw(isoTime('s.since'))} AS "Waiting since", ${sql.raw(safeText('m.name'))} AS "Merchant",
+              ${sql.raw(safeText('i.merchant_invoice_id'))} AS "Invoice", i.id AS "Invoice ID", i.status AS "Status",
+              ${sql.raw(major('i.amount'))} AS "Amount", c.code AS "Currency", s.detail AS "Waiting for"
+            FROM (${stuckSource(queue, now)}) s JOIN invoices i ON i.id = s.invoice_id
+            JOIN merchants m ON m.id = i.merchant_id JOIN ${sql.raw(CURRENCY_SCALE)} c ON c.id = i.currency_id
+            ORDER BY s.since, s.invoice_id`;
+  return copyOut(ctx, async () => copyCsvOf(select));
+}

@@ -1,0 +1,169 @@
+import { sql } from 'drizzle-orm';
+import type { AccountHealth } from '@paydesk/contracts';
+import type { DbOrTx, Tx } from '../../db/create-db';
+import type { AppContext } from '../../lib/context';
+import { invalidState, notFound } from '../../lib/errors';
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/service';
+
+/*
+ * Provider account health (docs/operations.md, "paused accounts"). A card that stops receiving keeps being handed out
+ * by routing until someone notices; the health check notices: an account none of whose last `accountPauseAfter`
+ * deposits given its requisites was paid — each given at least `accountPauseWindowMin` minutes ago, so that every one
+ * had its time — is paused: routing gives its requisites to nobody (routing/service.ts depositCandidates) until staff
+ * resume it. Pausing and resuming are audited; the alert is the desk's "Paused accounts" queue.
+ */
+
+/** How far back the health figures look. */
+const HEALTH_WINDOW = '24 hours';
+
+/** Per account: requisites given vs paid over the last day, when money last arrived, and whether it is paused. */
+export async function accountHealth(db: DbOrTx, now: Date): Promise<AccountHealth[]> {
+  const res = await db.execute<{
+    account_id: number;
+    provider: string;
+    method: string;
+    is_sandbox: boolean;
+    enabled: boolean;
+    given: number;
+    paid: number;
+    last_money_at: string | Date | null;
+    paused_at: string | Date | null;
+    paused_reason: string | null;
+    paused_by: string | null;
+  }>(sql`
+    SELECT a.id AS account_id, p.name AS provider, m.name AS method, p.is_sandbox, a.enabled,
+      coalesce(g.given, 0)::int AS given, coalesce(g.paid, 0)::int AS paid,
+      (SELECT max(ip.created_at) FROM incoming_payments ip WHERE ip.account_id = a.id) AS last_money_at,
+      l.paused_at, l.paused_reason, u.username AS paused_by
+    FROM provider_accounts a
+    JOIN providers p ON p.id = a.provider_id JOIN payment_methods m ON m.id = a.payment_method_id
+    JOIN account_limits l ON l.account_id = a.id
+    LEFT JOIN users u ON u.id = l.paused_by
+    LEFT JOIN LATERAL (
+      SELECT count(*) AS given, count(*) FILTER (WHERE i.status = 'DONE') AS paid
+      FROM invoices i WHERE i.account_id = a.id AND i.flow_type = 'DEPOSIT'
+        AND i.created_at >= ${now.toISOString()}::timestamptz - ${HEALTH_WINDOW}::interval) g ON true
+    ORDER BY a.id`);
+  return res.rows.map((r) => ({
+    accountId: Number(r.account_id),
+    provider: r.provider,
+    paymentMethod: r.method,
+    isSandbox: r.is_sandbox,
+    enabled: r.enabled,
+    given: Number(r.given),
+    paid: Number(r.paid),
+    successRate: Number(r.given) ? Math.round((Number(r.paid) * 1000) / Number(r.given)) / 10 : null,
+    lastMoneyAt: r.last_money_at === null ? null : new Date(r.last_money_at).toISOString(),
+    pausedAt: r.paused_at === null ? null : new Date(r.paused_at).toISOString(),
+    pausedReason: r.paused_reason,
+    pausedBy: r.paused_at === null ? null : (r.paused_by ?? 'health check'),
+  }));
+}
+
+/**
+ * One pass of the health check: pauses every enabled, unpaused account whose last `accountPauseAfter` deposits given
+ * its requisites (each older than the window) include none paid. Each pause is audited in its own statement's
+ * transaction. Returns the accounts paused.
+ */
+export async function pauseUnpaidAccounts(ctx: AppContext): Promise<number[]> {
+  const n = ctx.config.accountPauseAfter;
+  if (n <= 0) return [];
+  const windowMin = ctx.config.accountPauseWindowMin;
+  const now = ctx.now();
+  const reason = `none of the last ${n} deposits given its requisites was paid within ${windowMin} minutes`;
+  return ctx.db.transaction(async (tx) => {
+    const res = await tx.execute<{ account_id: number }>(sql`
+      UPDATE account_limits l SET paused_at = ${now.toISOString()}::timestamptz, paused_reason = ${reason},
+        paused_by = NULL
+      FROM provider_accounts a
+      WHERE a.id = l.account_id AND a.enabled AND l.paused_at IS NULL
+        AND (SELECT count(*) FILTER (WHERE last.status <> 'DONE') = ${n} AND count(*) = ${n}
+             FROM (SELECT i.status FROM invoices i
+                   WHERE i.account_id = l.account_id AND i.flow_type = 'DEPOSIT'
+                     AND i.created_at < ${now.toISOString()}::timestamptz - make_interval(mins => ${windowMin})
+                     AND i.created_at >= ${now.toISOString()}::timestamptz - ${HEALTH_WINDOW}::interval
+                     AND (l.resumed_at IS NULL OR i.created_at > l.resumed_at)
+                   ORDER BY i.created_at DESC LIMIT ${n}) last)
+      RETURNING l.account_id`);
+    const paused = res.rows.map((r) => Number(r.account_id));
+    for (const accountId of paused) {
+      await recordAudit(
+        tx,
+        SYSTEM_ACTOR,
+        {
+          action: 'account.paused',
+          targetType: 'account',
+          targetId: accountId,
+          after: { paused: true },
+          reason,
+        },
+        now,
+      );
+    }
+    return paused;
+  });
+}
+
+async function lockLimit(tx: Tx, accountId: number) {
+  const res = await tx.execute<{ paused_at: string | Date | null }>(
+    sql`SELECT paused_at FROM account_limits WHERE account_id = ${accountId} FOR UPDATE`,
+  );
+  if (!res.rows[0]) throw notFound('Account');
+  return res.rows[0];
+}
+
+/** Staff take an account out of routing by hand, with a reason. */
+export function pauseAccount(
+  ctx: AppContext,
+  args: { accountId: number; reason: string; actor: AuditActor & { userId: string } },
+) {
+  return ctx.db.transaction(async (tx) => {
+    const row = await lockLimit(tx, args.accountId);
+    if (row.paused_at !== null) throw invalidState(`Account ${args.accountId} is already paused`);
+    const now = ctx.now();
+    await tx.execute(sql`UPDATE account_limits SET paused_at = ${now.toISOString()}::timestamptz,
+      paused_reason = ${args.reason}, paused_by = ${args.actor.userId} WHERE account_id = ${args.accountId}`);
+    await recordAudit(
+      tx,
+      args.actor,
+      {
+        action: 'account.paused',
+        targetType: 'account',
+        targetId: args.accountId,
+        after: { paused: true },
+        reason: args.reason,
+      },
+      now,
+    );
+  });
+}
+
+/** Staff give a paused account back to routing, with a reason (what was fixed). */
+export function resumeAccount(
+  ctx: AppContext,
+  args: { accountId: number; reason: string; actor: AuditActor & { userId: string } },
+) {
+  return ctx.db.transaction(async (tx) => {
+    const row = await lockLimit(tx, args.accountId);
+    if (row.paused_at === null) throw invalidState(`Account ${args.accountId} is not paused`);
+    const now = ctx.now();
+    const before = await tx.execute<{ paused_reason: string | null }>(
+      sql`SELECT paused_reason FROM account_limits WHERE account_id = ${args.accountId}`,
+    );
+    await tx.execute(sql`UPDATE account_limits SET paused_at = NULL, paused_reason = NULL, paused_by = NULL,
+      resumed_at = ${now.toISOString()}::timestamptz WHERE account_id = ${args.accountId}`);
+    await recordAudit(
+      tx,
+      args.actor,
+      {
+        action: 'account.resumed',
+        targetType: 'account',
+        targetId: args.accountId,
+        before: { paused: true, reason: before.rows[0]?.paused_reason ?? null },
+        after: { paused: false },
+        reason: args.reason,
+      },
+      now,
+    );
+  });
+}
