@@ -566,6 +566,8 @@ export const incomingPayments = pgTable(
     // ascending: read backwards for the desk's newest-first pages (a DESC index sorts NULLS LAST, which ORDER BY … DESC
     // cannot use)
     index('incoming_payments_status_created_idx').on(t.status, t.createdAt, t.id),
+    // the desk's list of every incoming payment, whatever its status (bench:exceptions: 106 ms p95 without it)
+    index('incoming_payments_created_idx').on(t.createdAt, t.id),
     index('incoming_payments_account_created_idx').on(t.accountId, t.createdAt),
     index('incoming_payments_matched_invoice_idx').on(t.matchedInvoiceId),
   ],

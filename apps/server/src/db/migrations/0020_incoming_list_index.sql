@@ -1,0 +1,1 @@
+CREATE INDEX "incoming_payments_created_idx" ON "incoming_payments" USING btree ("created_at","id");
