@@ -1,0 +1,148 @@
+/**
+ * Bulk callback replay against the merchant API: the merchant API's p99 while a replay of 10,000 deliveries is queued
+ * and delivered, against its quiet p99 measured in the same run (target: at most 2×).
+ *
+ *   npm run bench:replay              (BENCH_DELIVERIES=10000 BENCH_SECONDS=20 BENCH_CONNECTIONS=16)
+ *
+ * A fresh PostgreSQL database with the demo seed and BENCH_DELIVERIES delivered callbacks of Demo Merchant (one
+ * invoice each) pointing at a receiver in this process that answers 204; the server runs in its own process with its
+ * workers on. Quiet: autocannon creates signed deposits for BENCH_SECONDS. Then the owner replays every delivered
+ * callback (POST /api/v1/callbacks/replay) and the same load runs again while the replay is queued and delivered.
+ */
+import http from 'node:http';
+import { createPrivateKey, sign } from 'node:crypto';
+// @ts-expect-error autocannon ships no types
+import autocannon from 'autocannon';
+import { merchantSignaturePayload } from '@paydesk/contracts';
+import { loadConfig } from '../src/config';
+import { seedDemoIfEmpty } from '../src/db/seed';
+import { createBenchDatabase, dropBenchDatabase, startServer } from './lib';
+
+const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 10_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const DB_NAME = 'paydesk_bench_replay';
+
+async function main() {
+  let received = 0;
+  const receiver = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received++;
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  const hook = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+
+  const { url, dbh } = await createBenchDatabase(DB_NAME);
+  const config = loadConfig({ NODE_ENV: 'development' }, { workers: false, dataDir: '.tmp/bench-replay' });
+  const demo = await seedDemoIfEmpty({ dbh, db: dbh.db, config, now: () => new Date() }, { writeFile: false });
+  if (!demo) throw new Error('demo seed did not run');
+  const terminal = demo.terminals.find((t) => t.flowType === 'DEPOSIT' && t.currency === 'UZS' && !t.isTest)!;
+  const q = (text: string, params: unknown[] = []) => dbh.pool.query(text, params);
+  await q(`UPDATE terminals SET callback_url = $1 WHERE merchant_id = $2`, [hook, demo.merchantId]);
+  await q(`UPDATE invoices SET callback_url = NULL WHERE merchant_id = $1`, [demo.merchantId]);
+  await q(`UPDATE callbacks SET status = 'DELIVERED' WHERE status = 'PENDING'`);
+  // the deliveries to replay: one delivered callback per invoice, as a day of traffic leaves them
+  await q(
+    `WITH t AS (SELECT id, currency_id FROM terminals WHERE id = $2)
+     INSERT INTO invoices (merchant_id, terminal_id, merchant_invoice_id, form_id, flow_type, status, amount, fee,
+                           currency_id, expires_at, status_date, created_at)
+     SELECT $1, t.id, 'rp-' || g, 'rp-form-' || g, 'DEPOSIT', 'DONE', 100000 + g, 0, t.currency_id,
+            now() - interval '1 hour', now() - interval '2 hours', now() - interval '3 hours' + g * interval '1 second'
+     FROM generate_series(1, $3::int) g, t`,
+    [demo.merchantId, terminal.id, DELIVERIES],
+  );
+  await q(
+    `INSERT INTO callbacks (invoice_id, merchant_id, url, payload, invoice_status, status, attempts, create_date,
+       next_attempt_at, execution_date)
+     SELECT i.id, i.merchant_id, $1,
+       jsonb_build_object('type', 'invoice.status', 'invoiceId', i.id, 'merchantInvoiceId', i.merchant_invoice_id,
+         'flowType', 'DEPOSIT', 'status', 'DONE', 'amount', i.amount, 'currency', 'UZS', 'isTest', false,
+         'statusDate', to_char(i.status_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
+       'DONE', 'DELIVERED', 1, i.created_at, i.created_at, i.created_at
+     FROM invoices i WHERE i.merchant_invoice_id LIKE 'rp-%'`,
+    [hook],
+  );
+  await q('VACUUM ANALYZE');
+  await dbh.close();
+
+  const server = await startServer(url, { WORKERS: 'true', CALLBACK_ALLOW_PRIVATE: 'true' });
+  try {
+    const key = createPrivateKey(demo.privateKeyPem);
+    const apiPath = '/api/merchant/v1/invoices';
+    let seq = 0;
+    const load = (seconds: number): Promise<{ latency: { p99: number; p50: number }; non2xx: number }> =>
+      autocannon({
+        url: server.target,
+        connections: CONNECTIONS,
+        duration: seconds,
+        requests: [
+          {
+            method: 'POST',
+            path: apiPath,
+            setupRequest: (req: Record<string, unknown>) => {
+              const body = JSON.stringify({
+                terminalId: terminal.id,
+                flowType: 'DEPOSIT',
+                amount: 150_000_00,
+                currency: 'UZS',
+                merchantInvoiceId: `bench-${process.pid}-${++seq}`,
+                customer: { externalId: `c-${seq % 1000}`, firstName: 'Bench', lastName: 'Customer' },
+                successUrl: 'https://shop.example.com/ok',
+                cancelUrl: 'https://shop.example.com/cancel',
+                errorUrl: 'https://shop.example.com/error',
+              });
+              const ts = String(Math.floor(Date.now() / 1000));
+              const signature = sign(null, Buffer.from(merchantSignaturePayload(ts, 'POST', apiPath, body)), key);
+              return {
+                ...req,
+                body,
+                headers: {
+                  'content-type': 'application/json',
+                  'x-merchant-id': demo.merchantId,
+                  'x-timestamp': ts,
+                  'x-signature': signature.toString('base64'),
+                },
+              };
+            },
+          },
+        ],
+      });
+    await load(5); // warm-up
+    const quiet = await load(SECONDS);
+    const login = await fetch(`${server.target}/api/v1/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.target },
+      body: JSON.stringify({ username: 'owner', password: 'demo-2026' }),
+    });
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const before = received;
+    const during = load(SECONDS);
+    const t0 = performance.now();
+    const replay = await fetch(`${server.target}/api/v1/callbacks/replay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie, origin: server.target },
+      body: JSON.stringify({ status: 'DELIVERED' }),
+    });
+    const queuedMs = performance.now() - t0;
+    if (replay.status !== 202) throw new Error(`replay: ${replay.status} ${await replay.text()}`);
+    const { count } = ((await replay.json()) as { data: { count: number } }).data;
+    const busy = await during;
+    console.log(
+      `\nreplay of ${count.toLocaleString('en')} deliveries queued in ${queuedMs.toFixed(0)} ms; ` +
+        `${received - before} delivered during the ${SECONDS} s window`,
+    );
+    console.log(`| merchant API (${CONNECTIONS} connections) | p50 ms | p99 ms | non-2xx |\n| --- | --- | --- | --- |`);
+    console.log(`| quiet | ${quiet.latency.p50} | ${quiet.latency.p99} | ${quiet.non2xx} |`);
+    console.log(`| during the replay | ${busy.latency.p50} | ${busy.latency.p99} | ${busy.non2xx} |`);
+    console.log(`p99 during / quiet: ${(busy.latency.p99 / quiet.latency.p99).toFixed(2)} (target ≤ 2)`);
+  } finally {
+    await server.stop();
+    receiver.close();
+    if (!process.env.BENCH_KEEP) await dropBenchDatabase(DB_NAME);
+  }
+}
+
+await main();
