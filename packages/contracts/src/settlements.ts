@@ -66,7 +66,7 @@ const typedNumber = (v: unknown) => {
 };
 
 /**
- * The settlement body (SPEC §3): baseAmount in major units of the terminal's currency, settlementAmount in USDT,
+ * The settlement body: baseAmount in major units of the terminal's currency, settlementAmount in USDT,
  * both JSON numbers. The server checks baseAmount's decimals against the terminal's currency.
  */
 export const settlementBody = z

@@ -17,7 +17,7 @@ import { ReasonDialog } from './reason-dialog';
 type Step = { kind: 'closed' } | { kind: 'input' } | { kind: 'confirm'; minor: number; display: string };
 
 /**
- * Two-step amount change of SPEC §4/§5: the input dialog, then 'Are you sure…?' with the reason. Amounts are typed and
+ * Two-step amount change: the input dialog, then 'Are you sure…?' with the reason. Amounts are typed and
  * said in major units with the currency, as the card shows them (the request carries minor units).
  */
 export function ChangeAmountButton({ invoice }: { invoice: Invoice }) {

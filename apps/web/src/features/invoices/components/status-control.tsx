@@ -10,7 +10,7 @@ import { isUnroutedDeposit, useArrivalAccountChoices } from '../api/arrival-acco
 import { ReasonDialog } from './reason-dialog';
 
 /**
- * Editable status (SPEC §4): any other status, after a confirmation that takes the reason; cancel resets the selection.
+ * Editable status: any other status, after a confirmation that takes the reason; cancel resets the selection.
  * The current status is the badge beside it; the select only offers the others. A status the server would refuse in
  * the invoice's state (e.g. DECLINED while a payout is still with the provider) is offered disabled, with the reason.
  */

@@ -50,7 +50,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /**
- * The Transaction card of SPEC §2 with its permission rules (contracts decide, the web hides), and the page's title.
+ * The invoice's Transaction card with its permission rules (contracts decide, the web hides), and the page's title.
  * An action the server would refuse in the invoice's state is shown disabled with the reason (the same rule).
  */
 export function TransactionCard({ invoice }: { invoice: InvoiceDetails }) {
