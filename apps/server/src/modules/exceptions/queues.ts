@@ -37,7 +37,7 @@ type StuckRow = {
 };
 
 /** The rows of one stuck queue: invoice id, since when it waits, and what it waits for. */
-function stuckSource(kind: StuckKind, now: Date): SQL {
+export function stuckSource(kind: StuckKind, now: Date): SQL {
   switch (kind) {
     case 'PAYED':
       return sql`SELECT i.id AS invoice_id, i.status_date AS since,

@@ -26,6 +26,9 @@ import {
 } from '../engine/service';
 import { moneyFormatter } from '../engine/guards';
 
+// the desk's queue rules, for the alerts that watch the same queues (notifications/service.ts)
+export { stuckSource } from './queues';
+
 /*
  * The operations desk's actions (docs/operations.md). Each one runs through the engine's write path (engine/service.ts
  * writeInvoice) and its guards, and writes its audit record in the same transaction.

@@ -19,6 +19,7 @@ import {
   type RoleScope,
 } from '@paydesk/contracts';
 import type { DbOrTx } from '../../db/create-db';
+import { stuckSource } from '../exceptions/service';
 
 /*
  * Alerts derived from what the database holds now (docs/operations.md, "Alerts"); nothing is stored. Each kind reads
@@ -362,9 +363,7 @@ async function payoutStuck(db: DbOrTx, w: Window): Promise<KindResult> {
   const res = await db.execute<{
     invoice_id: string;
     since: string | Date;
-    attempt: number;
-    provider: string;
-    decided_status: string | null;
+    detail: string;
     merchant_id: string;
     merchant_name: string;
     merchant_invoice_id: string;
@@ -373,15 +372,12 @@ async function payoutStuck(db: DbOrTx, w: Window): Promise<KindResult> {
     dimension: number;
     total: number;
   }>(sql`
-    SELECT pt.invoice_id, pt.create_date AS since, pt.attempt, p.name AS provider, pt.decided_status,
-      i.merchant_id, m.name AS merchant_name, i.merchant_invoice_id, i.amount::text AS amount, c.code, c.dimension,
-      count(*) OVER ()::int AS total
-    FROM provider_transactions pt
-    JOIN provider_accounts a ON a.id = pt.account_id JOIN providers p ON p.id = a.provider_id
-    JOIN invoices i ON i.id = pt.invoice_id JOIN merchants m ON m.id = i.merchant_id
+    SELECT s.invoice_id, s.since, s.detail, i.merchant_id, m.name AS merchant_name, i.merchant_invoice_id,
+      i.amount::text AS amount, c.code, c.dimension, count(*) OVER ()::int AS total
+    FROM (${stuckSource('PAYOUT', w.now)}) s
+    JOIN invoices i ON i.id = s.invoice_id JOIN merchants m ON m.id = i.merchant_id
     JOIN currencies c ON c.id = i.currency_id
-    WHERE pt.status = 'PENDING' AND pt.type = 'PAYOUT' AND pt.create_date < ${ts(ago(w.now, STUCK_PAYOUT_AFTER_MS))}
-    ORDER BY pt.create_date, pt.invoice_id
+    ORDER BY s.since, s.invoice_id
     LIMIT ${NOTIFICATION_KIND_LIMIT}`);
   const open = new Set(res.rows.map((r) => r.invoice_id));
   const out: KindResult = {
@@ -389,11 +385,9 @@ async function payoutStuck(db: DbOrTx, w: Window): Promise<KindResult> {
       id: `PAYOUT_STUCK:${r.invoice_id}`,
       kind: 'PAYOUT_STUCK',
       name: `Payout with provider: ${r.merchant_invoice_id}`,
-      paymentStatus:
-        `${money(r.amount, r.dimension, r.code)}: payout attempt ${r.attempt} with ${r.provider}` +
-        (r.decided_status ? ` (staff set ${r.decided_status})` : '') +
-        ', pending for ' +
-        durationText(w.now.getTime() - new Date(r.since).getTime()),
+      paymentStatus: `${money(r.amount, r.dimension, r.code)}: ${r.detail}, pending for ${durationText(
+        w.now.getTime() - new Date(r.since).getTime(),
+      )}`,
       status: 'In process',
       since: iso(r.since),
       closedAt: null,
