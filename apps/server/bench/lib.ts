@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, sign, type KeyObject } from 'node:crypto';
+import { merchantSignaturePayload } from '@paydesk/contracts';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -173,4 +174,37 @@ export function spread(values: number[]) {
   const s = [...values].sort((a, b) => a - b);
   const mid = s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
   return { median: mid, min: s[0]!, max: s[s.length - 1]! };
+}
+
+/**
+ * autocannon's `setupRequest` for signed merchant-API creates of UZS deposits on one terminal: each request a new
+ * merchantInvoiceId and its own Ed25519 signature over `${timestamp}.POST.${path}.${body}`.
+ */
+export function signedCreateRequest(args: { merchantId: string; terminalId: string; key: KeyObject; path: string }) {
+  let seq = 0;
+  return (req: Record<string, unknown>) => {
+    const body = JSON.stringify({
+      terminalId: args.terminalId,
+      flowType: 'DEPOSIT',
+      amount: 150_000_00,
+      currency: 'UZS',
+      merchantInvoiceId: `bench-${process.pid}-${++seq}`,
+      customer: { externalId: `c-${seq % 1000}`, firstName: 'Bench', lastName: 'Customer' },
+      successUrl: 'https://shop.example.com/ok',
+      cancelUrl: 'https://shop.example.com/cancel',
+      errorUrl: 'https://shop.example.com/error',
+    });
+    const ts = String(Math.floor(Date.now() / 1000));
+    const signature = sign(null, Buffer.from(merchantSignaturePayload(ts, 'POST', args.path, body)), args.key);
+    return {
+      ...req,
+      body,
+      headers: {
+        'content-type': 'application/json',
+        'x-merchant-id': args.merchantId,
+        'x-timestamp': ts,
+        'x-signature': signature.toString('base64'),
+      },
+    };
+  };
 }

@@ -13,7 +13,7 @@
  *   --runtime compiled|tsx: the server as `npm start` runs it (the esbuild bundle; default) or its sources under tsx
  */
 import { execFileSync } from 'node:child_process';
-import { generateKeyPairSync, randomBytes, randomUUID, sign, createPrivateKey } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, randomUUID, createPrivateKey } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,11 +22,10 @@ import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 // @ts-expect-error autocannon ships no types
 import autocannon from 'autocannon';
-import { merchantSignaturePayload } from '@paydesk/contracts';
 import { merchants, terminalMethods, terminals } from '../src/db/schema';
 import { createInvoiceSql } from '../src/modules/engine/lifecycle';
 import { createGuardSql, merchantKeySql } from '../src/modules/merchant-api/signature';
-import { cpuTimes, createBenchDatabase, dropBenchDatabase, spread, startServer } from './lib';
+import { cpuTimes, createBenchDatabase, dropBenchDatabase, signedCreateRequest, spread, startServer } from './lib';
 
 const { values: args } = parseArgs({
   options: {
@@ -82,7 +81,8 @@ async function main() {
 
     const key = createPrivateKey(privateKey);
     const apiPath = '/api/merchant/v1/invoices';
-    let seq = 0;
+    // one sequence of merchantInvoiceIds for every run (warm-up included): ids never repeat
+    const setupRequest = signedCreateRequest({ merchantId: m!.id, terminalId: t!.id, key, path: apiPath });
     const run = (seconds: number) =>
       autocannon({
         url: target,
@@ -92,35 +92,7 @@ async function main() {
           {
             method: 'POST',
             path: apiPath,
-            setupRequest: (req: Record<string, unknown>) => {
-              const body = JSON.stringify({
-                terminalId: t!.id,
-                flowType: 'DEPOSIT',
-                amount: 150_000_00,
-                currency: 'UZS',
-                merchantInvoiceId: `bench-${process.pid}-${++seq}`,
-                customer: { externalId: `c-${seq % 1000}`, firstName: 'Bench', lastName: 'Customer' },
-                successUrl: 'https://shop.example.com/ok',
-                cancelUrl: 'https://shop.example.com/cancel',
-                errorUrl: 'https://shop.example.com/error',
-              });
-              const ts = String(Math.floor(Date.now() / 1000));
-              const signature = sign(
-                null,
-                Buffer.from(merchantSignaturePayload(ts, 'POST', apiPath, body)),
-                key,
-              ).toString('base64');
-              return {
-                ...req,
-                body,
-                headers: {
-                  'content-type': 'application/json',
-                  'x-merchant-id': m!.id,
-                  'x-timestamp': ts,
-                  'x-signature': signature,
-                },
-              };
-            },
+            setupRequest,
           },
         ],
       });

@@ -10,13 +10,12 @@
  * callback (POST /api/v1/callbacks/replay) and the same load runs again while the replay is queued and delivered.
  */
 import http from 'node:http';
-import { createPrivateKey, sign } from 'node:crypto';
+import { createPrivateKey } from 'node:crypto';
 // @ts-expect-error autocannon ships no types
 import autocannon from 'autocannon';
-import { merchantSignaturePayload } from '@paydesk/contracts';
 import { loadConfig } from '../src/config';
 import { seedDemoIfEmpty } from '../src/db/seed';
-import { createBenchDatabase, dropBenchDatabase, startServer } from './lib';
+import { createBenchDatabase, dropBenchDatabase, signedCreateRequest, startServer } from './lib';
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 10_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -72,7 +71,13 @@ async function main() {
   try {
     const key = createPrivateKey(demo.privateKeyPem);
     const apiPath = '/api/merchant/v1/invoices';
-    let seq = 0;
+    // one sequence of merchantInvoiceIds for every run (warm-up included): ids never repeat
+    const setupRequest = signedCreateRequest({
+      merchantId: demo.merchantId,
+      terminalId: terminal.id,
+      key,
+      path: apiPath,
+    });
     const load = (seconds: number): Promise<{ latency: { p99: number; p50: number }; non2xx: number }> =>
       autocannon({
         url: server.target,
@@ -82,31 +87,7 @@ async function main() {
           {
             method: 'POST',
             path: apiPath,
-            setupRequest: (req: Record<string, unknown>) => {
-              const body = JSON.stringify({
-                terminalId: terminal.id,
-                flowType: 'DEPOSIT',
-                amount: 150_000_00,
-                currency: 'UZS',
-                merchantInvoiceId: `bench-${process.pid}-${++seq}`,
-                customer: { externalId: `c-${seq % 1000}`, firstName: 'Bench', lastName: 'Customer' },
-                successUrl: 'https://shop.example.com/ok',
-                cancelUrl: 'https://shop.example.com/cancel',
-                errorUrl: 'https://shop.example.com/error',
-              });
-              const ts = String(Math.floor(Date.now() / 1000));
-              const signature = sign(null, Buffer.from(merchantSignaturePayload(ts, 'POST', apiPath, body)), key);
-              return {
-                ...req,
-                body,
-                headers: {
-                  'content-type': 'application/json',
-                  'x-merchant-id': demo.merchantId,
-                  'x-timestamp': ts,
-                  'x-signature': signature.toString('base64'),
-                },
-              };
-            },
+            setupRequest,
           },
         ],
       });

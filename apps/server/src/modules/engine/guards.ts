@@ -82,17 +82,23 @@ export async function enforceInvariants(tx: Tx, before: InvoiceState, after: Inv
   await assertPayoutAmountFixed(tx, before, after);
 }
 
+/** The provider transaction of the invoice still waiting for the provider's answer, if any. */
+async function pendingAttempt(tx: Tx, invoiceId: string) {
+  const [pending] = await tx
+    .select({ attempt: providerTransactions.attempt })
+    .from(providerTransactions)
+    .where(and(eq(providerTransactions.invoiceId, invoiceId), eq(providerTransactions.status, 'PENDING')))
+    .limit(1);
+  return pending;
+}
+
 /**
  * A payout sent to a provider was sent for an amount: while it is with the provider the withdrawal's amount cannot
  * change under it (the books would then pay out what the provider was never asked to).
  */
 async function assertPayoutAmountFixed(tx: Tx, before: InvoiceState, after: InvoiceState) {
   if (after.flowType !== 'WITHDRAWAL' || after.amount === before.amount) return;
-  const [pending] = await tx
-    .select({ attempt: providerTransactions.attempt })
-    .from(providerTransactions)
-    .where(and(eq(providerTransactions.invoiceId, after.id), eq(providerTransactions.status, 'PENDING')))
-    .limit(1);
+  const pending = await pendingAttempt(tx, after.id);
   if (pending) {
     const money = await moneyFormatter(tx, after.currencyId);
     throw new AppError(
@@ -113,11 +119,7 @@ async function assertPayoutAmountFixed(tx: Tx, before: InvoiceState, after: Invo
 async function assertProviderNotPending(tx: Tx, before: InvoiceState, after: InvoiceState) {
   // the rule the back-office disables those statuses with (contracts: statusChangeRefusal)
   if (!pendingProviderForbids(before, after.status)) return;
-  const [pending] = await tx
-    .select({ attempt: providerTransactions.attempt })
-    .from(providerTransactions)
-    .where(and(eq(providerTransactions.invoiceId, after.id), eq(providerTransactions.status, 'PENDING')))
-    .limit(1);
+  const pending = await pendingAttempt(tx, after.id);
   if (pending) {
     // worded by the invoice's flow, not by the row's type: a withdrawal's pending transaction is its payout
     throw new AppError(

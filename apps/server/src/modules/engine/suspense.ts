@@ -2,7 +2,7 @@ import { and, asc, eq, gte, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/create-db';
 import { incomingPayments, type invoices } from '../../db/schema';
 import { invalidState } from '../../lib/errors';
-import { bookOf, postUnmatchedArrival, type Book } from '../ledger/service';
+import { bookOf, postUnmatchedArrival } from '../ledger/service';
 
 type InvoiceRow = typeof invoices.$inferSelect;
 type IncomingRow = typeof incomingPayments.$inferSelect;
@@ -139,13 +139,6 @@ export async function accountBooking(tx: Tx, accountId: number) {
  */
 export async function holdInSuspense(tx: Tx, item: IncomingRow, at: Date) {
   await tx.update(incomingPayments).set({ inSuspense: true }).where(eq(incomingPayments.id, item.id));
-  await postUnmatchedArrival(tx, {
-    incomingId: item.id,
-    accountId: item.accountId,
-    currencyId: item.currencyId,
-    amount: item.amount,
-    book: item.book as Book,
-    at,
-  });
+  await postUnmatchedArrival(tx, item, at);
   return { ...item, inSuspense: true };
 }

@@ -308,14 +308,7 @@ export function returnIncoming(
     if (item.status !== 'UNMATCHED') throw invalidState(`This incoming payment is already ${item.status}`);
     if (!item.inSuspense) throw invalidState('This incoming payment was never held in suspense');
     const now = ctx.now();
-    await postIncomingReturn(tx, {
-      incomingId: item.id,
-      accountId: item.accountId,
-      currencyId: item.currencyId,
-      amount: item.amount,
-      book: item.book as Book,
-      at: now,
-    });
+    await postIncomingReturn(tx, item, now);
     await tx
       .update(incomingPayments)
       .set({

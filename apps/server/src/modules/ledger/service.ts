@@ -3,7 +3,7 @@ import { eq, sql, type SQL } from 'drizzle-orm';
 import { toExactInt } from '@paydesk/contracts';
 import { ownedTerminal } from '../../lib/tenant';
 import type { DbOrTx, Tx } from '../../db/create-db';
-import { ledgerBalances, ledgerEntries, type invoices } from '../../db/schema';
+import { ledgerBalances, ledgerEntries, type incomingPayments, type invoices } from '../../db/schema';
 import {
   effectDelta,
   invoiceEffect,
@@ -121,36 +121,29 @@ export function postInvoiceDelta(tx: Tx, before: InvoiceRow, after: InvoiceRow, 
   });
 }
 
-/** The incoming payment whose money a posting moves (unmatchedArrivalLegs, returnLegs). */
-type IncomingPosting = {
-  incomingId: string;
-  accountId: number;
-  currencyId: number;
-  amount: number;
-  book: Book;
-  at: Date;
-};
+/** The incoming payment whose money a posting moves (unmatchedArrivalLegs, returnLegs): its row, as stored. */
+type IncomingMoney = Pick<typeof incomingPayments.$inferSelect, 'id' | 'accountId' | 'currencyId' | 'amount' | 'book'>;
 
 /** Money that matched no invoice: on the provider account and in suspense from the moment it arrives. */
-export function postUnmatchedArrival(tx: Tx, p: IncomingPosting) {
-  return postIncoming(tx, unmatchedArrivalLegs(p.amount), 'incoming_unmatched', p);
+export function postUnmatchedArrival(tx: Tx, item: IncomingMoney, at: Date) {
+  return postIncoming(tx, unmatchedArrivalLegs(item.amount), 'incoming_unmatched', item, at);
 }
 
 /** Unmatched money returned to the payer: out of suspense and off the provider account. */
-export function postIncomingReturn(tx: Tx, p: IncomingPosting) {
-  return postIncoming(tx, returnLegs(p.amount), 'incoming_returned', p);
+export function postIncomingReturn(tx: Tx, item: IncomingMoney, at: Date) {
+  return postIncoming(tx, returnLegs(item.amount), 'incoming_returned', item, at);
 }
 
-function postIncoming(tx: Tx, legs: Leg[], kind: string, p: IncomingPosting) {
+function postIncoming(tx: Tx, legs: Leg[], kind: string, item: IncomingMoney, at: Date) {
   return insertLegs(tx, legs, {
     merchantId: null,
     terminalId: null,
-    currencyId: p.currencyId,
-    providerAccountId: p.accountId,
-    incomingId: p.incomingId,
+    currencyId: item.currencyId,
+    providerAccountId: item.accountId,
+    incomingId: item.id,
     kind,
-    book: p.book,
-    at: p.at,
+    book: item.book as Book,
+    at,
   });
 }
 

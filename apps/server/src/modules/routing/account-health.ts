@@ -17,7 +17,7 @@ import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/service';
 const HEALTH_WINDOW = '24 hours';
 
 /** Per account: requisites given vs paid over the last day, when money last arrived, and whether it is paused. */
-export async function accountHealth(db: DbOrTx, now: Date): Promise<AccountHealth[]> {
+export async function accountHealth(db: DbOrTx, now: Date, accountId?: number): Promise<AccountHealth[]> {
   const res = await db.execute<{
     account_id: number;
     provider: string;
@@ -43,6 +43,7 @@ export async function accountHealth(db: DbOrTx, now: Date): Promise<AccountHealt
       SELECT count(*) AS given, count(*) FILTER (WHERE i.status = 'DONE') AS paid
       FROM invoices i WHERE i.account_id = a.id AND i.flow_type = 'DEPOSIT'
         AND i.created_at >= ${now.toISOString()}::timestamptz - ${HEALTH_WINDOW}::interval) g ON true
+    ${accountId === undefined ? sql`` : sql`WHERE a.id = ${accountId}`}
     ORDER BY a.id`);
   return res.rows.map((r) => ({
     accountId: Number(r.account_id),
@@ -105,8 +106,8 @@ export async function pauseUnpaidAccounts(ctx: AppContext): Promise<number[]> {
 }
 
 async function lockLimit(tx: Tx, accountId: number) {
-  const res = await tx.execute<{ paused_at: string | Date | null }>(
-    sql`SELECT paused_at FROM account_limits WHERE account_id = ${accountId} FOR UPDATE`,
+  const res = await tx.execute<{ paused_at: string | Date | null; paused_reason: string | null }>(
+    sql`SELECT paused_at, paused_reason FROM account_limits WHERE account_id = ${accountId} FOR UPDATE`,
   );
   if (!res.rows[0]) throw notFound('Account');
   return res.rows[0];
@@ -147,9 +148,6 @@ export function resumeAccount(
     const row = await lockLimit(tx, args.accountId);
     if (row.paused_at === null) throw invalidState(`Account ${args.accountId} is not paused`);
     const now = ctx.now();
-    const before = await tx.execute<{ paused_reason: string | null }>(
-      sql`SELECT paused_reason FROM account_limits WHERE account_id = ${args.accountId}`,
-    );
     await tx.execute(sql`UPDATE account_limits SET paused_at = NULL, paused_reason = NULL, paused_by = NULL,
       resumed_at = ${now.toISOString()}::timestamptz WHERE account_id = ${args.accountId}`);
     await recordAudit(
@@ -159,7 +157,7 @@ export function resumeAccount(
         action: 'account.resumed',
         targetType: 'account',
         targetId: args.accountId,
-        before: { paused: true, reason: before.rows[0]?.paused_reason ?? null },
+        before: { paused: true, reason: row.paused_reason },
         after: { paused: false },
         reason: args.reason,
       },

@@ -12,7 +12,7 @@ export const accountHealthPlugin =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
     const healthOf = async (accountId: number) => {
-      const item = (await accountHealth(ctx.db, ctx.now())).find((h) => h.accountId === accountId);
+      const [item] = await accountHealth(ctx.db, ctx.now(), accountId);
       if (!item) throw notFound('Account');
       return item;
     };
