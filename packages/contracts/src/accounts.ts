@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { dataOf } from './common';
 import { exactInt } from './exact-int';
 import { checkCardNumber } from './card';
+import { maskRequisite } from './masking';
 import { dbId, dbIdParam, PARAM_TYPES } from './references';
 
 /* ---- Provider ("people") accounts, their credentials and limits ---- */
@@ -91,10 +92,12 @@ export function credentialValueIssue(type: string, value: string): string | null
   return null;
 }
 
-/** first 6 + ****** + last 4 for card numbers; other values are not secret in this sense. */
+/**
+ * Card numbers masked as first 6 + ****** + last 4 (masking.ts, maskRequisite); other values are shown as they are to
+ * whoever may see the account.
+ */
 export function maskCredential(type: string, value: string): string {
-  if (type !== 'CARD' || value.length < 12) return value;
-  return `${value.slice(0, 6)}******${value.slice(-4)}`;
+  return type === 'CARD' ? maskRequisite(type, value) : value;
 }
 
 const credentialValue = z.string({ error: CREDENTIAL_MESSAGES.valueRequired }).max(200);

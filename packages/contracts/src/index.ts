@@ -22,6 +22,7 @@ export * from './settlements';
 export * from './references';
 export * from './accounts';
 export * from './card';
+export * from './masking';
 export * from './team';
 export * from './audit';
 export * from './fees';
