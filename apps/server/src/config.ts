@@ -70,7 +70,8 @@ export type Config = {
   /**
    * Provider accounts whose requisites stopped being paid are taken out of routing (routing/account-health.ts): when
    * none of the last `accountPauseAfter` deposits given its requisites, each given at least `accountPauseWindowMin`
-   * minutes ago, was paid. 0 turns the automatic pause off.
+   * minutes ago, was paid. 0 turns the automatic pause off. Only the default: staff's setting (the `settings` row
+   * `routing.pause_rule`, changed on the desk) replaces it.
    */
   accountPauseAfter: number;
   accountPauseWindowMin: number;

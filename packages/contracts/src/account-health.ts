@@ -35,3 +35,28 @@ export const accountPauseBody = z
   })
   .strict();
 export const accountPauseResponse = dataOf(accountHealthItem);
+
+/**
+ * When the health check pauses an account by itself: none of the last `pauseAfter` deposits given its requisites was
+ * paid, each given at least `windowMinutes` ago. `pauseAfter` 0 turns automatic pausing off. A platform setting.
+ */
+export const accountPauseRule = z.object({
+  pauseAfter: z
+    .int({ error: 'Enter a whole number of deposits' })
+    .min(0, { error: 'At least 0 (0 turns automatic pausing off)' })
+    .max(1000, { error: 'At most 1000 deposits' }),
+  windowMinutes: z
+    .int({ error: 'Enter a whole number of minutes' })
+    .min(1, { error: 'At least 1 minute' })
+    .max(10_080, { error: 'At most 10,080 minutes (a week)' }),
+});
+export type AccountPauseRule = z.infer<typeof accountPauseRule>;
+export const accountPauseRuleResponse = dataOf(
+  accountPauseRule.extend({
+    /** when and by whom it was last changed; null while the installation's default applies */
+    updatedAt: z.iso.datetime().nullable(),
+    updatedBy: z.string().nullable(),
+  }),
+);
+export const accountPauseRuleBody = accountPauseRule.extend({ reason: accountPauseBody.shape.reason }).strict();
+export type AccountPauseRuleBody = z.infer<typeof accountPauseRuleBody>;

@@ -22,23 +22,60 @@ const cursor = z
   .regex(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z_[\w-]{1,64}$/, { error: 'Not a cursor this list gave' })
   .optional();
 const pageLimit = z.coerce.number().int().min(1).max(200).default(50);
-const minorQuery = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+const idQuery = (name: string) => {
+  const message = `${name} must be a positive whole number (an id)`;
+  return z.coerce
+    .number({ error: message })
+    .int({ error: message })
+    .positive({ error: message })
+    .max(2_147_483_647, {
+      error: `${name} is not an id`,
+    });
+};
+const minorQuery = (name: string) => {
+  const message = `${name} must be a whole number of minor units, 0 or more`;
+  return z.coerce
+    .number({ error: message })
+    .int({ error: message })
+    .min(0, { error: message })
+    .max(Number.MAX_SAFE_INTEGER, { error: `${name} is too large` });
+};
+const instantQuery = (name: string) =>
+  z.iso.datetime({ offset: true, error: `${name} must be an ISO date-time, e.g. 2026-11-27T10:00:00Z` });
+
+/**
+ * The filters of unmatched money, the same for its list and its CSV: provider, account, amount (minor units,
+ * inclusive) and when it was reported (from inclusive, to exclusive).
+ */
+export const incomingFilterShape = {
+  providerId: idQuery('providerId').optional(),
+  accountId: idQuery('accountId').optional(),
+  amountFrom: minorQuery('amountFrom').optional(),
+  amountTo: minorQuery('amountTo').optional(),
+  from: instantQuery('from').optional(),
+  to: instantQuery('to').optional(),
+};
+export const INCOMING_FILTERS = Object.keys(incomingFilterShape) as (keyof typeof incomingFilterShape)[];
+type IncomingFilters = { [K in keyof typeof incomingFilterShape]?: z.infer<(typeof incomingFilterShape)[K]> };
+
+/** A range the wrong way round is refused rather than answered with nothing. */
+function rangesInOrder(q: IncomingFilters, ctx: z.RefinementCtx) {
+  if (q.amountFrom !== undefined && q.amountTo !== undefined && q.amountFrom > q.amountTo)
+    ctx.addIssue({ code: 'custom', path: ['amountTo'], message: 'amountTo must not be below amountFrom' });
+  if (q.from && q.to && Date.parse(q.from) >= Date.parse(q.to))
+    ctx.addIssue({ code: 'custom', path: ['to'], message: 'to must be after from' });
+}
 
 export const incomingQueueQuery = z
   .object({
     status: z.enum(INCOMING_STATUSES).optional(),
-    providerId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
-    accountId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
-    /** minor units, inclusive */
-    amountFrom: minorQuery.optional(),
-    amountTo: minorQuery.optional(),
-    /** when it was reported, inclusive from, exclusive to */
-    from: z.iso.datetime({ offset: true }).optional(),
-    to: z.iso.datetime({ offset: true }).optional(),
+    ...incomingFilterShape,
     after: cursor,
     limit: pageLimit,
   })
-  .strict();
+  .strict()
+  .superRefine(rangesInOrder);
 export type IncomingQueueQuery = z.infer<typeof incomingQueueQuery>;
 
 export const incomingItem = z.object({
@@ -52,6 +89,8 @@ export const incomingItem = z.object({
   currency: z.string(),
   book: z.enum(LEDGER_BOOKS),
   reference: z.string(),
+  /** the payer's name as the bank showed it, when the provider reported it */
+  payerName: z.string().nullable(),
   occurredAt: z.iso.datetime(),
   createdAt: z.iso.datetime(),
   /** on the books in suspense when it arrived (money matched on arrival never was) */
@@ -156,6 +195,8 @@ export const intParam = z.object({ id: z.coerce.number().int().positive().max(2_
  * - CALLBACK: the merchant's endpoint never took the invoice's latest callback (FAILED after the retry schedule).
  */
 export const STUCK_KINDS = ['PAYED', 'PAYOUT', 'CALLBACK'] as const;
+/** The stuck queues' filter: one merchant's payments. */
+const merchantFilter = z.uuid({ error: 'merchant must be a merchant id (a UUID)' });
 export type StuckKind = (typeof STUCK_KINDS)[number];
 export const STUCK_PAYED_AFTER_MS = 30 * 60_000;
 export const STUCK_PAYOUT_AFTER_MS = 60 * 60_000;
@@ -163,7 +204,7 @@ export const STUCK_PAYOUT_AFTER_MS = 60 * 60_000;
 export const stuckQuery = z
   .object({
     kind: z.enum(STUCK_KINDS, { error: 'Choose PAYED, PAYOUT or CALLBACK' }),
-    merchant: z.uuid().optional(),
+    merchant: merchantFilter.optional(),
     after: cursor,
     limit: pageLimit,
   })
@@ -206,6 +247,23 @@ export const exceptionSummaryResponse = dataOf(
 /** The queues that download as CSV: unmatched money, the stuck kinds, open contradictions. */
 export const EXCEPTION_CSV_QUEUES = ['unmatched', ...STUCK_KINDS, 'contradictions'] as const;
 export type ExceptionCsvQueue = (typeof EXCEPTION_CSV_QUEUES)[number];
+/** The filters each queue's CSV takes: those of its list on the desk (unmatched money's, or the stuck queues'). */
+export const exceptionCsvFilters = (queue: ExceptionCsvQueue): readonly string[] =>
+  queue === 'unmatched' ? INCOMING_FILTERS : (STUCK_KINDS as readonly string[]).includes(queue) ? ['merchant'] : [];
 export const exceptionCsvQuery = z
-  .object({ queue: z.enum(EXCEPTION_CSV_QUEUES, { error: 'Choose a queue' }) })
-  .strict();
+  .object({
+    queue: z.enum(EXCEPTION_CSV_QUEUES, { error: 'Choose a queue' }),
+    ...incomingFilterShape,
+    merchant: merchantFilter.optional(),
+  })
+  .strict()
+  .superRefine((q, ctx) => {
+    // a filter the queue does not have is refused: a file that quietly ignored it would not be what was asked for
+    const takes = exceptionCsvFilters(q.queue);
+    for (const key of [...INCOMING_FILTERS, 'merchant'] as const) {
+      if (q[key] !== undefined && !takes.includes(key))
+        ctx.addIssue({ code: 'custom', path: [key], message: `The ${q.queue} queue has no ${key} filter` });
+    }
+    rangesInOrder(q, ctx);
+  });
+export type ExceptionCsvQuery = z.infer<typeof exceptionCsvQuery>;

@@ -10,6 +10,8 @@ export const incomingBody = z
     amount: amountMinor,
     occurredAt: z.iso.datetime({ offset: true }),
     reference: z.string().trim().min(1).max(128),
+    /** the payer's name as the bank shows it, when the provider knows it: ranks that customer's deposits first */
+    payerName: z.string().trim().min(1).max(128).optional(),
   })
   .strict();
 export type IncomingBody = z.infer<typeof incomingBody>;
@@ -27,6 +29,7 @@ export const incomingPayment = z.object({
   amount: z.int(),
   occurredAt: z.iso.datetime(),
   reference: z.string(),
+  payerName: z.string().nullable(),
   matchedInvoiceId: z.uuid().nullable(),
   status: z.enum(INCOMING_STATUSES),
   createdAt: z.iso.datetime(),

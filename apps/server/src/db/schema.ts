@@ -557,6 +557,8 @@ export const incomingPayments = pgTable(
     resolutionReason: text('resolution_reason'),
     /** The bank's reference of a return to the payer. */
     returnReference: text('return_reference'),
+    /** The payer's name as the provider's bank shows it, when reported: ranks the deposits of that customer first. */
+    payerName: text('payer_name'),
   },
   (t) => [
     uniqueIndex('incoming_payments_provider_ref_uq').on(t.providerId, t.reference),
@@ -858,11 +860,13 @@ export const settlements = pgTable(
   ],
 );
 
-/** Platform-internal settings (the generated session secret). */
+/** Platform settings: internal ones (the generated session secret) and staff's (the accounts' pause rule, as JSON). */
 export const settings = pgTable('settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
+  /** the staff user who last changed it; null for the server's own */
+  updatedBy: uuid('updated_by').references(() => users.id),
 });
 
 /** Settings a merchant's staff may read and change (auto retry…), one row per merchant and key. */

@@ -106,6 +106,8 @@ const RULES: Record<string, Rule> = {
   'GET /api/v1/people/account/health': ['people.account'],
   'POST /api/v1/people/account/:id/pause': ['people.account', 'people.account.edit'],
   'POST /api/v1/people/account/:id/resume': ['people.account', 'people.account.edit'],
+  'GET /api/v1/people/account/pause-rule': ['people.account'],
+  'PUT /api/v1/people/account/pause-rule': ['people.account', 'people.account.edit'],
   'GET /api/v1/exceptions/summary': { platformOnly: true, all: ['exceptions.read'] },
   'GET /api/v1/exceptions/stuck': { platformOnly: true, all: ['exceptions.read'] },
   'GET /api/v1/exceptions/csv': { platformOnly: true, all: ['exceptions.read'] },

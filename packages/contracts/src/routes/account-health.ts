@@ -1,4 +1,11 @@
-import { accountHealthResponse, accountPauseBody, accountPauseParams, accountPauseResponse } from '../account-health';
+import {
+  accountHealthResponse,
+  accountPauseBody,
+  accountPauseParams,
+  accountPauseResponse,
+  accountPauseRuleBody,
+  accountPauseRuleResponse,
+} from '../account-health';
 import { routeSpec } from '../route-spec';
 
 /** Provider accounts' health and their pause (provider accounts belong to the platform: platform permissions). */
@@ -44,5 +51,29 @@ export const accountHealthRouteSpecs = {
     body: accountPauseBody,
     responses: { 200: accountPauseResponse },
     errors: ['INVALID_STATE'],
+  }),
+  'GET /api/v1/people/account/pause-rule': routeSpec({
+    ...common,
+    method: 'GET',
+    path: '/api/v1/people/account/pause-rule',
+    operationId: 'getAccountPauseRule',
+    summary: 'When an account pauses itself',
+    description:
+      'The health check takes an account out of routing when none of the last `pauseAfter` deposits given its ' +
+      'requisites was paid, each given at least `windowMinutes` ago. `pauseAfter` 0: it never does. ' +
+      '`updatedAt` null: the installation default applies.',
+    access: { all: ['people.account'] },
+    responses: { 200: accountPauseRuleResponse },
+  }),
+  'PUT /api/v1/people/account/pause-rule': routeSpec({
+    ...common,
+    method: 'PUT',
+    path: '/api/v1/people/account/pause-rule',
+    operationId: 'setAccountPauseRule',
+    summary: 'Change when an account pauses itself',
+    description: 'Applies from the health check’s next pass. Audited with the rule before and after and the reason.',
+    access: edit,
+    body: accountPauseRuleBody,
+    responses: { 200: accountPauseRuleResponse },
   }),
 };

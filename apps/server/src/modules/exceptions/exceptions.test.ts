@@ -29,13 +29,13 @@ const liveUzs = (flow: 'DEPOSIT' | 'WITHDRAWAL') =>
   t.demo.terminals.find((x) => x.flowType === flow && x.currency === 'UZS' && !x.isTest)!;
 
 /** A live UZS deposit whose customer got requisites: its id, form and account. */
-async function depositWithRequisites(amount: number) {
+async function depositWithRequisites(amount: number, customer?: Record<string, string>) {
   const create = await injectSigned(
     t.app,
     sign,
     'POST',
     '/api/merchant/v1/invoices',
-    invoiceBody(liveUzs('DEPOSIT'), { amount }),
+    invoiceBody(liveUzs('DEPOSIT'), { amount, ...(customer ? { customer } : {}) }),
   );
   expect(create.statusCode, create.body).toBe(201);
   const { invoiceId, formId } = create.json().data as { invoiceId: string; formId: string };
@@ -140,6 +140,62 @@ describe('unmatched money', () => {
     expect(again.statusCode).toBe(409);
     expect(again.json().error.message).toMatch(/already MATCHED/);
     expect(await counts()).toEqual(before);
+  });
+
+  it('ranks the deposits of the customer the bank named as payer first, and says so', async () => {
+    const amount = 730_000_00 + 41;
+    const ivan = await depositWithRequisites(amount, {
+      externalId: 'cust-ivan',
+      firstName: 'Ivan',
+      lastName: 'Petrov',
+    });
+    // a deposit's amount is taken on its account while it is open: cancel it before the next of the same amount
+    const cancel = (id: string) => injectSigned(t.app, sign, 'POST', `/api/merchant/v1/invoices/${id}/cancel`, {});
+    expect((await cancel(ivan.invoiceId)).statusCode).toBe(200);
+    t.clock.advance(60_000);
+    const aziz = await depositWithRequisites(amount);
+    expect(aziz.accountId).toBe(ivan.accountId);
+    expect((await cancel(aziz.invoiceId)).statusCode).toBe(200);
+    t.clock.advance(60_000);
+    const candidatesFor = async (payerName?: string) => {
+      const rep = await t.app.inject({
+        method: 'POST',
+        url: '/api/provider/v1/incoming',
+        headers: { authorization: `Bearer dev:${ivan.provider}` },
+        payload: {
+          accountId: ivan.accountId,
+          amount,
+          occurredAt: t.clock.now().toISOString(),
+          reference: `payer-${process.pid}-${++refs}`,
+          ...(payerName ? { payerName } : {}),
+        },
+      });
+      expect(rep.statusCode, rep.body).toBe(200);
+      expect(rep.json().data.payerName).toBe(payerName ?? null);
+      const detail = await as('ops', 'GET', `/api/v1/incoming/${rep.json().data.id}`);
+      expect(detail.json().data.item.payerName).toBe(payerName ?? null);
+      return detail.json().data.candidates as { invoiceId: string; reasons: string[]; customer: string }[];
+    };
+    // without a payer's name the nearer deposit in time comes first
+    expect((await candidatesFor()).map((c) => c.invoiceId).slice(0, 2)).toEqual([aziz.invoiceId, ivan.invoiceId]);
+    const named = await candidatesFor('PETROV IVAN');
+    expect(named[0]).toMatchObject({ invoiceId: ivan.invoiceId, customer: 'Ivan Petrov' });
+    expect(named[0]!.reasons).toContain('the payer is this customer');
+    expect((await candidatesFor('IVAN P.'))[0]!.reasons).toContain("the payer's name fits this customer");
+    const tooLong = await t.app.inject({
+      method: 'POST',
+      url: '/api/provider/v1/incoming',
+      headers: { authorization: `Bearer dev:${ivan.provider}` },
+      payload: {
+        accountId: ivan.accountId,
+        amount,
+        occurredAt: t.clock.now().toISOString(),
+        reference: 'x-long',
+        payerName: 'x'.repeat(129),
+      },
+    });
+    expect(tooLong.statusCode).toBe(400);
+    expect(await q(sql`SELECT 1 FROM incoming_payments WHERE reference = 'x-long'`)).toEqual([]);
   });
 
   it('another amount is corrected on the invoice to what arrived, with the reason', async () => {
@@ -433,5 +489,94 @@ describe('the queues', () => {
     expect((await as('ops', 'GET', '/api/v1/exceptions/csv?queue=all')).statusCode).toBe(400);
     expect((await as('owner', 'GET', '/api/v1/exceptions/csv?queue=unmatched')).statusCode).toBe(403);
     expect((await as('owner', 'GET', '/api/v1/exceptions/summary')).statusCode).toBe(403);
+  });
+});
+
+describe('a filtered queue downloads as what the desk shows', () => {
+  /** The CSV's rows as objects by header (no cell of these queues holds a comma or a quote). */
+  const rowsOf = (body: string) => {
+    const [head, ...lines] = body.trim().split('\n');
+    const keys = head!.split(',');
+    return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [keys[i], v])) as Record<string, string>);
+  };
+
+  it('unmatched money by account and amount range: the same rows as the list, nothing outside the range', async () => {
+    const dep = await depositWithRequisites(91_000_00 + 47);
+    const [a, b, c] = [7_100_00 + 53, 7_200_00 + 53, 7_300_00 + 53];
+    const refOf = async (amount: number) => {
+      const rep = await report(dep.provider, dep.accountId, amount);
+      expect(rep.statusCode, rep.body).toBe(200);
+      return (rep.json().data as { reference: string }).reference;
+    };
+    const [ra, rb, rc] = [await refOf(a), await refOf(b), await refOf(c)];
+    const filters = `accountId=${dep.accountId}&amountFrom=${a}&amountTo=${b}`;
+
+    const csv = await as('ops', 'GET', `/api/v1/exceptions/csv?queue=unmatched&${filters}`);
+    expect(csv.statusCode, csv.body).toBe(200);
+    expect(csv.headers['content-disposition']).toContain('Exceptions-unmatched.csv');
+    const rows = rowsOf(csv.body);
+    expect(rows.map((r) => r.Reference)).toEqual(expect.arrayContaining([ra, rb]));
+    expect(rows.map((r) => r.Reference)).not.toContain(rc);
+    for (const r of rows) {
+      expect(r.Account).toBe(String(dep.accountId));
+      expect(Number(r.Amount!.replace('.', ''))).toBeGreaterThanOrEqual(a);
+      expect(Number(r.Amount!.replace('.', ''))).toBeLessThanOrEqual(b);
+    }
+    // exactly the list's unmatched rows under the same filters
+    const list = await as('ops', 'GET', `/api/v1/incoming?status=UNMATCHED&limit=200&${filters}`);
+    expect(list.statusCode, list.body).toBe(200);
+    const listed = (list.json().data as { reference: string }[]).map((r) => r.reference);
+    expect(rows.map((r) => r.Reference).sort()).toEqual([...listed].sort());
+
+    // another account's money is not in this account's file; the reported time narrows too
+    const none = await as('ops', 'GET', `/api/v1/exceptions/csv?queue=unmatched&accountId=${dep.accountId + 100_000}`);
+    expect(none.statusCode, none.body).toBe(200);
+    expect(rowsOf(none.body)).toEqual([]);
+    const future = new Date(t.clock.now().getTime() + 60_000).toISOString();
+    const later = await as('ops', 'GET', `/api/v1/exceptions/csv?queue=unmatched&${filters}&from=${future}`);
+    expect(rowsOf(later.body)).toEqual([]);
+  });
+
+  it("a stuck queue by merchant: another merchant's file leaves the demo merchant's invoices out", async () => {
+    const other = '00000000-0000-4000-8000-000000000000';
+    const csv = await as('ops', 'GET', `/api/v1/exceptions/csv?queue=CALLBACK&merchant=${other}`);
+    expect(csv.statusCode, csv.body).toBe(200);
+    expect(rowsOf(csv.body)).toEqual([]);
+    const own = await as('ops', 'GET', `/api/v1/exceptions/csv?queue=CALLBACK&merchant=${t.demo.merchantId}`);
+    expect(own.statusCode, own.body).toBe(200);
+  });
+
+  it('a bad or foreign filter answers 400 with the field named, and no file', async () => {
+    const uuid = '00000000-0000-4000-8000-000000000000';
+    const before = await counts();
+    for (const [query, field, message] of [
+      ['queue=unmatched&amountFrom=abc', 'amountFrom', /whole number of minor units/],
+      ['queue=unmatched&amountTo=12.5', 'amountTo', /whole number of minor units/],
+      ['queue=unmatched&amountFrom=-1', 'amountFrom', /0 or more/],
+      ['queue=unmatched&accountId=0', 'accountId', /positive whole number/],
+      ['queue=unmatched&providerId=x', 'providerId', /positive whole number/],
+      ['queue=unmatched&from=yesterday', 'from', /ISO date-time/],
+      ['queue=unmatched&amountFrom=500&amountTo=400', 'amountTo', /not be below amountFrom/],
+      ['queue=unmatched&from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z', 'to', /after from/],
+      [`queue=unmatched&merchant=${uuid}`, 'merchant', /unmatched queue has no merchant filter/],
+      ['queue=PAYED&accountId=1', 'accountId', /PAYED queue has no accountId filter/],
+      [`queue=contradictions&merchant=${uuid}`, 'merchant', /contradictions queue has no merchant filter/],
+      ['queue=PAYOUT&merchant=nope', 'merchant', /merchant id/],
+      ['queue=unmatched&sort=amount', 'sort', /Unknown field/],
+    ] as const) {
+      const res = await as('ops', 'GET', `/api/v1/exceptions/csv?${query}`);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.headers['content-type'], query).toMatch(/application\/json/);
+      expect(res.headers['content-disposition'], query).toBeUndefined();
+      expect(String(res.headers['set-cookie'] ?? ''), query).not.toContain('paydesk-download-started');
+      const { error } = res.json() as { error: { code: string; message: string; fields: Record<string, string> } };
+      expect(error.code, query).toBe('VALIDATION_ERROR');
+      expect(error.fields[field], query).toMatch(message);
+    }
+    // the list takes the same filters with the same words
+    const list = await as('ops', 'GET', '/api/v1/incoming?amountFrom=500&amountTo=400');
+    expect(list.statusCode).toBe(400);
+    expect(list.json().error.fields.amountTo).toMatch(/not be below amountFrom/);
+    expect(await counts()).toEqual(before);
   });
 });

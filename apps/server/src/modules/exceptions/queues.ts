@@ -2,9 +2,11 @@ import { sql, type SQL } from 'drizzle-orm';
 import {
   STUCK_PAYED_AFTER_MS,
   STUCK_PAYOUT_AFTER_MS,
+  type ExceptionCsvQuery,
   type ExceptionCsvQueue,
   type ExceptionQueue,
   type FlowType,
+  type IncomingQueueQuery,
   type InvoiceStatus,
   type StuckItem,
   type StuckKind,
@@ -62,6 +64,27 @@ export function stuckSource(kind: StuckKind, now: Date): SQL {
   }
 }
 
+/**
+ * Unmatched money's filters as conditions on `ip` (incoming_payments): its list and its CSV apply the same ones, so
+ * the file holds what the desk shows.
+ */
+export function incomingFilterSql(
+  q: Pick<IncomingQueueQuery, 'providerId' | 'accountId' | 'amountFrom' | 'amountTo' | 'from' | 'to'>,
+): SQL[] {
+  const where: SQL[] = [];
+  if (q.providerId !== undefined) where.push(sql`ip.provider_id = ${q.providerId}`);
+  if (q.accountId !== undefined) where.push(sql`ip.account_id = ${q.accountId}`);
+  if (q.amountFrom !== undefined) where.push(sql`ip.amount >= ${q.amountFrom}`);
+  if (q.amountTo !== undefined) where.push(sql`ip.amount <= ${q.amountTo}`);
+  if (q.from) where.push(sql`ip.created_at >= ${q.from}::timestamptz`);
+  if (q.to) where.push(sql`ip.created_at < ${q.to}::timestamptz`);
+  return where;
+}
+
+/** The stuck queues' filter as a condition on `i` (invoices), for their list and their CSV. */
+const stuckFilterSql = (q: Pick<StuckQuery, 'merchant'>): SQL[] =>
+  q.merchant ? [sql`i.merchant_id = ${q.merchant}`] : [];
+
 const NEXT_STEP: Record<StuckKind, string> = {
   PAYED: 'Ask the provider, or check unmatched money on the account',
   PAYOUT: 'Ask the provider for the payout result',
@@ -69,8 +92,7 @@ const NEXT_STEP: Record<StuckKind, string> = {
 };
 
 export async function listStuck(db: DbOrTx, q: StuckQuery, now: Date) {
-  const where: SQL[] = [];
-  if (q.merchant) where.push(sql`i.merchant_id = ${q.merchant}`);
+  const where = stuckFilterSql(q);
   if (q.after) {
     const cut = q.after.indexOf('_');
     const id = q.after.slice(cut + 1);
@@ -130,10 +152,13 @@ export const exceptionCsvFilename = (queue: ExceptionCsvQueue) => `Exceptions-${
 
 /**
  * One queue as CSV, streamed with COPY (lib/copy-out.ts): what is waiting now, oldest first, amounts in major units
- * of their currency. Text a spreadsheet would run as a formula is quoted (csv-sql.ts safeText).
+ * of their currency, narrowed by the filters its list on the desk has (the query allows no others). Text a
+ * spreadsheet would run as a formula is quoted (csv-sql.ts safeText).
  */
-export function exportExceptionCsv(ctx: AppContext, queue: ExceptionCsvQueue): Promise<Readable> {
+export function exportExceptionCsv(ctx: AppContext, q: ExceptionCsvQuery): Promise<Readable> {
   const now = ctx.now();
+  const { queue } = q;
+  const and = (conditions: SQL[]) => (conditions.length ? sql` AND ${sql.join(conditions, sql` AND `)}` : sql``);
   const select =
     queue === 'unmatched'
       ? sql`SELECT ${sql.raw(isoTime('ip.created_at'))} AS "Reported", p.name AS "Provider", ip.account_id AS "Account",
@@ -141,7 +166,7 @@ export function exportExceptionCsv(ctx: AppContext, queue: ExceptionCsvQueue): P
             ip.book AS "Book"
           FROM incoming_payments ip JOIN providers p ON p.id = ip.provider_id
           JOIN ${sql.raw(CURRENCY_SCALE)} c ON c.id = ip.currency_id
-          WHERE ip.status = 'UNMATCHED' ORDER BY ip.created_at, ip.id`
+          WHERE ip.status = 'UNMATCHED'${and(incomingFilterSql(q))} ORDER BY ip.created_at, ip.id`
       : queue === 'contradictions'
         ? sql`SELECT ${sql.raw(isoTime('pc.created_at'))} AS "Created", ${sql.raw(safeText('m.name'))} AS "Merchant",
               ${sql.raw(safeText('i.merchant_invoice_id'))} AS "Invoice", i.id AS "Invoice ID", i.flow_type AS "Flow",
@@ -155,6 +180,7 @@ export function exportExceptionCsv(ctx: AppContext, queue: ExceptionCsvQueue): P
               ${sql.raw(major('i.amount'))} AS "Amount", c.code AS "Currency", s.detail AS "Waiting for"
             FROM (${stuckSource(queue, now)}) s JOIN invoices i ON i.id = s.invoice_id
             JOIN merchants m ON m.id = i.merchant_id JOIN ${sql.raw(CURRENCY_SCALE)} c ON c.id = i.currency_id
+            WHERE true${and(stuckFilterSql(q))}
             ORDER BY s.since, s.invoice_id`;
   return copyOut(ctx, async () => copyCsvOf(select));
 }

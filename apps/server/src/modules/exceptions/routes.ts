@@ -27,7 +27,7 @@ export const exceptionsPlugin =
       app,
       spec['GET /api/v1/exceptions/csv'],
       async (req, reply) => {
-        const stream = await exportExceptionCsv(ctx, req.query.queue);
+        const stream = await exportExceptionCsv(ctx, req.query);
         return attachmentHeaders(reply, exceptionCsvFilename(req.query.queue)).send(stream);
       },
       { onSend: framableBySameOrigin },

@@ -25,6 +25,8 @@ import {
   type StaffActor,
 } from '../engine/service';
 import { moneyFormatter } from '../engine/guards';
+import { incomingFilterSql } from './queues';
+import { payerFits } from './payer-name';
 
 // the desk's queue rules, for the alerts that watch the same queues (notifications/service.ts)
 export { stuckSource } from './queues';
@@ -56,7 +58,7 @@ function parseCursor(cursor: string | undefined) {
 const ITEM_SELECT = sql`
   SELECT ip.id, ip.status, ip.provider_id, p.name AS provider_name, ip.account_id,
     trim(coalesce(a.bank_name, '') || ' ' || coalesce(a.owner_name, '')) AS account_name,
-    ip.amount::text AS amount, c.code AS currency, ip.book, ip.reference, ip.occurred_at, ip.created_at,
+    ip.amount::text AS amount, c.code AS currency, ip.book, ip.reference, ip.payer_name, ip.occurred_at, ip.created_at,
     ip.in_suspense, ip.matched_invoice_id, ip.hint_invoice_id, ip.resolved_at, u.username AS resolved_by,
     ip.resolution_reason, ip.return_reference
   FROM incoming_payments ip
@@ -76,6 +78,7 @@ type ItemRow = {
   currency: string;
   book: Book;
   reference: string;
+  payer_name: string | null;
   occurred_at: string | Date;
   created_at: string | Date;
   in_suspense: boolean;
@@ -101,6 +104,7 @@ const toItem = (r: ItemRow): IncomingItem => ({
   currency: r.currency,
   book: r.book,
   reference: r.reference,
+  payerName: r.payer_name,
   occurredAt: iso(r.occurred_at),
   createdAt: iso(r.created_at),
   inSuspense: r.in_suspense,
@@ -116,12 +120,7 @@ const toItem = (r: ItemRow): IncomingItem => ({
 export async function listIncoming(db: DbOrTx, q: IncomingQueueQuery) {
   const where: SQL[] = [];
   if (q.status) where.push(sql`ip.status = ${q.status}`);
-  if (q.providerId) where.push(sql`ip.provider_id = ${q.providerId}`);
-  if (q.accountId) where.push(sql`ip.account_id = ${q.accountId}`);
-  if (q.amountFrom !== undefined) where.push(sql`ip.amount >= ${q.amountFrom}`);
-  if (q.amountTo !== undefined) where.push(sql`ip.amount <= ${q.amountTo}`);
-  if (q.from) where.push(sql`ip.created_at >= ${q.from}::timestamptz`);
-  if (q.to) where.push(sql`ip.created_at < ${q.to}::timestamptz`);
+  where.push(...incomingFilterSql(q));
   const after = parseCursor(q.after);
   if (after) where.push(sql`(ip.created_at, ip.id) < (${after.at}::timestamptz, ${after.id}::uuid)`);
   const res = await db.execute<ItemRow>(sql`${ITEM_SELECT}
@@ -141,8 +140,9 @@ const CANDIDATE_WINDOW = '3 days';
 
 /**
  * The deposits an incoming payment may belong to, best first: the deposit a provider named (+100), on the account the
- * money arrived on (+40), of the same amount (+30; within 10 %: +10), created within the hour before (+20) or the day
- * (+10). Only deposits that could still take money: not paid from suspense, not confirmed by other incoming money.
+ * money arrived on (+40), of the same amount (+30; within 10 %: +10), of the customer the bank named as payer (+30;
+ * by initials: +20, payer-name.ts), created within the hour before (+20) or the day (+10). Only deposits that could
+ * still take money: not paid from suspense, not confirmed by other incoming money.
  */
 export async function incomingDetail(db: DbOrTx, id: string) {
   const item = await itemById(db, id);
@@ -155,8 +155,10 @@ export async function incomingDetail(db: DbOrTx, id: string) {
     status: InvoiceStatus;
     amount: string;
     account_id: number | null;
-    customer: string | null;
+    first_name: string | null;
+    last_name: string | null;
     created_at: string | Date;
+    distance: number;
     score: number;
     hinted: boolean;
     same_account: boolean;
@@ -180,15 +182,21 @@ export async function incomingDetail(db: DbOrTx, id: string) {
         AND NOT i.funded_from_suspense
         AND NOT EXISTS (SELECT 1 FROM incoming_payments x WHERE x.matched_invoice_id = i.id))
     SELECT c.id, c.merchant_id, m.name AS merchant_name, c.merchant_invoice_id, c.status, c.amount::text AS amount,
-      c.account_id, trim(coalesce(cu.first_name, '') || ' ' || coalesce(cu.last_name, '')) AS customer, c.created_at,
+      c.account_id, cu.first_name, cu.last_name, c.created_at,
+      abs(extract(epoch FROM (${occurred}::timestamptz - c.created_at)))::float8 AS distance,
       (CASE WHEN c.hinted THEN 100 ELSE 0 END + CASE WHEN c.same_account THEN 40 ELSE 0 END
         + CASE WHEN c.same_amount THEN 30 WHEN c.near_amount THEN 10 ELSE 0 END
         + CASE WHEN c.within_hour THEN 20 WHEN c.within_day THEN 10 ELSE 0 END)::int AS score,
       coalesce(c.hinted, false) AS hinted, c.same_account, c.same_amount, c.near_amount, c.within_hour
     FROM c JOIN merchants m ON m.id = c.merchant_id LEFT JOIN customers cu ON cu.id = c.customer_id
-    ORDER BY score DESC, abs(extract(epoch FROM (${occurred}::timestamptz - c.created_at))), c.id
-    LIMIT 10`);
-  const candidates: IncomingCandidate[] = res.rows.map((r) => ({
+    ORDER BY score DESC, distance, c.id
+    LIMIT 50`);
+  const ranked = res.rows.map((r) => {
+    const fit = payerFits(item.payerName, r.first_name ?? '', r.last_name ?? '');
+    return { ...r, fit, score: Number(r.score) + (fit === 'same' ? 30 : fit === 'fits' ? 20 : 0) };
+  });
+  ranked.sort((a, b) => b.score - a.score || Number(a.distance) - Number(b.distance) || a.id.localeCompare(b.id));
+  const candidates: IncomingCandidate[] = ranked.slice(0, 10).map((r) => ({
     invoiceId: r.id,
     merchantId: r.merchant_id,
     merchantName: r.merchant_name,
@@ -196,13 +204,18 @@ export async function incomingDetail(db: DbOrTx, id: string) {
     status: r.status,
     amount: Number(r.amount),
     accountId: r.account_id === null ? null : Number(r.account_id),
-    customer: r.customer ?? '',
+    customer: `${r.first_name ?? ''} ${r.last_name ?? ''}`.trim(),
     createdAt: iso(r.created_at),
     score: Number(r.score),
     reasons: [
       ...(r.hinted ? ['the provider confirmed this deposit late'] : []),
       ...(r.same_account ? ['same account'] : []),
       ...(r.same_amount ? ['same amount'] : r.near_amount ? ['amount within 10 %'] : []),
+      ...(r.fit === 'same'
+        ? ['the payer is this customer']
+        : r.fit === 'fits'
+          ? ["the payer's name fits this customer"]
+          : []),
       ...(r.within_hour ? ['created within the hour before'] : []),
     ],
   }));

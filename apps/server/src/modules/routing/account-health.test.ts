@@ -159,4 +159,78 @@ describe('account health and automatic pause', () => {
       payload: { reason: 'card unblocked' },
     });
   });
+
+  it('the pause rule is a platform setting: staff change it with a reason, audited; it applies at the next pass', async () => {
+    const rule = async (cookie: string) =>
+      t.app.inject({ method: 'GET', url: '/api/v1/people/account/pause-rule', headers: { cookie } });
+    const put = (cookie: string, payload: Record<string, unknown>) =>
+      t.app.inject({ method: 'PUT', url: '/api/v1/people/account/pause-rule', headers: { cookie }, payload });
+    const stored = async () => q<{ value: string }>(sql`SELECT value FROM settings WHERE key = 'routing.pause_rule'`);
+    const audits = async () =>
+      q<{ before: unknown; after: unknown; reason: string; actor_kind: string }>(sql`SELECT before, after, reason,
+        actor_kind FROM audit_log WHERE action = 'settings.changed' AND target_id = 'routing.pause_rule' ORDER BY id`);
+
+    expect((await rule(ops)).json().data).toEqual({
+      pauseAfter: 10,
+      windowMinutes: 30,
+      updatedAt: null,
+      updatedBy: null,
+    });
+
+    // merchant staff may neither read nor change it; bad rules are refused field by field; nothing is written
+    expect((await rule(owner)).statusCode).toBe(403);
+    expect((await put(owner, { pauseAfter: 1, windowMinutes: 1, reason: 'mine' })).statusCode).toBe(403);
+    const bad = await put(ops, { pauseAfter: -1, windowMinutes: 0, reason: '' });
+    expect(bad.statusCode).toBe(400);
+    expect(Object.keys(bad.json().error.fields ?? {}).sort()).toEqual(['pauseAfter', 'reason', 'windowMinutes']);
+    expect((await put(ops, { pauseAfter: 2.5, windowMinutes: 5, reason: 'fractional' })).statusCode).toBe(400);
+    expect((await put(ops, { pauseAfter: 3, windowMinutes: 5, reason: 'tighter', extra: 1 })).statusCode).toBe(400);
+    expect(await stored()).toEqual([]);
+    expect(await audits()).toEqual([]);
+
+    const ok = await put(ops, { pauseAfter: 3, windowMinutes: 5, reason: 'cards fail fast this week' });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().data).toMatchObject({ pauseAfter: 3, windowMinutes: 5, updatedBy: 'ops' });
+    expect(await audits()).toEqual([
+      {
+        before: { pauseAfter: 10, windowMinutes: 30 },
+        after: { pauseAfter: 3, windowMinutes: 5 },
+        reason: 'cards fail fast this week',
+        actor_kind: 'platform',
+      },
+    ]);
+
+    // three unpaid deposits, each given more than five minutes ago, now pause the account
+    const first = await given(20_000_00 + 1);
+    await given(20_000_00 + 2);
+    await given(20_000_00 + 3);
+    t.clock.advance(6 * 60_000);
+    const paused = await pauseUnpaidAccounts(t.ctx);
+    expect(paused).toContain(first.accountId);
+    const [audit] = await q<{ reason: string }>(sql`SELECT reason FROM audit_log
+      WHERE action = 'account.paused' AND target_id = ${String(first.accountId)} ORDER BY id DESC LIMIT 1`);
+    expect(audit!.reason).toBe('none of the last 3 deposits given its requisites was paid within 5 minutes');
+    for (const a of paused)
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/people/account/${a}/resume`,
+        headers: { cookie: ops },
+        payload: { reason: 'card replaced' },
+      });
+
+    // 0 turns automatic pausing off
+    expect(
+      (await put(ops, { pauseAfter: 0, windowMinutes: 5, reason: 'provider incident, pause by hand' })).statusCode,
+    ).toBe(200);
+    await given(20_000_00 + 4);
+    await given(20_000_00 + 5);
+    await given(20_000_00 + 6);
+    await given(20_000_00 + 7);
+    t.clock.advance(6 * 60_000);
+    expect(await pauseUnpaidAccounts(t.ctx)).toEqual([]);
+    expect((await audits()).map((a) => a.after)).toEqual([
+      { pauseAfter: 3, windowMinutes: 5 },
+      { pauseAfter: 0, windowMinutes: 5 },
+    ]);
+  });
 });

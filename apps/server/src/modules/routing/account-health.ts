@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { AccountHealth } from '@paydesk/contracts';
+import { accountPauseRule, type AccountHealth, type AccountPauseRule } from '@paydesk/contracts';
 import type { DbOrTx, Tx } from '../../db/create-db';
 import type { AppContext } from '../../lib/context';
 import { invalidState, notFound } from '../../lib/errors';
@@ -7,11 +7,67 @@ import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/service';
 
 /*
  * Provider account health (docs/operations.md, "paused accounts"). A card that stops receiving keeps being handed out
- * by routing until someone notices; the health check notices: an account none of whose last `accountPauseAfter`
- * deposits given its requisites was paid — each given at least `accountPauseWindowMin` minutes ago, so that every one
- * had its time — is paused: routing gives its requisites to nobody (routing/service.ts depositCandidates) until staff
- * resume it. Pausing and resuming are audited; the alert is the desk's "Paused accounts" queue.
+ * by routing until someone notices; the health check notices: an account none of whose last `pauseAfter` deposits
+ * given its requisites was paid — each given at least `windowMinutes` ago, so that every one had its time — is paused: routing gives its requisites to nobody (routing/service.ts depositCandidates) until staff
+ * resume it. Pausing and resuming are audited; the alert is the desk's "Paused accounts" queue. The rule is a
+ * platform setting staff change on the desk (`pauseRule`); ACCOUNT_PAUSE_AFTER / ACCOUNT_PAUSE_WINDOW_MIN are only
+ * its default until they do.
  */
+
+/** The settings row that holds the pause rule, as JSON. */
+const PAUSE_RULE_KEY = 'routing.pause_rule';
+
+/** The pause rule in force: staff's setting, or the installation's default; with when and by whom it was set. */
+export async function pauseRule(
+  db: DbOrTx,
+  defaults: { accountPauseAfter: number; accountPauseWindowMin: number },
+): Promise<AccountPauseRule & { updatedAt: string | null; updatedBy: string | null }> {
+  const res = await db.execute<{ value: string; updated_at: string | Date; username: string | null }>(sql`
+    SELECT s.value, s.updated_at, u.username FROM settings s LEFT JOIN users u ON u.id = s.updated_by
+    WHERE s.key = ${PAUSE_RULE_KEY}`);
+  const row = res.rows[0];
+  const stored = row ? accountPauseRule.safeParse(JSON.parse(row.value)) : undefined;
+  if (!row || !stored?.success)
+    return {
+      pauseAfter: defaults.accountPauseAfter,
+      windowMinutes: defaults.accountPauseWindowMin,
+      updatedAt: null,
+      updatedBy: null,
+    };
+  return { ...stored.data, updatedAt: new Date(row.updated_at).toISOString(), updatedBy: row.username };
+}
+
+/** Staff change the pause rule, with a reason; audited with the rule before and after, in the same transaction. */
+export function setPauseRule(
+  ctx: AppContext,
+  args: { rule: AccountPauseRule; reason: string; actor: AuditActor & { userId: string } },
+) {
+  return ctx.db.transaction(async (tx) => {
+    // the row lock serialises two staff changing it at once, so each audit record's "before" is what it replaced
+    await tx.execute(sql`SELECT 1 FROM settings WHERE key = ${PAUSE_RULE_KEY} FOR UPDATE`);
+    const before = await pauseRule(tx, ctx.config);
+    const rule = { pauseAfter: args.rule.pauseAfter, windowMinutes: args.rule.windowMinutes };
+    const now = ctx.now();
+    await tx.execute(sql`
+      INSERT INTO settings (key, value, updated_at, updated_by)
+      VALUES (${PAUSE_RULE_KEY}, ${JSON.stringify(rule)}, ${now.toISOString()}::timestamptz, ${args.actor.userId})
+      ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at,
+        updated_by = excluded.updated_by`);
+    await recordAudit(
+      tx,
+      args.actor,
+      {
+        action: 'settings.changed',
+        targetType: 'setting',
+        targetId: PAUSE_RULE_KEY,
+        before: { pauseAfter: before.pauseAfter, windowMinutes: before.windowMinutes },
+        after: rule,
+        reason: args.reason,
+      },
+      now,
+    );
+  });
+}
 
 /** How far back the health figures look. */
 const HEALTH_WINDOW = '24 hours';
@@ -62,14 +118,13 @@ export async function accountHealth(db: DbOrTx, now: Date, accountId?: number): 
 }
 
 /**
- * One pass of the health check: pauses every enabled, unpaused account whose last `accountPauseAfter` deposits given
- * its requisites (each older than the window) include none paid. Each pause is audited in its own statement's
- * transaction. Returns the accounts paused.
+ * One pass of the health check: pauses every enabled, unpaused account whose last `pauseAfter` deposits given its
+ * requisites (each older than the window) include none paid. Each pause is audited in the same transaction. Returns
+ * the accounts paused.
  */
 export async function pauseUnpaidAccounts(ctx: AppContext): Promise<number[]> {
-  const n = ctx.config.accountPauseAfter;
+  const { pauseAfter: n, windowMinutes: windowMin } = await pauseRule(ctx.db, ctx.config);
   if (n <= 0) return [];
-  const windowMin = ctx.config.accountPauseWindowMin;
   const now = ctx.now();
   const reason = `none of the last ${n} deposits given its requisites was paid within ${windowMin} minutes`;
   return ctx.db.transaction(async (tx) => {

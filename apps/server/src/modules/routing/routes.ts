@@ -5,7 +5,7 @@ import { notFound } from '../../lib/errors';
 import { serve } from '../../lib/route';
 import { currentUser } from '../../plugins/auth';
 import { staffActor } from '../audit/service';
-import { accountHealth, pauseAccount, resumeAccount } from './account-health';
+import { accountHealth, pauseAccount, pauseRule, resumeAccount, setPauseRule } from './account-health';
 
 /** Provider accounts' health and pause: platform permissions (the auth plugin refuses them to merchant users). */
 export const accountHealthPlugin =
@@ -36,5 +36,14 @@ export const accountHealthPlugin =
         actor: { ...staffActor(user, req.ip), userId: user.id },
       });
       return { data: await healthOf(req.params.id) };
+    });
+    serve(app, spec['GET /api/v1/people/account/pause-rule'], async () => ({
+      data: await pauseRule(ctx.db, ctx.config),
+    }));
+    serve(app, spec['PUT /api/v1/people/account/pause-rule'], async (req) => {
+      const user = currentUser(req);
+      const { reason, ...rule } = req.body;
+      await setPauseRule(ctx, { rule, reason, actor: { ...staffActor(user, req.ip), userId: user.id } });
+      return { data: await pauseRule(ctx.db, ctx.config) };
     });
   };

@@ -5,6 +5,7 @@ import type {
   IncomingReturnBody,
   StuckKind,
 } from '@paydesk/contracts/exceptions';
+import type { AccountPauseRuleBody } from '@paydesk/contracts/account-health';
 import { call, type QueryParams } from '../../../lib/api';
 import { exceptionSummaryQuery } from '../../../lib/desk-count';
 
@@ -91,4 +92,17 @@ export const useAccountHealth = (enabled: boolean) =>
 export const useResumeAccount = () =>
   useDeskMutation((v: { id: number; reason: string }) =>
     call('POST /api/v1/people/account/:id/resume', { scoped: false, params: { id: v.id }, body: { reason: v.reason } }),
+  );
+
+export const usePauseRule = (enabled: boolean) =>
+  useQuery({
+    queryKey: [...exceptionsKey, 'pause-rule'] as const,
+    queryFn: ({ signal }) =>
+      call('GET /api/v1/people/account/pause-rule', { signal, scoped: false }).then((r) => r.data),
+    enabled,
+  });
+
+export const useSetPauseRule = () =>
+  useDeskMutation((v: AccountPauseRuleBody) =>
+    call('PUT /api/v1/people/account/pause-rule', { scoped: false, body: v }),
   );

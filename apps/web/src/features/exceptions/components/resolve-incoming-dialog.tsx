@@ -65,7 +65,13 @@ export function ResolveIncomingDialog({ id, onClose }: Props) {
           <Text>
             <b>{money(item!.amount, item!.currency)}</b> arrived on account {item!.accountId} ({item!.providerName}
             {item!.accountName ? `, ${item!.accountName}` : ''}), reference <code>{item!.reference}</code>, at{' '}
-            {new Date(item!.occurredAt).toLocaleString('en-GB', { timeZone: 'UTC' })} UTC.
+            {new Date(item!.occurredAt).toLocaleString('en-GB', { timeZone: 'UTC' })} UTC
+            {item!.payerName ? (
+              <>
+                , paid by <b>{item!.payerName}</b>
+              </>
+            ) : null}
+            .
           </Text>
           <Textarea
             label="Reason"

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Alert, Anchor, Badge, Button, Center, Group, Paper, SegmentedControl, Table, Tabs, Text } from '@mantine/core';
 import type { ContradictionItem, ExceptionCsvQueue, ExceptionQueue, StuckKind } from '@paydesk/contracts/exceptions';
@@ -18,10 +18,23 @@ import {
   useResumeAccount,
   useStuckList,
 } from '../api/exceptions';
+import { PauseRule } from '../components/pause-rule';
 import { ReasonDialog } from '../components/reason-dialog';
 import { ResolveIncomingDialog } from '../components/resolve-incoming-dialog';
 import { useMoney } from '../components/money';
-import { formatAge, parseDeskState, toDeskSearchParams, type DeskState, type DeskTab } from '../model/desk';
+import { ClearFiltersButton, MerchantFilter, UnmatchedFilters } from '../components/desk-filters';
+import {
+  NO_FILTERS,
+  deskFilterQuery,
+  formatAge,
+  hasDeskFilters,
+  parseDeskState,
+  toDeskSearchParams,
+  withFilters,
+  type DeskFilters,
+  type DeskState,
+  type DeskTab,
+} from '../model/desk';
 
 const TABS: { tab: DeskTab; label: string; queue: ExceptionQueue }[] = [
   { tab: 'unmatched', label: 'Unmatched money', queue: 'unmatched' },
@@ -42,8 +55,19 @@ const CSV_QUEUE: Partial<Record<DeskTab, ExceptionCsvQueue>> = {
 /** The operations desk (exceptions.read): every payment that needs a person, one queue per tab. */
 export default function ExceptionsPage() {
   const [sp, setSp] = useSearchParams();
-  const state = parseDeskState(sp);
-  const update = (next: Partial<DeskState>) => setSp(toDeskSearchParams({ ...state, ...next }));
+  const state = useMemo(() => parseDeskState(sp), [sp]);
+  // The URL updates asynchronously: a second change before it lands (a typed amount applying right after a picked
+  // account) builds on the first, not on the URL it replaces.
+  const pending = useRef<DeskState | null>(null);
+  useEffect(() => {
+    pending.current = null;
+  }, [sp]);
+  const update: Update = (next) => {
+    const base = pending.current ?? state;
+    const merged = typeof next === 'function' ? next(base) : { ...base, ...next };
+    pending.current = merged;
+    setSp(toDeskSearchParams(merged));
+  };
   const summary = useExceptionSummary();
   const count = (q: ExceptionQueue) => summary.data?.find((s) => s.queue === q)?.count;
   const stuck = STUCK_OF[state.tab];
@@ -57,7 +81,7 @@ export default function ExceptionsPage() {
               filename: `Exceptions-${CSV_QUEUE[state.tab]}.csv`,
               scoped: false,
             }}
-            query={{ queue: CSV_QUEUE[state.tab]! }}
+            query={{ queue: CSV_QUEUE[state.tab]!, ...deskFilterQuery(state) }}
             label="Download CSV"
           />
         )}
@@ -100,7 +124,15 @@ export default function ExceptionsPage() {
   );
 }
 
-type QueueProps = { state: DeskState; update: (next: Partial<DeskState>) => void };
+/** A change of the desk's state: the values that change, or the next state made from the latest one. */
+type Update = (next: Partial<DeskState> | ((latest: DeskState) => DeskState)) => void;
+type QueueProps = { state: DeskState; update: Update };
+
+/** A change of the tab's filters (from the first page again), or all of them cleared. */
+const filterUpdate = (update: Update) => ({
+  setFilters: (next: Partial<DeskFilters>) => update((latest) => withFilters(latest, next)),
+  clearFilters: () => update((latest) => withFilters(latest, NO_FILTERS)),
+});
 
 /** The list's state: loading, failed, empty, or the table with its next-page link. */
 function QueueBody({
@@ -117,7 +149,10 @@ function QueueBody({
   empty: boolean;
   next: string | null | undefined;
   children: ReactNode;
-} & QueueProps) {
+  /** only its page matters here */
+  state: Partial<DeskState>;
+  update: QueueProps['update'];
+}) {
   if (query.isPending) return <SectionLoader label={`Loading ${what}`} />;
   if (query.isError)
     return (
@@ -155,8 +190,10 @@ function QueueBody({
 function UnmatchedQueue({ state, update }: QueueProps) {
   const list = useIncomingList({
     ...(state.status === 'ALL' ? {} : { status: state.status }),
+    ...deskFilterQuery(state),
     ...(state.after ? { after: state.after } : {}),
   });
+  const { setFilters, clearFilters } = filterUpdate(update);
   const money = useMoney();
   const canResolve = useCan('incoming.resolve');
   const [open, setOpen] = useState<string | null>(null);
@@ -165,18 +202,23 @@ function UnmatchedQueue({ state, update }: QueueProps) {
   const toResolve = state.status === 'UNMATCHED';
   return (
     <>
-      <SegmentedControl
-        mb="md"
-        aria-label="Which payments"
-        value={state.status}
-        onChange={(v) => update({ status: v as DeskState['status'], after: null })}
-        data={[
-          { value: 'UNMATCHED', label: 'To resolve' },
-          { value: 'MATCHED', label: 'Matched' },
-          { value: 'RETURNED', label: 'Returned' },
-          { value: 'ALL', label: 'All' },
-        ]}
-      />
+      <Group justify="space-between" gap="sm" mb="sm">
+        <SegmentedControl
+          aria-label="Which payments"
+          value={state.status}
+          onChange={(v) => update({ status: v as DeskState['status'], after: null })}
+          data={[
+            { value: 'UNMATCHED', label: 'To resolve' },
+            { value: 'MATCHED', label: 'Matched' },
+            { value: 'RETURNED', label: 'Returned' },
+            { value: 'ALL', label: 'All' },
+          ]}
+        />
+        {hasDeskFilters(state) && <ClearFiltersButton onClear={clearFilters} />}
+      </Group>
+      <div style={{ marginBottom: 'var(--mantine-spacing-md)' }}>
+        <UnmatchedFilters value={state} onChange={setFilters} />
+      </div>
       <QueueBody
         what="unmatched money"
         query={list}
@@ -257,51 +299,60 @@ function UnmatchedQueue({ state, update }: QueueProps) {
 }
 
 function StuckQueue({ kind, state, update }: QueueProps & { kind: StuckKind }) {
-  const list = useStuckList(kind, state.after ? { after: state.after } : {});
+  const list = useStuckList(kind, { ...deskFilterQuery(state), ...(state.after ? { after: state.after } : {}) });
   const money = useMoney();
   const now = Date.now();
+  const { setFilters, clearFilters } = filterUpdate(update);
   return (
-    <QueueBody
-      what="the queue"
-      query={list}
-      empty={!list.data?.data.length}
-      next={list.data?.next}
-      state={state}
-      update={update}
-    >
-      <Table.ScrollContainer minWidth={720}>
-        <Table verticalSpacing="sm" striped>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Age</Table.Th>
-              <Table.Th>Merchant</Table.Th>
-              <Table.Th>Invoice</Table.Th>
-              <Table.Th style={{ textAlign: 'right' }}>Amount</Table.Th>
-              <Table.Th>Waiting for</Table.Th>
-              <Table.Th>Next step</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {list.data?.data.map((r) => (
-              <Table.Tr key={r.invoiceId}>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatAge(r.since, now)}</Table.Td>
-                <Table.Td>{r.merchantName}</Table.Td>
-                <Table.Td>
-                  <Anchor component={Link} to={ROUTES.InvoiceDetails(r.invoiceId)}>
-                    {r.merchantInvoiceId}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>{money(r.amount, r.currency)}</Table.Td>
-                <Table.Td>{r.detail}</Table.Td>
-                <Table.Td>
-                  <Text size="sm">{r.nextStep}</Text>
-                </Table.Td>
+    <>
+      <Group align="flex-end" gap="sm" mb="md">
+        <MerchantFilter value={state} onChange={setFilters} />
+        {hasDeskFilters(state) && <ClearFiltersButton onClear={clearFilters} />}
+      </Group>
+      <QueueBody
+        what="the queue"
+        query={list}
+        empty={!list.data?.data.length}
+        next={list.data?.next}
+        state={state}
+        update={update}
+      >
+        <Table.ScrollContainer minWidth={720}>
+          <Table verticalSpacing="sm" striped>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Age</Table.Th>
+                <Table.Th>Merchant</Table.Th>
+                <Table.Th>Invoice</Table.Th>
+                <Table.Th style={{ textAlign: 'right' }}>Amount</Table.Th>
+                <Table.Th>Waiting for</Table.Th>
+                <Table.Th>Next step</Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-    </QueueBody>
+            </Table.Thead>
+            <Table.Tbody>
+              {list.data?.data.map((r) => (
+                <Table.Tr key={r.invoiceId}>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatAge(r.since, now)}</Table.Td>
+                  <Table.Td>{r.merchantName}</Table.Td>
+                  <Table.Td>
+                    <Anchor component={Link} to={ROUTES.InvoiceDetails(r.invoiceId)}>
+                      {r.merchantInvoiceId}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
+                    {money(r.amount, r.currency)}
+                  </Table.Td>
+                  <Table.Td>{r.detail}</Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{r.nextStep}</Text>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </QueueBody>
+    </>
   );
 }
 
@@ -521,6 +572,7 @@ function PausedAccounts() {
           </Table>
         </Table.ScrollContainer>
       </QueueBody>
+      <PauseRule />
       <ReasonDialog
         key={acting ?? 'none'}
         opened={acting !== null}
