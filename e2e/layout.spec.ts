@@ -32,6 +32,7 @@ async function screensFor(page: Page, role: DemoRole): Promise<Screen[]> {
     { name: 'Accounts', path: '/accounts', heading: 'Accounts', entry: 'Accounts' },
     { name: 'Team', path: '/team', heading: 'Team', entry: 'Team' },
     { name: 'Audit', path: '/audit', heading: 'Audit', entry: 'Audit' },
+    { name: 'Approvals', path: '/approvals', heading: 'Approvals', entry: 'Approvals' },
     { name: 'Settings', path: '/settings', heading: 'Settings' },
   ];
   return all.filter((s) => !s.entry || nav.includes(s.entry));

@@ -235,19 +235,22 @@ test.describe('accounts', () => {
     await add.getByLabel('Value').fill('4111 1111 1111 1111');
     await add.getByRole('button', { name: 'Save' }).click();
     await expect(toast(page, 'Successfully created')).toBeVisible(SAVED);
+    // every answer masks a card (first 6, last 4): the list shows it so, and the edit starts from an empty value
     const credentials = page.getByRole('table', { name: 'Credentials' });
-    await expect(credentials.getByText('4111111111111111')).toBeVisible();
+    await expect(credentials.getByText('411111******1111')).toBeVisible();
+    await expect(credentials.getByText('4111111111111111')).toHaveCount(0);
 
-    await credentials.getByRole('button', { name: 'Edit CARD 4111111111111111' }).click();
+    await credentials.getByRole('button', { name: 'Edit CARD 411111******1111' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit credential' });
-    await expect(edit.getByLabel('Value')).toHaveValue('4111111111111111');
+    await expect(edit.getByLabel('Value')).toHaveValue('');
+    await expect(edit.getByLabel('Value')).toHaveAttribute('placeholder', '411111******1111');
     await edit.getByLabel('Value').fill('1234');
     await edit.getByRole('button', { name: 'Save' }).click();
     await expect(edit.getByText('Card number must be 16 to 19 digits')).toBeVisible();
     await edit.getByLabel('Value').fill('5555555555554444');
     await edit.getByRole('button', { name: 'Save' }).click();
     await expect(toast(page, 'Successfully changed')).toBeVisible(SAVED);
-    await expect(credentials.getByText('5555555555554444')).toBeVisible();
+    await expect(credentials.getByText('555555******4444')).toBeVisible();
 
     // limits grid: the limit is typed in major units of the account's currency (digits and one dot); priority at
     // least 0

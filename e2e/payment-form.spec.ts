@@ -10,13 +10,26 @@ test.describe.configure({ timeout: 60_000 });
 const main = (page: Page) => page.getByRole('main');
 const heading = (page: Page) => main(page).getByRole('heading', { level: 1 });
 
-/** The payout credential the server stored for an invoice, read back through the back-office API as admin. */
-async function storedCredential(request: APIRequestContext, invoiceId: string): Promise<string | undefined> {
+/**
+ * The payout credential the server stored for an invoice, read back through the back-office API as admin: the
+ * invoice details send it masked, the full value only by the audited reveal (which needs the Origin of a browser).
+ */
+async function storedCredential(
+  request: APIRequestContext,
+  baseURL: string,
+  invoiceId: string,
+): Promise<{ masked: string | undefined; value: string }> {
   const signIn = await request.post('/api/v1/login', { data: { username: 'admin', password: DEMO_PASSWORD } });
   expect(signIn.status()).toBe(200);
-  const res = await request.get(`/api/v1/invoice/${invoiceId}?merchantId=${demoMerchant().merchantId}`);
+  const scope = `merchantId=${demoMerchant().merchantId}`;
+  const res = await request.get(`/api/v1/invoice/${invoiceId}?${scope}`);
   expect(res.status()).toBe(200);
-  return ((await res.json()) as { data: { account: { value: string } | null } }).data.account?.value;
+  const masked = ((await res.json()) as { data: { account: { value: string } | null } }).data.account?.value;
+  const reveal = await request.post(`/api/v1/invoice/${invoiceId}/credentials/reveal?${scope}`, {
+    headers: { origin: new URL(baseURL).origin },
+  });
+  expect(reveal.status(), await reveal.text()).toBe(200);
+  return { masked, value: ((await reveal.json()) as { data: { value: string } }).data.value };
 }
 
 async function expectNoRawKeys(page: Page) {
@@ -212,7 +225,10 @@ for (const keys of ['+79161234567', '89161234567', '9161234567']) {
     await page.getByRole('button', { name: 'Withdraw 5,000.00 RUB' }).click();
     expect((await sent).postDataJSON()).toMatchObject({ credential: '79161234567' });
     await expect(heading(page)).toHaveText('Payment in progress');
-    expect(await storedCredential(request, invoice.invoiceId)).toBe('79161234567');
+    expect(await storedCredential(request, baseURL!, invoice.invoiceId)).toEqual({
+      masked: '7916*****67',
+      value: '79161234567',
+    });
   });
 }
 

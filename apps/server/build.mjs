@@ -17,6 +17,7 @@ export const ENTRIES = {
   'pglite-process': 'src/db/pglite-process.ts',
   'create-admin': 'src/scripts/create-admin.ts',
   'demo-invoice': 'src/scripts/demo-invoice.ts',
+  'rotate-data-key': 'src/scripts/rotate-data-key.ts',
 };
 
 /** Every file the build reads: when one is newer than the build, it is stale (scripts/start.mjs). */

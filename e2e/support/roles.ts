@@ -1,4 +1,5 @@
 import { PRESET_ROLES, canSeeMonitoring, type PresetRoleCode } from '../../packages/contracts/src/permissions';
+import { APPROVAL_ACTIONS } from '../../packages/contracts/src/approvals';
 import type { DemoRole } from './auth';
 
 /** The preset role each demo user holds (the server's seed). */
@@ -24,6 +25,7 @@ export const ALL_NAV_ENTRIES = [
   'Team',
   'Audit',
   'Exceptions',
+  'Approvals',
 ] as const;
 
 /** SPEC §2 / §6 and the trust model: which navigation entries a demo user's role gives. */
@@ -40,6 +42,8 @@ export function expectedNav(user: DemoRole) {
     Team: has('users.manage'),
     Audit: has('audit.read'),
     Exceptions: has('exceptions.read'),
+    // whoever may carry out an action a policy can hold back may decide others' requests for it
+    Approvals: APPROVAL_ACTIONS.some(has),
   };
   return {
     entries: ALL_NAV_ENTRIES.filter((e) => visible[e]) as string[],

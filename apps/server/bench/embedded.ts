@@ -24,6 +24,7 @@ import pino from 'pino';
 import { loadConfig } from '../src/config';
 import { createDb, runMigrations } from '../src/db/create-db';
 import { seedDemoIfEmpty } from '../src/db/seed';
+import { createContext } from '../src/lib/context';
 import { ensureReferenceData } from '../src/db/seed/reference-data';
 import { freePort, spread } from './lib';
 
@@ -60,7 +61,7 @@ async function prepare() {
     const config = loadConfig({ NODE_ENV: 'development' }, { workers: false, dataDir: DATA_DIR });
     await runMigrations(dbh);
     await ensureReferenceData(dbh.db);
-    const demo = await seedDemoIfEmpty({ dbh, db: dbh.db, config, now: () => new Date() }, { writeFile: false });
+    const demo = await seedDemoIfEmpty(await createContext(dbh, config), { writeFile: false });
     if (!demo) throw new Error('demo seed did not run');
     log(`  migrated and seeded in ${((now() - t0) / 1000).toFixed(1)} s`);
     const q = (text: string, params: unknown[] = []) => dbh.pool.query(text, params);
@@ -169,7 +170,7 @@ async function idleWorkers(seconds: number) {
   const mod = (await import(pathToFileURL(path.join(SERVER_ROOT, 'apps/server/src/workers/index.ts')).href)) as {
     startWorkers: (ctx: unknown, log: unknown) => { stop(): Promise<void> };
   };
-  const workers = mod.startWorkers({ dbh, db: dbh.db, config, now: () => new Date() }, pino({ level: 'warn' }));
+  const workers = mod.startWorkers(await createContext(dbh, config), pino({ level: 'warn' }));
   try {
     await new Promise((r) => setTimeout(r, 3000)); // the first ticks after start
     Object.assign(stats, { statements: 0, ms: 0, transactions: 0 });
@@ -195,6 +196,8 @@ async function startServer(workers: boolean): Promise<Server> {
     env: {
       ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'DATABASE_URL')),
       DATA_DIR,
+      // the key the seed (development mode) generated into the data folder; production must be given it
+      DATA_ENCRYPTION_KEY_FILE: path.join(DATA_DIR, 'keys', 'master.key'),
       PORT: String(port),
       HOST: '127.0.0.1',
       NODE_ENV: 'production',

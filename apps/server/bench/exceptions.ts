@@ -9,7 +9,8 @@
  */
 import { loadConfig } from '../src/config';
 import { seedDemoIfEmpty } from '../src/db/seed';
-import { createBenchDatabase, dropBenchDatabase, startServer } from './lib';
+import { createContext } from '../src/lib/context';
+import { benchKeyFile, createBenchDatabase, dropBenchDatabase, startServer } from './lib';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const INCOMING = Number(process.env.BENCH_INCOMING ?? 100_000);
@@ -24,8 +25,11 @@ const pct = (xs: number[], p: number) => {
 
 async function prepare() {
   const { url, dbh } = await createBenchDatabase(DB_NAME);
-  const config = loadConfig({ NODE_ENV: 'development' }, { workers: false, dataDir: '.tmp/bench-exceptions' });
-  const demo = await seedDemoIfEmpty({ dbh, db: dbh.db, config, now: () => new Date() }, { writeFile: false });
+  const config = loadConfig(
+    { NODE_ENV: 'development' },
+    { workers: false, dataDir: '.tmp/bench-exceptions', dataEncryptionKeyFile: benchKeyFile() },
+  );
+  const demo = await seedDemoIfEmpty(await createContext(dbh, config), { writeFile: false });
   if (!demo) throw new Error('demo seed did not run');
   const q = (text: string, params: unknown[] = []) => dbh.pool.query(text, params);
   const t0 = Date.now();

@@ -14,7 +14,9 @@ import { INVOICE_TOTAL_CAP, encodeInvoiceCursor } from '@paydesk/contracts';
 import { loadConfig } from '../src/config';
 import { createDb, runMigrations } from '../src/db/create-db';
 import { seedDemoIfEmpty } from '../src/db/seed';
+import { createContext } from '../src/lib/context';
 import { ensureReferenceData } from '../src/db/seed/reference-data';
+import { benchKeyFile } from './lib';
 
 const BASE = process.env.BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -40,10 +42,13 @@ async function prepare(url: string) {
   await admin.end();
 
   const dbh = await createDb({ databaseUrl: url, poolMax: 4 });
-  const config = loadConfig({ NODE_ENV: 'development' }, { workers: false, dataDir });
+  const config = loadConfig(
+    { NODE_ENV: 'development' },
+    { workers: false, dataDir, dataEncryptionKeyFile: benchKeyFile() },
+  );
   await runMigrations(dbh);
   await ensureReferenceData(dbh.db);
-  const demo = await seedDemoIfEmpty({ dbh, db: dbh.db, config, now: () => new Date() }, { writeFile: false });
+  const demo = await seedDemoIfEmpty(await createContext(dbh, config), { writeFile: false });
   if (!demo) throw new Error('demo seed did not run');
   const m = demo.merchantId;
   const q = (text: string, params: unknown[] = []) => dbh.pool.query(text, params);
@@ -140,6 +145,7 @@ async function main() {
       SEED_DEMO: 'false',
       LOG_LEVEL: 'warn',
       DATA_DIR: dataDir,
+      DATA_ENCRYPTION_KEY_FILE: benchKeyFile(),
       NODE_ENV: 'production',
       PUBLIC_URL: `http://127.0.0.1:${PORT}`,
       COOKIE_SECURE: 'false',

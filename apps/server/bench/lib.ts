@@ -59,6 +59,19 @@ export async function freePort() {
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
 /**
+ * The master key the benches encrypt card and phone numbers with (the seed in the bench process, the server it
+ * starts in production mode, which must be given a key): one file for every bench, made on first use.
+ */
+export function benchKeyFile(): string {
+  const file = path.join(ROOT, '.tmp/bench-keys/master.key');
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(file, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+  }
+  return file;
+}
+
+/**
  * The real server in a process of its own (production mode, no demo data) on `databaseUrl`; resolves once healthy.
  * `compiled`: what `npm start` runs — the esbuild bundle, built first into apps/server/dist of the checkout that is
  * measured — instead of the TypeScript sources under tsx.
@@ -93,6 +106,7 @@ export async function startServer(
       SEED_DEMO: 'false',
       LOG_LEVEL: 'warn',
       PG_POOL_MAX: process.env.BENCH_PG_POOL_MAX ?? '6',
+      DATA_ENCRYPTION_KEY_FILE: benchKeyFile(),
       ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -15,7 +15,8 @@ import { createPrivateKey } from 'node:crypto';
 import autocannon from 'autocannon';
 import { loadConfig } from '../src/config';
 import { seedDemoIfEmpty } from '../src/db/seed';
-import { createBenchDatabase, dropBenchDatabase, signedCreateRequest, startServer } from './lib';
+import { createContext } from '../src/lib/context';
+import { benchKeyFile, createBenchDatabase, dropBenchDatabase, signedCreateRequest, startServer } from './lib';
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 10_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -35,8 +36,11 @@ async function main() {
   const hook = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
 
   const { url, dbh } = await createBenchDatabase(DB_NAME);
-  const config = loadConfig({ NODE_ENV: 'development' }, { workers: false, dataDir: '.tmp/bench-replay' });
-  const demo = await seedDemoIfEmpty({ dbh, db: dbh.db, config, now: () => new Date() }, { writeFile: false });
+  const config = loadConfig(
+    { NODE_ENV: 'development' },
+    { workers: false, dataDir: '.tmp/bench-replay', dataEncryptionKeyFile: benchKeyFile() },
+  );
+  const demo = await seedDemoIfEmpty(await createContext(dbh, config), { writeFile: false });
   if (!demo) throw new Error('demo seed did not run');
   const terminal = demo.terminals.find((t) => t.flowType === 'DEPOSIT' && t.currency === 'UZS' && !t.isTest)!;
   const q = (text: string, params: unknown[] = []) => dbh.pool.query(text, params);

@@ -31,10 +31,10 @@ import { loadConfig } from '../src/config';
 import { createDb, runMigrations } from '../src/db/create-db';
 import { seedDemoIfEmpty } from '../src/db/seed';
 import { ensureReferenceData } from '../src/db/seed/reference-data';
-import type { AppContext } from '../src/lib/context';
+import { createContext, type AppContext } from '../src/lib/context';
 import { balancePlan, invoicePlan, poolBalancePlan, providerPlan } from '../src/modules/reports/service';
 import { reportCopySql, type ReportPlan } from '../src/modules/reports/stream';
-import { startServer } from './lib';
+import { benchKeyFile, startServer } from './lib';
 
 const BASE = process.env.BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -61,10 +61,13 @@ async function prepare(url: string) {
   await admin.end();
 
   const dbh = await createDb({ databaseUrl: url, poolMax: 4 });
-  const config = loadConfig({ NODE_ENV: 'development' }, { workers: false, dataDir });
+  const config = loadConfig(
+    { NODE_ENV: 'development' },
+    { workers: false, dataDir, dataEncryptionKeyFile: benchKeyFile() },
+  );
   await runMigrations(dbh);
   await ensureReferenceData(dbh.db);
-  const demo = await seedDemoIfEmpty({ dbh, db: dbh.db, config, now: () => new Date() }, { writeFile: false });
+  const demo = await seedDemoIfEmpty(await createContext(dbh, config), { writeFile: false });
   if (!demo) throw new Error('demo seed did not run');
   const m = demo.merchantId;
   const q = (text: string, params: unknown[] = []) => dbh.pool.query(text, params);
@@ -191,8 +194,11 @@ async function main() {
     const owner = await login('owner');
     const ops = await login('ops');
 
-    const config = loadConfig({ NODE_ENV: 'development' }, { workers: false, dataDir });
-    const ctx: AppContext = { dbh, db: dbh.db, config, now: () => new Date() };
+    const config = loadConfig(
+      { NODE_ENV: 'development' },
+      { workers: false, dataDir, dataEncryptionKeyFile: benchKeyFile() },
+    );
+    const ctx: AppContext = await createContext(dbh, config);
     const day = (msAgo: number) => new Date(Date.now() - msAgo).toISOString().slice(0, 10);
     const year = { periodStart: day(364 * 86_400_000), periodEnd: day(0) };
     const oneDay = { periodStart: day(180 * 86_400_000), periodEnd: day(180 * 86_400_000) };

@@ -31,6 +31,9 @@ export type BuildOptions = {
   onSend?: onSendAsyncHookHandler;
 };
 
+/** Request headers a log line never holds (sessions, signatures, provider tokens). */
+export const LOG_REDACT = ['req.headers.cookie', 'req.headers["x-signature"]', 'req.headers.authorization'];
+
 /** Builds the whole app (tests import this); server.ts listens and runs workers. */
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 /**
  * The compiled server, what `npm start` runs: apps/server/build.mjs bundles it into a folder of its own and plain
  * `node` (no tsx) runs it in production mode, on an embedded database in a temporary folder (or a fresh database of
@@ -57,6 +58,8 @@ beforeAll(async () => {
     WORKERS: 'false',
     LOG_LEVEL: 'info',
     DATA_DIR: dataDir,
+    // production refuses to start without a master key for the requisites
+    DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
   // the compiled command-line script first: it migrates the empty database and creates the first admin

@@ -25,6 +25,8 @@ const envSchema = z.object({
   DATA_DIR: z.string().default(path.join(repoRoot, 'data')),
   PUBLIC_URL: z.string().optional(),
   JWT_SECRET: z.string().min(32).optional(),
+  DATA_ENCRYPTION_KEY: z.string().optional(),
+  DATA_ENCRYPTION_KEY_FILE: z.string().optional(),
   SESSION_TTL_HOURS: z.coerce.number().positive().default(12),
   COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
   SUPPORT_URL: z.string().default('https://support.example.com'),
@@ -61,6 +63,12 @@ export type Config = {
   dataDir: string;
   publicUrl: string | undefined;
   jwtSecret: string | undefined;
+  /**
+   * The master key of requisite encryption (lib/data-vault.ts, docs/data-encryption.md), or the file holding it;
+   * neither: production refuses to start, development generates one into `dataDir/keys`.
+   */
+  dataEncryptionKey: string | undefined;
+  dataEncryptionKeyFile: string | undefined;
   sessionTtlHours: number;
   cookieSecure: 'auto' | 'true' | 'false';
   supportUrl: string;
@@ -136,6 +144,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataDir: path.resolve(env.INIT_CWD ?? process.cwd(), e.DATA_DIR),
     publicUrl: e.PUBLIC_URL,
     jwtSecret: e.JWT_SECRET,
+    dataEncryptionKey: e.DATA_ENCRYPTION_KEY || undefined,
+    dataEncryptionKeyFile: e.DATA_ENCRYPTION_KEY_FILE || undefined,
     sessionTtlHours: e.SESSION_TTL_HOURS,
     cookieSecure: e.COOKIE_SECURE,
     supportUrl: e.SUPPORT_URL,

@@ -3,8 +3,10 @@ import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
 import { loadConfig, publicBaseUrl, type Config } from './config';
 import { createDb, DataDirLockedError, runMigrations, type DbHandle } from './db/create-db';
-import { buildApp } from './app';
-import type { AppContext } from './lib/context';
+import { buildApp, LOG_REDACT } from './app';
+import { createContext } from './lib/context';
+import { KEY_REFRESH_MS } from './lib/data-vault';
+import { encryptPlainRequisites } from './lib/requisite-keys';
 import { seedDemoIfEmpty } from './db/seed';
 import { ensureReferenceData } from './db/seed/reference-data';
 import { startWorkers } from './workers';
@@ -26,14 +28,23 @@ async function openDb(config: Config): Promise<DbHandle> {
   }
 }
 
-/** Migrations, reference data and (outside production, on an empty database) the demo seed. */
-async function prepare(ctx: AppContext) {
-  await runMigrations(ctx.dbh);
+/** What every module gets (lib/context.ts); the data keys need the migrated database. */
+const contextOf = (dbh: DbHandle) => createContext(dbh, config);
+
+/**
+ * Migrations, reference data, the encryption of requisites stored before encryption existed, and (outside
+ * production, on an empty database) the demo seed.
+ */
+async function prepare(dbh: DbHandle) {
+  await runMigrations(dbh);
   // currencies, reference lists, providers and payment methods every installation needs (idempotent)
-  await ensureReferenceData(ctx.db);
+  await ensureReferenceData(dbh.db);
+  const ctx = await contextOf(dbh);
+  const encrypted = await encryptPlainRequisites(ctx);
+  if (encrypted) console.log(`Encrypted ${encrypted} requisite values stored before encryption`);
   const seedWanted = config.seedDemo === 'true' || (config.seedDemo === 'auto' && config.env !== 'production');
   if (seedWanted) await seedDemoIfEmpty(ctx);
-  return seedWanted;
+  return { ctx, demo: seedWanted };
 }
 
 /**
@@ -68,17 +79,29 @@ function logWritten() {
 
 /** One HTTP server (and, unless WORKERS=false, the background workers) in this process. */
 async function serve(dbh: DbHandle, opts: { prepared: boolean; demo: boolean }) {
-  const ctx: AppContext = { dbh, db: dbh.db, config, now: () => new Date() };
-  const demo = opts.prepared ? opts.demo : await prepare(ctx);
+  const { ctx, demo } = opts.prepared ? { ctx: await contextOf(dbh), demo: opts.demo } : await prepare(dbh);
   // migrations and the seed may take long; what the server runs from here on is bounded (exports set their own)
   await dbh.limitStatements(config.statementTimeoutMs);
   const app = await buildApp(ctx, {
     logger: {
       level: config.logLevel,
       stream: logStream,
-      redact: ['req.headers.cookie', 'req.headers["x-signature"]', 'req.headers.authorization'],
+      redact: LOG_REDACT,
     },
   });
+  app.log.info(
+    {
+      masterKey: ctx.vault.source.kind,
+      fingerprint: ctx.vault.keyring.masterFingerprint,
+      dataKey: ctx.vault.keyring.activeKeyId,
+    },
+    'requisite encryption ready',
+  );
+  // a rotation's new data key reaches this process within KEY_REFRESH_MS (lib/requisite-keys.ts rotateDataKey)
+  const keyRefresh = setInterval(() => {
+    ctx.vault.refresh(ctx.db).catch((err: unknown) => app.log.warn({ err }, 'reading the data keys failed'));
+  }, KEY_REFRESH_MS);
+  keyRefresh.unref();
   await app.listen({ port: config.port, host: config.host });
   const workers = config.workers ? startWorkers(ctx, app.log) : null;
   const address = app.server.address();
@@ -92,6 +115,7 @@ async function serve(dbh: DbHandle, opts: { prepared: boolean; demo: boolean }) 
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'fatal error, shutting down');
     else app.log.info({ signal }, 'shutting down');
+    clearInterval(keyRefresh);
     await app.close();
     await workers?.stop();
     await dbh.close();
@@ -106,7 +130,7 @@ if (config.webConcurrency > 1 && !config.databaseUrl) {
 if (config.webConcurrency > 1 && cluster.isPrimary) {
   // Several stateless processes on one PostgreSQL share the port; workers claim background work with SKIP LOCKED.
   const dbh = await openDb(config);
-  const demo = await prepare({ dbh, db: dbh.db, config, now: () => new Date() });
+  const { demo } = await prepare(dbh);
   await dbh.close();
   let stopping = false;
   let ready = 0;

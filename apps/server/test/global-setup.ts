@@ -6,6 +6,7 @@ import type { TestProject } from 'vitest/node';
 import { createDb, runMigrations } from '../src/db/create-db';
 import { loadConfig } from '../src/config';
 import { seedDemoIfEmpty } from '../src/db/seed';
+import { createContext } from '../src/lib/context';
 import { TMP_DIR, runFiles } from './paths';
 
 /**
@@ -32,7 +33,7 @@ export default async function setup(project: TestProject) {
     const tplUrl = withDatabase(url, name);
     const dbh = await createDb({ databaseUrl: tplUrl });
     await runMigrations(dbh);
-    await seedDemoIfEmpty({ dbh, db: dbh.db, config, now: () => new Date() }, { writeFile: DEMO_FILE });
+    await seedDemoIfEmpty(await createContext(dbh, config), { writeFile: DEMO_FILE });
     await dbh.close();
     project.provide('pgTemplate', name);
     return async () => {
@@ -44,7 +45,7 @@ export default async function setup(project: TestProject) {
   const pglite = await PGlite.create();
   const dbh = await createDb({ pglite });
   await runMigrations(dbh);
-  await seedDemoIfEmpty({ dbh, db: dbh.db, config, now: () => new Date() }, { writeFile: DEMO_FILE });
+  await seedDemoIfEmpty(await createContext(dbh, config), { writeFile: DEMO_FILE });
   await dbh.close();
   const dump = await pglite.dumpDataDir('none');
   fs.writeFileSync(TEMPLATE_FILE, Buffer.from(await dump.arrayBuffer()));

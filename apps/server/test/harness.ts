@@ -4,16 +4,16 @@ import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { inject } from 'vitest';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { buildApp } from '../src/app';
+import { buildApp, LOG_REDACT } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import { createDb, type DbHandle } from '../src/db/create-db';
 import type { DemoMerchantFile } from '../src/db/seed';
-import type { AppContext } from '../src/lib/context';
-import { TMP_DIR } from './paths';
+import { createContext, type AppContext } from '../src/lib/context';
+import { TEST_KEY_FILE, TMP_DIR } from './paths';
 import { withDatabase } from './global-setup';
 import { createResponseValidator } from './openapi-validator';
 import { sql } from 'drizzle-orm';
-import { webhookPayload } from '@paydesk/contracts';
+import { luhnValid, maskPansInText, webhookPayload } from '@paydesk/contracts';
 
 export type TestClock = { now(): Date; set(d: Date): void; advance(ms: number): void; reset(): void };
 
@@ -103,14 +103,21 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
       workers: false,
       sandboxDelayMs: 0,
       dataDir: TMP_DIR,
+      // the template's requisites are encrypted under it; named, so that a test posing as production still has it
+      dataEncryptionKeyFile: TEST_KEY_FILE,
       publicUrl: 'http://localhost:3000',
       trustProxy: true,
       ...overrides,
     },
   );
-  const ctx: AppContext = { dbh, db: dbh.db, config, now: clock.now };
+  const ctx: AppContext = await createContext(dbh, config, clock.now);
   const responses = createResponseValidator();
-  const app = await buildApp(ctx, { onSend: responses.hook });
+  // every line the app logs, as the server writes it (info and up), kept to be scanned for card numbers at close
+  const logLines: string[] = [];
+  const app = await buildApp(ctx, {
+    onSend: responses.hook,
+    logger: { level: 'info', stream: { write: (line: string) => void logLines.push(line) }, redact: LOG_REDACT },
+  });
   fromOwnPages(app, config.publicUrl ?? 'http://localhost:3000');
   await app.ready();
   // what the served app runs is bounded, as in server.ts (PostgreSQL; PGlite cannot interrupt a statement)
@@ -129,6 +136,13 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
       await dbh.close();
       if (wrong.length) {
         throw new Error(`Callbacks whose body does not match the webhook schema: ${wrong.map((r) => r.id).join(', ')}`);
+      }
+      // no callback body and no log line carries a full card number
+      const withPans = [...payloads.rows.map((r) => JSON.stringify(r.payload)), ...logLines].filter(
+        (l) => cardNumbersIn(l).length > 0,
+      );
+      if (withPans.length) {
+        throw new Error(`Full card numbers in callbacks or log lines:\n${withPans.map(maskPansInText).join('\n')}`);
       }
       // every answer this file's tests got must be what the OpenAPI document says (issue 14)
       if (responses.violations.length) {
@@ -158,6 +172,14 @@ function fromOwnPages(app: FastifyInstance, origin: string) {
   };
   app.inject = ((opts?: InjectOptions | string) =>
     inject(opts && typeof opts === 'object' ? withOrigin(opts) : opts)) as typeof app.inject;
+}
+
+/**
+ * The card numbers in a text: 13–19 digits passing the Luhn check, starting 2–9 (no card network issues 0 or 1, which
+ * keeps log lines' epoch milliseconds out), not part of a longer number or of a decimal fraction.
+ */
+export function cardNumbersIn(text: string): string[] {
+  return [...text.matchAll(/(?<![\d.])[2-9]\d{12,18}(?!\d)/g)].map((m) => m[0]).filter(luhnValid);
 }
 
 export const DEMO_PASSWORD = 'demo-2026';

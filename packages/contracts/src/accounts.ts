@@ -29,7 +29,7 @@ export const accountCredential = z.object({
   id: z.number().int(),
   credentialType: z.string(),
   paramType: z.string(),
-  /** Card numbers are masked (first 6, ******, last 4) unless the user holds invoice.credentials.read. */
+  /** Masked for everyone (a card's first 6 and last 4, a phone's ends); the full value only by an audited reveal. */
   value: z.string(),
 });
 export type AccountCredential = z.infer<typeof accountCredential>;
@@ -176,3 +176,8 @@ export type AccountLimitBody = z.infer<typeof accountLimitBody>;
 
 /** The limit input keeps only digits (SPEC §5). */
 export const digitsOnly = (raw: string) => raw.replace(/\D+/g, '');
+
+/** A provider account credential's full value, shown on purpose: audited and limited per person and hour. */
+export const credentialRevealResponse = dataOf(
+  z.object({ credentialId: z.int(), accountId: z.int(), credentialType: z.string(), value: z.string() }),
+);

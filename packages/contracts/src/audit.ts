@@ -32,6 +32,9 @@ export const AUDIT_ACTIONS = [
   'incoming.matched',
   'incoming.returned',
   'contradiction.resolved',
+  'statement.uploaded',
+  'statement.mapping_changed',
+  'statement.line_resolved',
   'ticket.approved',
   'ticket.rejected',
   'account.created',
@@ -49,6 +52,13 @@ export const AUDIT_ACTIONS = [
   'saved_view.created',
   'saved_view.changed',
   'saved_view.deleted',
+  'credentials.revealed',
+  'approval.policy_changed',
+  'approval.requested',
+  'approval.approved',
+  'approval.rejected',
+  'data_key.rotation_started',
+  'data_key.rotation_finished',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -238,6 +238,7 @@ export const EXCEPTION_QUEUES = [
   'callbacksFailed',
   'contradictions',
   'pausedAccounts',
+  'statementExceptions',
 ] as const;
 export type ExceptionQueue = (typeof EXCEPTION_QUEUES)[number];
 export const exceptionSummaryResponse = dataOf(

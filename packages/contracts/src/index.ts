@@ -33,3 +33,5 @@ export * from './route-spec';
 export * from './exceptions';
 export * from './notifications';
 export * from './account-health';
+export * from './statements';
+export * from './approvals';

@@ -332,3 +332,10 @@ export const INVOICE_CSV_COLUMNS = [
   'Last Name',
   'Payment Method',
 ] as const;
+
+/**
+ * The full requisite of an invoice (a withdrawal's card or phone, a deposit's account number), shown on purpose to a
+ * holder of invoice.credentials.read: every reveal is audited (credentials.revealed) and limited per person and hour.
+ */
+export const invoiceRevealResponse = dataOf(z.object({ invoiceId: z.uuid(), value: z.string(), masked: z.string() }));
+export type InvoiceReveal = z.infer<typeof invoiceRevealResponse>['data'];

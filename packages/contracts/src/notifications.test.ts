@@ -9,11 +9,13 @@ describe('visibleNotificationKinds', () => {
   it('gives each preset role the alerts about what it already sees', () => {
     const desk = ['ACCOUNT_PAUSED', 'CONTRADICTION', 'PAYOUT_STUCK', 'UNMATCHED_MONEY'];
     const merchant = ['CALLBACK_FAILED', 'LOW_SUCCESS_RATE'];
-    for (const role of ['platform_admin', 'platform_operator', 'platform_viewer'] as const) {
-      expect(kindsOf(role), role).toEqual([...merchant, ...desk].sort());
+    // APPROVAL: their own approval requests, for whoever may make one (an action two-person control may hold)
+    for (const role of ['platform_admin', 'platform_operator'] as const) {
+      expect(kindsOf(role), role).toEqual([...merchant, ...desk, 'APPROVAL'].sort());
     }
-    expect(kindsOf('merchant_owner')).toEqual(merchant);
-    expect(kindsOf('merchant_developer')).toEqual(merchant);
+    expect(kindsOf('platform_viewer')).toEqual([...merchant, ...desk].sort());
+    expect(kindsOf('merchant_owner')).toEqual([...merchant, 'APPROVAL'].sort());
+    expect(kindsOf('merchant_developer')).toEqual([...merchant, 'APPROVAL'].sort());
     expect(kindsOf('merchant_support')).toEqual(['CALLBACK_FAILED']);
     expect(kindsOf('merchant_finance')).toEqual([]);
     expect(kindsOf('merchant_viewer')).toEqual([]);

@@ -21,6 +21,7 @@ export const NOTIFICATION_KINDS = [
   'PAYOUT_STUCK',
   'CONTRADICTION',
   'ACCOUNT_PAUSED',
+  'APPROVAL',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -30,6 +31,16 @@ export const PLATFORM_NOTIFICATION_KINDS: readonly NotificationKind[] = [
   'PAYOUT_STUCK',
   'CONTRADICTION',
   'ACCOUNT_PAUSED',
+];
+
+/** The permissions of the actions two-person control may hold (approvals.ts APPROVAL_ACTIONS, kept free of zod here). */
+const APPROVAL_PERMISSIONS = [
+  'invoice.status.change',
+  'invoice.amount.change',
+  'settlement.create',
+  'people.account.edit',
+  'incoming.resolve',
+  'merchant.key.edit',
 ];
 
 /** The statuses the Notifications page shows. */
@@ -62,6 +73,8 @@ export function visibleNotificationKinds(perms: readonly string[], scope: RoleSc
   if (merchants && perms.includes('data.terminal.statistic')) kinds.push('LOW_SUCCESS_RATE');
   if (merchants && perms.includes('merchant.callback.read')) kinds.push('CALLBACK_FAILED');
   if (scope === 'platform' && perms.includes('exceptions.read')) kinds.push(...PLATFORM_NOTIFICATION_KINDS);
+  // the user's own approval requests (two-person control): whoever may make one
+  if (APPROVAL_PERMISSIONS.some((p) => perms.includes(p))) kinds.push('APPROVAL');
   return kinds;
 }
 

@@ -26,6 +26,12 @@ export type Access =
 export const API_SURFACES = ['back-office', 'merchant', 'provider', 'payment-form'] as const;
 export type ApiSurface = (typeof API_SURFACES)[number];
 
+/**
+ * A request body that is a multipart form with a file (a statement upload): its fields, validated by `fields` and sent
+ * before the file, which the server reads as it arrives.
+ */
+export type FileUpload = { readonly fields: z.ZodType; readonly file: string; readonly description: string };
+
 /** A response that is a file, not JSON (CSV exports). */
 export type FileResponse = { readonly file: 'text/csv'; readonly description: string };
 
@@ -49,6 +55,8 @@ export type RouteSpec = {
   readonly query?: z.ZodType;
   readonly headers?: z.ZodType;
   readonly body?: z.ZodType;
+  /** A multipart/form-data body with a file, instead of a JSON `body`. */
+  readonly upload?: FileUpload;
   /** The success responses: a schema for JSON, a file, or null for no body. */
   readonly responses: { readonly [S in SuccessStatus]?: z.ZodType | FileResponse | null };
   /** Error codes this route can answer beyond those its inputs and access imply (see errorCodesOf). */
@@ -72,7 +80,7 @@ export const isStaffAccess = (a: Access) => a === 'session' || typeof a === 'obj
  */
 export function errorCodesOf(spec: RouteSpec): ErrorCode[] {
   const codes = new Set<ErrorCode>(spec.errors ?? []);
-  if (spec.params || spec.query || spec.body || spec.headers) codes.add('VALIDATION_ERROR');
+  if (spec.params || spec.query || spec.body || spec.upload || spec.headers) codes.add('VALIDATION_ERROR');
   if (spec.method !== 'GET') {
     // whatever a route expects, a body sent to it is parsed: malformed JSON or too many bytes are refused
     codes.add('VALIDATION_ERROR');

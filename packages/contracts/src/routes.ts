@@ -18,9 +18,11 @@ import { monitoringRoutes } from './routes/monitoring';
 import { reportsRoutes } from './routes/reports';
 import { settlementsRoutes } from './routes/settlements';
 import { savedViewRoutes } from './routes/saved-views';
+import { approvalRouteSpecs } from './routes/approvals';
 import { exceptionRouteSpecs } from './routes/exceptions';
 import { notificationRoutes } from './routes/notifications';
 import { accountHealthRouteSpecs } from './routes/account-health';
+import { statementRouteSpecs } from './routes/statements';
 
 /**
  * Every route of the API, keyed `METHOD /path` (issue 14): the server registers each from here, the
@@ -48,8 +50,10 @@ export const ROUTES = {
   ...settlementsRoutes,
   ...savedViewRoutes,
   ...exceptionRouteSpecs,
+  ...approvalRouteSpecs,
   ...notificationRoutes,
   ...accountHealthRouteSpecs,
+  ...statementRouteSpecs,
 };
 
 export type Routes = typeof ROUTES;

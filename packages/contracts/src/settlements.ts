@@ -79,6 +79,8 @@ export const settlementBody = z
       true,
     ),
     terminalId: z.uuid('terminalId must be a UUID'),
+    /** why, for the record (and the approval request, when a policy holds settlements for a second person) */
+    reason: z.string().trim().min(3, 'Give a reason (at least 3 characters)').max(500).optional(),
   })
   .strict();
 export type SettlementBody = z.infer<typeof settlementBody>;

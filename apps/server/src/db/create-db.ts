@@ -226,10 +226,32 @@ export async function createDb(config: DbConfig): Promise<DbHandle> {
   }
 }
 
+/**
+ * Applies the migrations this build has and the database lacks, then brings the preset roles in step. Several
+ * processes starting at once on one PostgreSQL (hosts of a deployment, a rolling upgrade) take turns: a session-level
+ * advisory lock, held on a connection of its own, makes each wait for the one migrating, then find nothing to do.
+ * (Without it two of them would create the same table at once, and one would crash at start.)
+ */
 export async function runMigrations(handle: DbHandle) {
-  await migrate(handle.db, { migrationsFolder: MIGRATIONS_DIR });
-  await syncPresetRoles(handle.db);
+  const apply = async () => {
+    await migrate(handle.db, { migrationsFolder: MIGRATIONS_DIR });
+    await syncPresetRoles(handle.db);
+  };
+  // the embedded database serves one process (its data folder is locked): nobody to take turns with
+  if (handle.kind === 'pglite') return apply();
+  const lock = new pg.Client(handle.pool.options);
+  await lock.connect();
+  try {
+    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await apply();
+  } finally {
+    // closing the session releases its advisory lock, also when a migration failed
+    await lock.end();
+  }
 }
+
+/** The advisory lock key of migrations (any constant no other lock of the product uses). */
+const MIGRATION_LOCK = 0x70617964; // 'payd'
 
 /** The preset roles of contracts, inserted or brought in step with it (their permissions may grow between releases). */
 async function syncPresetRoles(db: DbHandle['db']) {

@@ -331,9 +331,16 @@ export const accountCredentials = pgTable(
     credentialType: text('credential_type').notNull(),
     /** I, S, C, B or N (reference header 102 parameter type). */
     paramType: text('param_type').notNull().default('S'),
+    /** Encrypted by the server (lib/data-vault.ts), with its keyed hash and masked form, as invoices' requisites. */
     value: text('value').notNull(),
+    valueHash: text('value_hash'),
+    valueMasked: text('value_masked'),
   },
-  (t) => [index('account_credentials_account_idx').on(t.accountId)],
+  (t) => [
+    index('account_credentials_account_idx').on(t.accountId),
+    // one card or phone is the requisite of one account: a second is refused by its hash (accounts/service.ts)
+    index('account_credentials_hash_idx').on(t.valueHash),
+  ],
 );
 
 export const accountLimits = pgTable('account_limits', {
@@ -396,8 +403,14 @@ export const invoices = pgTable(
     paymentMethodId: integer('payment_method_id').references(() => paymentMethods.id),
     /** The provider account whose requisites were given (deposit) or that pays out (withdrawal). */
     accountId: integer('account_id').references(() => providerAccounts.id),
-    /** Customer's card or phone for withdrawals; the account's requisite value for deposits. */
+    /**
+     * Customer's card or phone for withdrawals; the account's requisite value for deposits: encrypted by the server
+     * (lib/data-vault.ts: `v1:<key id>:…`), never plain. Beside it the keyed hash that finds equal values without
+     * decrypting, and the masked form (a card's BIN + last four) every screen shows.
+     */
     credentialValue: text('credential_value'),
+    credentialHash: text('credential_hash'),
+    credentialMasked: text('credential_masked'),
     bankCode: integer('bank_code'),
     canChangeAmount: boolean('can_change_amount').notNull().default(false),
     isTest: boolean('is_test').notNull().default(false),
@@ -430,6 +443,10 @@ export const invoices = pgTable(
     index('invoices_status_expires_idx').on(t.status, t.expiresAt),
     index('invoices_provider_invoice_idx').on(t.providerInvoiceId),
     index('invoices_customer_idx').on(t.customerId),
+    // support's search by a card or phone number the customer gives: by its keyed hash, never the number
+    index('invoices_merchant_credential_hash_idx')
+      .on(t.merchantId, t.credentialHash)
+      .where(sql`${t.credentialHash} IS NOT NULL`),
     // reports (issue 15): a period of one terminal's / one account's DONE live invoices, read from the index alone
     index('invoices_terminal_done_idx')
       .on(t.terminalId, t.statusDate, t.flowType, t.amount)
@@ -859,6 +876,171 @@ export const settlements = pgTable(
     exactRange('settlements_amount_exact', t.settlementAmount),
   ],
 );
+
+/**
+ * Which actions need a second person (two-person control): per action (the permission it needs), on or off, with a
+ * threshold per currency code in minor units (an action at or above it needs approval; no threshold for a currency:
+ * every amount does). Platform-wide rows have no merchant; a merchant's owner may add its own row for its API key.
+ */
+export const approvalPolicies = pgTable(
+  'approval_policies',
+  {
+    id: serial('id').primaryKey(),
+    action: text('action').notNull(),
+    merchantId: uuid('merchant_id').references(() => merchants.id),
+    enabled: boolean('enabled').notNull().default(false),
+    thresholds: jsonb('thresholds').$type<Record<string, number>>().notNull().default({}),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    updatedBy: uuid('updated_by').references(() => users.id),
+  },
+  (t) => [
+    uniqueIndex('approval_policies_action_scope_uq').on(
+      t.action,
+      sql`coalesce(${t.merchantId}, '00000000-0000-0000-0000-000000000000'::uuid)`,
+    ),
+  ],
+);
+
+/**
+ * An action a policy holds back until a second person approves it: who asked, what (the action and its body, to be
+ * applied as asked), the state before and the state asked for, the reason, and until when it may be approved.
+ * PENDING → APPROVED (applied through the engine, in the approval's transaction) | REJECTED | EXPIRED. An approval
+ * the current state refuses leaves it PENDING with the refusal's message (`refusal`), for the approver to see.
+ */
+export const approvalRequests = pgTable(
+  'approval_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    action: text('action').notNull(),
+    merchantId: uuid('merchant_id').references(() => merchants.id),
+    /** what it acts on: invoice, settlement (a terminal), account, credential, incoming, merchant */
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id').notNull(),
+    /** what it does, in words, as the queue shows it */
+    summary: text('summary').notNull(),
+    /** the request as the maker sent it, applied as is on approval */
+    payload: jsonb('payload').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    reason: text('reason').notNull(),
+    /** the amount the threshold was compared with, in minor units of `currency` */
+    amount: bigint('amount', { mode: 'number' }),
+    currency: text('currency'),
+    status: text('status').notNull().default('PENDING'),
+    makerId: uuid('maker_id')
+      .notNull()
+      .references(() => users.id),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+    decidedAt: ts('decided_at'),
+    decidedBy: uuid('decided_by').references(() => users.id),
+    decisionReason: text('decision_reason'),
+    /** why the last approval was refused by the current state (the rule's message), and when */
+    refusal: text('refusal'),
+    refusedAt: ts('refused_at'),
+  },
+  (t) => [
+    check('approval_requests_status_check', sql`${t.status} IN ('PENDING', 'APPROVED', 'REJECTED', 'EXPIRED')`),
+    // the queue: newest first per status, and of every status (keyset on created_at, id)
+    index('approval_requests_status_created_idx').on(t.status, t.createdAt.desc(), t.id.desc()),
+    index('approval_requests_created_idx').on(t.createdAt.desc(), t.id.desc()),
+    // what expires next (each list marks the overdue EXPIRED first)
+    index('approval_requests_pending_expiry_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.status} = 'PENDING'`),
+    // an invoice's (or account's…) pending request: one per action and target (engine/approvals.ts holdForApproval)
+    uniqueIndex('approval_requests_pending_target_uq')
+      .on(t.targetType, t.targetId, t.action)
+      .where(sql`${t.status} = 'PENDING'`),
+  ],
+);
+
+/**
+ * A provider's statement for a period: what the bank says arrived on and left its accounts. The same file (by content
+ * hash) is recognised, never counted twice. `counts`: lines per outcome.
+ */
+export const providerStatements = pgTable(
+  'provider_statements',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => providers.id),
+    periodFrom: ts('period_from').notNull(),
+    periodTo: ts('period_to').notNull(),
+    filename: text('filename').notNull(),
+    contentHash: text('content_hash').notNull(),
+    lineCount: integer('line_count').notNull(),
+    counts: jsonb('counts').$type<Record<string, number>>().notNull().default({}),
+    uploadedBy: uuid('uploaded_by').references(() => users.id),
+    uploadedAt: ts('uploaded_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('provider_statements_provider_hash_uq').on(t.providerId, t.contentHash)],
+);
+
+/**
+ * One line of a statement and how it came out against the books: MATCHED (an incoming report or payout of the same
+ * account, amount and reference), STATEMENT_ONLY (the bank saw it, we did not), BOOKS_ONLY (we recorded it, the bank
+ * did not: a line of the books, no line number), MISMATCH (found, but amount or time differ). Exceptions are resolved
+ * by an audited action.
+ */
+export const statementLines = pgTable(
+  'statement_lines',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    statementId: uuid('statement_id')
+      .notNull()
+      .references(() => providerStatements.id),
+    /** the file's line number (the header is line 1); null for a BOOKS_ONLY entry */
+    lineNo: integer('line_no'),
+    occurredAt: ts('occurred_at').notNull(),
+    accountId: integer('account_id').notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    direction: text('direction').notNull(),
+    reference: text('reference').notNull(),
+    outcome: text('outcome').notNull(),
+    incomingId: uuid('incoming_id'),
+    transactionId: uuid('transaction_id'),
+    detail: text('detail'),
+    resolvedAt: ts('resolved_at'),
+    resolvedBy: uuid('resolved_by').references(() => users.id),
+    resolution: text('resolution'),
+    resolutionReason: text('resolution_reason'),
+  },
+  (t) => [
+    check('statement_lines_direction_check', sql`${t.direction} IN ('IN', 'OUT')`),
+    check(
+      'statement_lines_outcome_check',
+      sql`${t.outcome} IN ('MATCHED', 'STATEMENT_ONLY', 'BOOKS_ONLY', 'MISMATCH')`,
+    ),
+    index('statement_lines_statement_outcome_idx').on(t.statementId, t.outcome, t.id),
+    // the desk's queue of unresolved exceptions
+    index('statement_lines_open_idx')
+      .on(t.id)
+      .where(sql`${t.outcome} <> 'MATCHED' AND ${t.resolvedAt} IS NULL`),
+  ],
+);
+
+/** A provider whose statements have other columns: which of its columns holds each field, saved per provider. */
+export const statementMappings = pgTable('statement_mappings', {
+  providerId: integer('provider_id')
+    .primaryKey()
+    .references(() => providers.id),
+  mapping: jsonb('mapping').$type<Record<string, string>>().notNull(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+  updatedBy: uuid('updated_by').references(() => users.id),
+});
+
+/**
+ * The data keys requisite values are encrypted under, each wrapped (encrypted) by the master key, which is never in
+ * the database. The newest key not retired encrypts; every key decrypts until it is retired, once no row uses it.
+ */
+export const dataKeys = pgTable('data_keys', {
+  id: text('id').primaryKey(),
+  wrapped: text('wrapped').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  retiredAt: ts('retired_at'),
+});
 
 /** Platform settings: internal ones (the generated session secret) and staff's (the accounts' pause rule, as JSON). */
 export const settings = pgTable('settings', {

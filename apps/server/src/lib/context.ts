@@ -1,5 +1,6 @@
 import type { Config } from '../config';
 import type { DbHandle } from '../db/create-db';
+import { openVault, type DataVault } from './data-vault';
 import type { AppMetrics } from './metrics';
 
 /** What every module gets: the database and the configuration. Services take it explicitly. */
@@ -7,8 +8,19 @@ export type AppContext = {
   dbh: DbHandle;
   db: DbHandle['db'];
   config: Config;
+  /** Requisite values in and out of the database: encrypted, hashed, masked (lib/data-vault.ts). */
+  vault: DataVault;
   /** Server clock; tests move it. */
   now: () => Date;
   /** The app's Prometheus metrics (set by buildApp; absent in scripts): see countSignInFailure in lib/metrics. */
   metrics?: AppMetrics;
 };
+
+/** The context of a migrated database: its data keys read (or its first one made), the real clock unless given. */
+export async function createContext(
+  dbh: DbHandle,
+  config: Config,
+  now: () => Date = () => new Date(),
+): Promise<AppContext> {
+  return { dbh, db: dbh.db, config, vault: await openVault(dbh.db, config), now };
+}

@@ -2,6 +2,7 @@ import type {
   ContextConfigDefault,
   FastifyBaseLogger,
   FastifyInstance,
+  FastifyReply,
   RawReplyDefaultExpression,
   RawRequestDefaultExpression,
   RawServerDefault,
@@ -11,7 +12,7 @@ import type {
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { errorBodySchema, errorStatusesOf, type RouteSpec } from '@paydesk/contracts';
+import { errorBodySchema, errorStatusesOf, type ApprovalHeld, type RouteSpec } from '@paydesk/contracts';
 import type { RouteAuth } from '../plugins/auth';
 
 export type ZodApp = FastifyInstance<
@@ -89,4 +90,14 @@ export function serve<S extends RouteSpec>(app: ZodApp, spec: S, handler: Handle
     },
     handler: handler as RouteHandlerMethod,
   });
+}
+
+/**
+ * The answer of an action two-person control may hold back (modules/engine/approvals.ts): 202 with its approval
+ * request when a policy held it (nothing changed), else the action's result.
+ */
+export function heldOr<T>(reply: FastifyReply, out: T) {
+  if (out !== null && typeof out === 'object' && 'held' in out)
+    return reply.status(202).send({ data: (out as { held: ApprovalHeld }).held });
+  return { data: out as Exclude<T, { held: ApprovalHeld }> };
 }

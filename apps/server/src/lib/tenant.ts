@@ -21,6 +21,7 @@ export async function ownedTerminal(db: DbOrTx, merchantId: string, terminalId: 
   const [row] = await db
     .select({
       id: terminals.id,
+      name: terminals.name,
       merchantId: terminals.merchantId,
       isTest: terminals.isTest,
       currencyId: terminals.currencyId,

@@ -23,6 +23,8 @@ import { savedViewsRoutes } from './saved-views/routes';
 import { exceptionsPlugin } from './exceptions/routes';
 import { notificationsRoutes } from './notifications/routes';
 import { accountHealthPlugin } from './routing/routes';
+import { statementsPlugin } from './statements/routes';
+import { approvalsPlugin } from './approvals/routes';
 
 /** Every domain's routes. One line per module. */
 export async function registerModules(app: FastifyInstance, ctx: AppContext) {
@@ -49,4 +51,6 @@ export async function registerModules(app: FastifyInstance, ctx: AppContext) {
   await app.register(exceptionsPlugin(ctx));
   await app.register(notificationsRoutes(ctx));
   await app.register(accountHealthPlugin(ctx));
+  await app.register(statementsPlugin(ctx));
+  await app.register(approvalsPlugin(ctx));
 }

@@ -182,7 +182,28 @@ function operationOf(spec: RouteSpec): Operation {
           },
         }
       : {}),
+    ...(spec.upload ? { requestBody: uploadBody(spec.upload) } : {}),
     responses,
+  };
+}
+
+/** A multipart form: its fields (sent first), then the file. */
+function uploadBody(upload: NonNullable<RouteSpec['upload']>) {
+  const fields = toJson(upload.fields, 'input');
+  return {
+    required: true,
+    content: {
+      'multipart/form-data': {
+        schema: {
+          type: 'object',
+          required: [...((fields.required as string[] | undefined) ?? []), upload.file],
+          properties: {
+            ...((fields.properties as Record<string, JsonSchema> | undefined) ?? {}),
+            [upload.file]: { type: 'string', contentMediaType: 'text/csv', description: upload.description },
+          },
+        },
+      },
+    },
   };
 }
 

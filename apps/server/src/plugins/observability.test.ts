@@ -3,6 +3,7 @@ import { createTestApp, createTestDb, type TestApp } from '../../test/harness';
 import { TMP_DIR } from '../../test/paths';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
+import { createContext } from '../lib/context';
 import { countLockout, countSignInFailure } from '../lib/metrics';
 import { startLoop } from '../workers/loop';
 
@@ -274,10 +275,9 @@ describe('request log', () => {
       { workers: false, dataDir: TMP_DIR, publicUrl: 'http://localhost:3000', trustProxy: true },
     );
     // no redaction configured: the line itself must carry nothing secret
-    const app = await buildApp(
-      { dbh, db: dbh.db, config, now: () => new Date() },
-      { logger: { level: 'debug', stream: { write: (s: string) => raw.push(s) } } },
-    );
+    const app = await buildApp(await createContext(dbh, config), {
+      logger: { level: 'debug', stream: { write: (s: string) => raw.push(s) } },
+    });
     try {
       await app.ready();
       const secrets = {

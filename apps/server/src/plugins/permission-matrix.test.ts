@@ -107,6 +107,16 @@ const RULES: Record<string, Rule> = {
   'POST /api/v1/people/account/:id/pause': ['people.account', 'people.account.edit'],
   'POST /api/v1/people/account/:id/resume': ['people.account', 'people.account.edit'],
   'GET /api/v1/people/account/pause-rule': ['people.account'],
+  'POST /api/v1/invoice/:id/credentials/reveal': ['invoice.credentials.read'],
+  // two-person control: who may set a policy or decide a request depends on its action (approvals/service.ts)
+  'GET /api/v1/approval-policies': ['users.manage'],
+  'PUT /api/v1/approval-policies/:action': 'session',
+  'GET /api/v1/approvals': 'session',
+  'GET /api/v1/approvals/count': 'session',
+  'GET /api/v1/approvals/:id': 'session',
+  'POST /api/v1/approvals/:id/approve': 'session',
+  'POST /api/v1/approvals/:id/reject': 'session',
+  'POST /api/v1/people/account/credentials/:credentialId/reveal': ['people.account', 'invoice.credentials.read'],
   'PUT /api/v1/people/account/pause-rule': ['people.account', 'people.account.edit'],
   'GET /api/v1/exceptions/summary': { platformOnly: true, all: ['exceptions.read'] },
   'GET /api/v1/exceptions/stuck': { platformOnly: true, all: ['exceptions.read'] },
@@ -118,6 +128,14 @@ const RULES: Record<string, Rule> = {
   'GET /api/v1/ledger/suspense': { platformOnly: true, all: ['exceptions.read'] },
   'GET /api/v1/contradictions': { platformOnly: true, all: ['exceptions.read'] },
   'POST /api/v1/contradictions/:id/resolve': { platformOnly: true, all: ['exceptions.read', 'invoice.status.change'] },
+  // provider statements reconciled against the books: the desk's, platform staff only
+  'POST /api/v1/statements': { platformOnly: true, all: ['exceptions.read', 'incoming.resolve'] },
+  'GET /api/v1/statements': { platformOnly: true, all: ['exceptions.read'] },
+  'GET /api/v1/statements/summary.csv': { platformOnly: true, all: ['exceptions.read'] },
+  'GET /api/v1/statements/mappings/:providerId': { platformOnly: true, all: ['exceptions.read'] },
+  'PUT /api/v1/statements/mappings/:providerId': { platformOnly: true, all: ['exceptions.read', 'incoming.resolve'] },
+  'GET /api/v1/statements/:id': { platformOnly: true, all: ['exceptions.read'] },
+  'POST /api/v1/statements/lines/:id/resolve': { platformOnly: true, all: ['exceptions.read', 'incoming.resolve'] },
   // alerts: every signed-in user; which kinds and whose, by the user's permissions (contracts' visibleNotificationKinds)
   'GET /api/v1/notifications': 'session',
 };
@@ -151,7 +169,8 @@ const concreteUrl = (url: string) =>
     .replace(':setting', 'settings.withdrawal.retry.auto.enable')
     .replace(':merchantId', '00000000-0000-4000-8000-000000000000')
     .replace(/:(credentialId)/, '999999')
-    .replace(/\/people\/account\/:id|\/limit\/:id|\/roles\/:id|\/contradictions\/:id/, (m) =>
+    .replace(':providerId', '999999')
+    .replace(/\/people\/account\/:id|\/limit\/:id|\/roles\/:id|\/contradictions\/:id|\/lines\/:id/, (m) =>
       m.replace(':id', '999999'),
     )
     .replace(':invoiceId', '00000000-0000-4000-8000-000000000000')

@@ -55,6 +55,7 @@ const AccountDetailsPage = screen(() => import('../features/accounts/pages/accou
 const TeamPage = screen(() => import('../features/team/pages/team-page'));
 const AuditPage = screen(() => import('../features/audit/pages/audit-page'));
 const ExceptionsPage = screen(() => import('../features/exceptions/pages/exceptions-page'));
+const ApprovalsPage = screen(() => import('../features/approvals/pages/approvals-page'));
 
 /** The screens each route renders, so that the ones of the address being opened load alongside the session call. */
 const screens = new WeakMap<RouteObject, LazyScreen[]>();
@@ -219,6 +220,15 @@ const routes: RouteObject[] = [
             element: guarded('Exceptions', ['exceptions.read'], ExceptionsPage),
           },
           ExceptionsPage,
+        ),
+        route(
+          {
+            // who may decide what depends on each request's action: the page says so itself
+            path: ROUTES.Approvals,
+            handle: { name: 'Approvals', title: 'Approvals' },
+            element: page(ApprovalsPage),
+          },
+          ApprovalsPage,
         ),
       ],
     },

@@ -112,7 +112,9 @@ export async function apiFetch(path: string, opts: RequestOptions = {}): Promise
   } = opts;
   const timeout = AbortSignal.timeout(timeoutMs);
   const headers: Record<string, string> = { accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  // a form with a file (a statement upload) goes as multipart/form-data: the browser writes its own content type
+  const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
+  if (body !== undefined && !isForm) headers['content-type'] = 'application/json';
 
   let res: Response;
   try {
@@ -120,7 +122,7 @@ export async function apiFetch(path: string, opts: RequestOptions = {}): Promise
       method,
       headers,
       // exact integers both ways: a limit past 2^53 is a bigint here and a plain JSON integer on the wire
-      body: body === undefined ? undefined : stringifyJson(body),
+      body: body === undefined ? undefined : isForm ? body : stringifyJson(body),
       credentials: 'same-origin',
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     });

@@ -19,6 +19,8 @@ export const ROUTES = {
   Audit: '/audit',
   /** the operations desk: payments that need a person (platform staff) */
   Exceptions: '/exceptions',
+  /** two-person control: requests waiting for a second person, and the decided ones */
+  Approvals: '/approvals',
   Payment: (formId: string) => `/payment/${encodeURIComponent(formId)}`,
 } as const;
 

@@ -12,9 +12,11 @@ import {
   credentialParams,
   credentialResponse,
   credentialUpdateBody,
+  credentialRevealResponse,
 } from '../accounts';
 import { okResponse } from '../auth';
 import { plainScopedQuery } from '../references';
+import { approvalHeldResponse } from '../approvals';
 import { routeSpec } from '../route-spec';
 
 /** Provider accounts are not merchant-owned: people.account reads, people.account.edit changes. */
@@ -45,7 +47,7 @@ export const accountsRoutes = {
     operationId: 'getProviderAccount',
     summary: 'Get a provider account',
     description:
-      'The account with its credentials; card numbers are masked unless the caller holds invoice.credentials.read.',
+      'The account with its credentials, masked for everyone; the full value only through the audited reveal.',
     access: read,
     params: accountParams,
     responses: { 200: accountDetailsResponse },
@@ -81,7 +83,8 @@ export const accountsRoutes = {
     description: 'A card or phone number customers pay to; the value is checked and normalised by its type.',
     access: edit,
     body: credentialCreateBody,
-    responses: { 201: credentialResponse },
+    responses: { 201: credentialResponse, 202: approvalHeldResponse },
+    errors: ['INVALID_STATE'],
   }),
   'PUT /api/v1/people/account/credentials/:credentialId': routeSpec({
     ...common,
@@ -92,7 +95,22 @@ export const accountsRoutes = {
     access: edit,
     params: credentialParams,
     body: credentialUpdateBody,
-    responses: { 200: credentialResponse },
+    responses: { 200: credentialResponse, 202: approvalHeldResponse },
+    errors: ['INVALID_STATE'],
+  }),
+  'POST /api/v1/people/account/credentials/:credentialId/reveal': routeSpec({
+    ...common,
+    method: 'POST',
+    path: '/api/v1/people/account/credentials/:credentialId/reveal',
+    operationId: 'revealProviderAccountCredential',
+    summary: "Show a provider account credential's full value",
+    description:
+      'Every other answer masks it. Each call writes an audit record (credentials.revealed); at most 30 an hour per ' +
+      'person (429).',
+    access: { all: ['people.account', 'invoice.credentials.read'] },
+    params: credentialParams,
+    responses: { 200: credentialRevealResponse },
+    errors: ['TOO_MANY_REQUESTS'],
   }),
   'DELETE /api/v1/people/account/credentials/:credentialId': routeSpec({
     ...common,
@@ -102,7 +120,8 @@ export const accountsRoutes = {
     summary: 'Remove a provider account credential',
     access: edit,
     params: credentialParams,
-    responses: { 200: okResponse },
+    responses: { 200: okResponse, 202: approvalHeldResponse },
+    errors: ['INVALID_STATE'],
   }),
   'GET /api/router/v1/people/account/limit/:id': routeSpec({
     ...common,
@@ -126,6 +145,7 @@ export const accountsRoutes = {
     access: edit,
     params: accountParams,
     body: accountLimitBody,
-    responses: { 200: accountLimitResponse },
+    responses: { 200: accountLimitResponse, 202: approvalHeldResponse },
+    errors: ['INVALID_STATE'],
   }),
 };

@@ -17,6 +17,7 @@ import {
   suspenseResponse,
 } from '../exceptions';
 import { uuidParam } from '../common';
+import { approvalHeldResponse } from '../approvals';
 import { routeSpec } from '../route-spec';
 
 /** The operations desk's routes: the whole platform's exceptions, for platform staff only (see route-spec.ts). */
@@ -101,7 +102,7 @@ export const exceptionRouteSpecs = {
     access: resolveIncoming,
     params: uuidParam,
     body: incomingMatchBody,
-    responses: { 200: incomingActionResponse },
+    responses: { 200: incomingActionResponse, 202: approvalHeldResponse },
     // INVALID_STATE: already matched or returned, or the deposit cannot take it; INSUFFICIENT_BALANCE never (credits)
     errors: ['INVALID_STATE'],
   }),
@@ -115,7 +116,7 @@ export const exceptionRouteSpecs = {
     access: resolveIncoming,
     params: uuidParam,
     body: incomingReturnBody,
-    responses: { 200: incomingActionResponse },
+    responses: { 200: incomingActionResponse, 202: approvalHeldResponse },
     errors: ['INVALID_STATE'],
   }),
   'GET /api/v1/ledger/suspense': routeSpec({

@@ -15,7 +15,9 @@ import {
   invoiceStatusDictionaryResponse,
   invoiceStatusEventsResponse,
   invoiceTransactionsResponse,
+  invoiceRevealResponse,
 } from '../invoices';
+import { approvalHeldResponse } from '../approvals';
 import { routeSpec } from '../route-spec';
 
 const common = {
@@ -89,6 +91,22 @@ export const invoicesRoutes = {
     query: scoped,
     responses: { 200: invoiceDetailsResponse },
   }),
+  'POST /api/v1/invoice/:id/credentials/reveal': routeSpec({
+    ...common,
+    method: 'POST',
+    path: '/api/v1/invoice/:id/credentials/reveal',
+    operationId: 'revealInvoiceCredentials',
+    summary: "Show an invoice's full requisite",
+    description:
+      'The full card or phone number of a withdrawal, or the account number of a deposit, which every other answer ' +
+      'masks. Each call writes an audit record (credentials.revealed: who, which invoice, when); at most 30 an hour ' +
+      'per person (429).',
+    access: { all: ['invoice.credentials.read'] },
+    params: uuidParam,
+    query: scoped,
+    responses: { 200: invoiceRevealResponse },
+    errors: ['TOO_MANY_REQUESTS'],
+  }),
   'PATCH /api/v1/invoice/status': routeSpec({
     ...common,
     method: 'PATCH',
@@ -101,7 +119,7 @@ export const invoicesRoutes = {
     access: 'session',
     query: scoped,
     body: changeInvoiceStatusBody,
-    responses: { 200: invoiceDetailsResponse },
+    responses: { 200: invoiceDetailsResponse, 202: approvalHeldResponse },
     errors: correctionErrors,
   }),
   'PATCH /api/v1/invoice/amount': routeSpec({
@@ -115,7 +133,7 @@ export const invoicesRoutes = {
     access: { all: ['invoice.amount.change'] },
     query: scoped,
     body: changeInvoiceAmountBody,
-    responses: { 200: invoiceDetailsResponse },
+    responses: { 200: invoiceDetailsResponse, 202: approvalHeldResponse },
     errors: correctionErrors,
   }),
   'GET /api/v1/event/status': routeSpec({

@@ -11,6 +11,7 @@ import {
   webhookSecretResponse,
 } from '../merchants';
 import { plainScopedQuery } from '../references';
+import { approvalHeldResponse } from '../approvals';
 import { routeSpec } from '../route-spec';
 
 const common = {
@@ -67,7 +68,7 @@ export const merchantsRoutes = {
     params: merchantParams,
     query: plainScopedQuery,
     body: merchantPublicKeyBody,
-    responses: { 200: merchantResponse },
+    responses: { 200: merchantResponse, 202: approvalHeldResponse },
     // INVALID_STATE: it is already the merchant's key
     errors: ['INVALID_STATE'],
   }),

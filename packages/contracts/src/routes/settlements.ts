@@ -1,3 +1,4 @@
+import { approvalHeldResponse } from '../approvals';
 import { routeSpec } from '../route-spec';
 import { settlementBody, settlementCreateQuery, settlementResponse } from '../settlements';
 
@@ -15,7 +16,7 @@ export const settlementsRoutes = {
     access: { all: ['settlement.create'] },
     query: settlementCreateQuery,
     body: settlementBody,
-    responses: { 200: settlementResponse },
+    responses: { 200: settlementResponse, 202: approvalHeldResponse },
     errors: ['INVALID_STATE', 'INSUFFICIENT_BALANCE'],
   }),
 };

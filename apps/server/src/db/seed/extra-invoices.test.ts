@@ -3,7 +3,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { INVOICE_TOTAL_CAP } from '@paydesk/contracts';
 import { loadConfig } from '../../config';
-import type { AppContext } from '../../lib/context';
+import { createContext, type AppContext } from '../../lib/context';
+import { TMP_DIR } from '../../../test/paths';
 import { createDb, runMigrations, type DbHandle } from '../create-db';
 import { seedDemoIfEmpty } from './index';
 
@@ -21,8 +22,8 @@ describe('SEED_EXTRA_INVOICES', () => {
     dbh = await createDb({ pglite });
     await runMigrations(dbh);
     const now = new Date();
-    const config = loadConfig({ NODE_ENV: 'test', SEED_EXTRA_INVOICES: String(EXTRA) });
-    const ctx: AppContext = { dbh, db: dbh.db, config, now: () => now };
+    const config = loadConfig({ NODE_ENV: 'test', SEED_EXTRA_INVOICES: String(EXTRA) }, { dataDir: TMP_DIR });
+    const ctx: AppContext = await createContext(dbh, config, () => now);
     await seedDemoIfEmpty(ctx, { writeFile: false });
     // the extra rows alone, again, in a rolled-back transaction: what the option adds to the seed's time
     const { seedExtraInvoices } = await import('./extra-invoices');

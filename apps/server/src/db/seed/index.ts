@@ -3,8 +3,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { inArray, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { parseFeePercent, type PresetRoleCode } from '@paydesk/contracts';
+import { luhnValid, parseFeePercent, type PresetRoleCode } from '@paydesk/contracts';
 import type { AppContext } from '../../lib/context';
+import type { DataVault } from '../../lib/data-vault';
 import { hashPassword } from '../../lib/password';
 import type { Tx } from '../create-db';
 import {
@@ -85,6 +86,7 @@ export async function seedDemoIfEmpty(
     const base = ctx.config.publicUrl ?? `http://127.0.0.1:${ctx.config.port}`;
     return seedAll(
       tx,
+      ctx.vault,
       ctx.now(),
       passwordHash,
       `${base.replace(/\/$/, '')}${DEMO_RECEIVER_PATH}`,
@@ -229,6 +231,7 @@ const ACCOUNT_PLAN: Record<
 
 async function seedAll(
   tx: Tx,
+  vault: DataVault,
   nowDate: Date,
   passwordHash: string,
   callbackUrl: string,
@@ -363,7 +366,7 @@ async function seedAll(
       ...demoTerminals.filter((t) => t.currency === 'RUB').map((t) => ({ poolId: pools[1]!.id, terminalId: t.id })),
     ]);
 
-  const accounts = await createAccounts(tx, ref, rng, now);
+  const accounts = await createAccounts(tx, vault, ref, rng, now);
 
   const demoCustomers = makeCustomers(rng, demoId, 90, 60, 'C');
   const secondCustomers = makeCustomers(rng, secondId, 15, 10, 'SS-');
@@ -408,7 +411,7 @@ async function seedAll(
     coverAllStatuses: false,
     tickets: false,
   });
-  await insertHistory(tx, demoHistory, secondHistory);
+  await insertHistory(tx, vault, demoHistory, secondHistory);
   // a day when the demo merchant's endpoint was down: its callbacks of that day gave up after 72 h (FAILED)
   await seedCallbackOutage(tx, demoId, now);
   // SEED_EXTRA_INVOICES: Second Shop's list past the 10,000-row cap (no other spec counts its invoices)
@@ -490,7 +493,13 @@ async function createTerminals(
   return out;
 }
 
-async function createAccounts(tx: Tx, ref: ReferenceData, rng: Rng, now: number): Promise<SeedAccount[]> {
+async function createAccounts(
+  tx: Tx,
+  vault: DataVault,
+  ref: ReferenceData,
+  rng: Rng,
+  now: number,
+): Promise<SeedAccount[]> {
   const plan = PAYMENT_METHODS.flatMap((m) =>
     (ACCOUNT_PLAN[m.code] ?? []).map((p) => {
       const method = ref.methods.get(m.code)!;
@@ -513,12 +522,18 @@ async function createAccounts(tx: Tx, ref: ReferenceData, rng: Rng, now: number)
     )
     .returning({ id: providerAccounts.id });
   await tx.insert(accountCredentials).values(
-    plan.map((p, i) => ({
-      accountId: rows[i]!.id,
-      credentialType: p.method.requisiteType === 'card' ? 'CARD' : 'PHONE',
-      paramType: 'S',
-      value: p.credential,
-    })),
+    plan.map((p, i) => {
+      const credentialType = p.method.requisiteType === 'card' ? 'CARD' : 'PHONE';
+      const sealed = vault.seal('account.credential', credentialType, p.credential);
+      return {
+        accountId: rows[i]!.id,
+        credentialType,
+        paramType: 'S',
+        value: sealed.value,
+        valueHash: sealed.hash,
+        valueMasked: sealed.masked,
+      };
+    }),
   );
   await tx.insert(accountLimits).values(
     plan.map((p, i) => ({
@@ -567,11 +582,16 @@ function makeCustomers(
   return out;
 }
 
-async function insertHistory(tx: Tx, ...parts: HistoryRows[]) {
+async function insertHistory(tx: Tx, vault: DataVault, ...parts: HistoryRows[]) {
+  // requisites are stored encrypted (lib/data-vault.ts): a 13–19 digit number passing Luhn is a card, else a phone
+  const sealed = (value: string) => {
+    const s = vault.seal('invoice.credential', /^\d{13,19}$/.test(value) && luhnValid(value) ? 'CARD' : 'PHONE', value);
+    return { credentialValue: s.value, credentialHash: s.hash, credentialMasked: s.masked };
+  };
   await insertChunked(
     tx,
     invoices,
-    parts.flatMap((p) => p.invoices),
+    parts.flatMap((p) => p.invoices).map((r) => (r.credentialValue ? { ...r, ...sealed(r.credentialValue) } : r)),
   );
   await insertChunked(
     tx,

@@ -13,7 +13,8 @@ import {
   type PresetRoleCode,
 } from '@paydesk/contracts';
 import { loadConfig } from '../../config';
-import type { AppContext } from '../../lib/context';
+import { createContext, type AppContext } from '../../lib/context';
+import { TMP_DIR } from '../../../test/paths';
 import { invoiceEffect } from '../../modules/ledger/postings';
 import { createDb, runMigrations, type DbHandle } from '../create-db';
 import { luhnValid } from '@paydesk/contracts';
@@ -38,7 +39,7 @@ describe('demo seed', () => {
     dbh = await createDb({ pglite });
     await runMigrations(dbh);
     const now = new Date();
-    ctx = { dbh, db: dbh.db, config: loadConfig({ NODE_ENV: 'test' }), now: () => now };
+    ctx = await createContext(dbh, loadConfig({ NODE_ENV: 'test' }, { dataDir: TMP_DIR }), () => now);
     const started = performance.now();
     demo = await seedDemoIfEmpty(ctx, { writeFile: false });
     seedMs = performance.now() - started;
@@ -114,12 +115,15 @@ describe('demo seed', () => {
       const mine = rows.filter((r) => r.code === m.code);
       expect(mine.length, m.code).toBeGreaterThanOrEqual(2);
       for (const r of mine) {
+        // stored encrypted (lib/data-vault.ts)
+        expect(r.value).toMatch(/^v1:/);
+        const value = ctx.vault.keyring.decrypt('account.credential', r.value);
         if (m.requisiteType === 'card') {
           expect(r.type).toBe('CARD');
-          expect(luhnValid(r.value), r.value).toBe(true);
+          expect(luhnValid(value), value).toBe(true);
         } else {
           expect(r.type).toBe('PHONE');
-          expect(r.value).toMatch(/^\+79\d{9}$/);
+          expect(value).toMatch(/^\+79\d{9}$/);
         }
       }
     }

@@ -56,7 +56,11 @@ beforeAll(async () => {
       AND EXISTS (SELECT 1 FROM ledger_entries e WHERE e.provider_account_id = c.account_id AND e.account = 'provider_account')
     ORDER BY c.account_id LIMIT 1`);
   const r = res.rows[0]!;
-  cardAccount = { id: Number(r.id), credentialId: Number(r.credential_id), value: r.value };
+  cardAccount = {
+    id: Number(r.id),
+    credentialId: Number(r.credential_id),
+    value: t.ctx.vault.keyring.decrypt('account.credential', r.value),
+  };
 });
 afterAll(async () => {
   await t.close();
@@ -132,29 +136,50 @@ describe('GET /api/v1/people/account', () => {
 });
 
 describe('GET /api/v1/people/account/{id}', () => {
-  it('gives credentials; card numbers masked without invoice.credentials.read', async () => {
-    const full = await call('GET', `/api/v1/people/account/${cardAccount.id}`, 'admin');
-    expect(full.statusCode).toBe(200);
-    expect(full.json().data).toMatchObject({
-      id: cardAccount.id,
-      providerName: expect.any(String),
-      paymentMethodName: expect.any(String),
-      currency: { code: expect.any(String), dimension: 2 },
-    });
-    const cred = full.json().data.credentials.find((c: { id: number }) => c.id === cardAccount.credentialId);
-    expect(cred).toEqual({
-      id: cardAccount.credentialId,
+  it('gives credentials, card numbers masked for every role; the full number only by an audited reveal', async () => {
+    const masked = `${cardAccount.value.slice(0, 6)}******${cardAccount.value.slice(-4)}`;
+    for (const u of ['admin', 'ops', 'clerk', 'reader']) {
+      const res = await call('GET', `/api/v1/people/account/${cardAccount.id}`, u);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data).toMatchObject({
+        id: cardAccount.id,
+        providerName: expect.any(String),
+        paymentMethodName: expect.any(String),
+        currency: { code: expect.any(String), dimension: 2 },
+      });
+      const cred = res.json().data.credentials.find((c: { id: number }) => c.id === cardAccount.credentialId);
+      expect(cred, u).toEqual({ id: cardAccount.credentialId, credentialType: 'CARD', paramType: 'S', value: masked });
+      expect(res.body).not.toContain(cardAccount.value);
+    }
+
+    const reveals = async () =>
+      (
+        await t.ctx.db.execute<{ actor_username: string; target_type: string; target_id: string }>(sql`
+          SELECT actor_username, target_type, target_id FROM audit_log WHERE action = 'credentials.revealed'
+          ORDER BY id`)
+      ).rows;
+    const reveal = (u: string) =>
+      call('POST', `/api/v1/people/account/credentials/${cardAccount.credentialId}/reveal`, u);
+    // people.account without invoice.credentials.read, and every merchant user: 403, nothing audited
+    for (const u of ['clerk', 'reader', 'owner', 'shop2', 'support', 'viewer']) {
+      const res = await reveal(u);
+      expect(res.statusCode, u).toBe(403);
+      expect(res.body).not.toContain(cardAccount.value);
+    }
+    expect(await reveals()).toEqual([]);
+    const shown = await reveal('ops');
+    expect(shown.statusCode, shown.body).toBe(200);
+    expect(shown.json().data).toEqual({
+      credentialId: cardAccount.credentialId,
+      accountId: cardAccount.id,
       credentialType: 'CARD',
-      paramType: 'S',
       value: cardAccount.value,
     });
-
-    const masked = (await call('GET', `/api/v1/people/account/${cardAccount.id}`, 'clerk')).json().data.credentials[0]
-      .value as string;
-    expect(masked).toBe(`${cardAccount.value.slice(0, 6)}******${cardAccount.value.slice(-4)}`);
-    expect(
-      (await call('GET', `/api/v1/people/account/${cardAccount.id}`, 'reader')).json().data.credentials[0].value,
-    ).toBe(masked);
+    expect(await reveals()).toEqual([
+      { actor_username: 'ops', target_type: 'account_credential', target_id: String(cardAccount.credentialId) },
+    ]);
+    expect((await call('POST', '/api/v1/people/account/credentials/999999/reveal', 'ops')).statusCode).toBe(404);
+    expect(await reveals()).toHaveLength(1);
   });
 
   it('404 for an unknown account, 400 for a bad id, 403 without people.account', async () => {
@@ -273,7 +298,7 @@ describe('credentials', () => {
       id: expect.any(Number),
       credentialType: 'CARD',
       paramType: 'S',
-      value: '4111111111111111',
+      value: '411111******1111',
     });
     const clerkView = (await call('GET', `/api/v1/people/account/${cardAccount.id}`, 'clerk')).json().data.credentials;
     expect(clerkView.find((c: { id: number }) => c.id === created.id).value).toBe('411111******1111');
@@ -283,8 +308,27 @@ describe('credentials', () => {
     });
     expect(edit.statusCode).toBe(200);
     expect(edit.json().data.value).toBe('555555******4444');
+    // stored encrypted, with its keyed hash and masked form; the audit trail holds the masked form only
     const [row] = await t.ctx.db.select().from(accountCredentials).where(eq(accountCredentials.id, created.id));
-    expect(row!.value).toBe('5555555555554444');
+    expect(row!.value).toMatch(/^v1:/);
+    expect(row!.value).not.toContain('5555555555554444');
+    expect(t.ctx.vault.keyring.decrypt('account.credential', row!.value)).toBe('5555555555554444');
+    expect(row!.valueHash).toBe(t.ctx.vault.hash('5555555555554444'));
+    expect(row!.valueMasked).toBe('555555******4444');
+    const audited = await t.ctx.db.execute<{ text: string }>(
+      sql`SELECT before::text || after::text AS text FROM audit_log WHERE action = 'account.credential_changed'`,
+    );
+    expect(audited.rows.map((r) => r.text).join()).not.toMatch(/5555555555554444|4111111111111111/);
+
+    // one card is the requisite of one account: the same number again is refused, found by its hash
+    const again = await call('POST', '/api/v1/people/account/credentials', 'admin', {
+      peopleAccountId: cardAccount.id,
+      credentialType: 'CARD',
+      paramType: 'S',
+      value: '5555 5555 5555 4444',
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.message).toBe(`This card is already a requisite of account ${cardAccount.id}`);
 
     const phone = await call('POST', '/api/v1/people/account/credentials', 'admin', {
       peopleAccountId: cardAccount.id,
@@ -293,7 +337,7 @@ describe('credentials', () => {
       value: '+79991234567',
     });
     expect(phone.statusCode).toBe(201);
-    expect(phone.json().data.value).toBe('+79991234567');
+    expect(phone.json().data.value).toBe('+7999*****67');
 
     expect((await call('DELETE', `/api/v1/people/account/credentials/${created.id}`, 'admin')).statusCode).toBe(200);
     expect((await call('DELETE', `/api/v1/people/account/credentials/${created.id}`, 'admin')).statusCode).toBe(404);

@@ -1,10 +1,8 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import {
   toExactInt,
   type ExactInt,
   credentialValueIssue,
-  hasPermission,
-  maskCredential,
   normalizeCredentialValue,
   type AccountCreateBody,
   type AccountCredential,
@@ -13,6 +11,8 @@ import {
   type AccountLimitBody,
   type AccountListItem,
   type CredentialCreateBody,
+  maskRequisite,
+  type ApprovalHeld,
 } from '@paydesk/contracts';
 import type { DbOrTx } from '../../db/create-db';
 import {
@@ -25,24 +25,57 @@ import {
 } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { providerAccountBalanceSql } from '../ledger/service';
-import { badRequest, notFound } from '../../lib/errors';
-import { recordAudit, type AuditActor } from '../audit/service';
+import { badRequest, invalidState, notFound } from '../../lib/errors';
+import { recordAudit, recordReveal, type AuditActor } from '../audit/service';
+import { holdForApproval, type ApprovalGrant, type HoldSpec } from '../engine/service';
 import { flagOverLimit } from '../routing/service';
 
 /**
  * Provider accounts belong to providers and serve every merchant, so they are not tenant-scoped:
  * access is the people.account / people.account.edit permissions alone.
  */
-type Actor = { permissions: readonly string[] };
 
-const showsCardNumbers = (actor: Actor) => hasPermission(actor.permissions, 'invoice.credentials.read');
-const credentialOut = (
-  actor: Actor,
-  c: { id: number; credentialType: string; paramType: string; value: string },
-): AccountCredential => ({
-  ...c,
-  value: showsCardNumbers(actor) ? c.value : maskCredential(c.credentialType, c.value),
+/** A credential as every answer shows it: masked (the full value only by revealCredential, audited). */
+const credentialOut = (c: {
+  id: number;
+  credentialType: string;
+  paramType: string;
+  valueMasked: string | null;
+}): AccountCredential => ({
+  id: c.id,
+  credentialType: c.credentialType,
+  paramType: c.paramType,
+  value: c.valueMasked ?? '••••',
 });
+
+const credentialColumns = {
+  id: accountCredentials.id,
+  credentialType: accountCredentials.credentialType,
+  paramType: accountCredentials.paramType,
+  valueMasked: accountCredentials.valueMasked,
+};
+
+/**
+ * The columns a credential value is stored in: encrypted, with its lookup hash and masked form. One card or phone is
+ * the requisite of one account only: a value another credential already holds is refused (409), found by its hash.
+ */
+async function sealCredential(ctx: AppContext, tx: DbOrTx, type: string, value: string, except?: number) {
+  const sealed = ctx.vault.seal('account.credential', type, value);
+  const [dup] = await tx
+    .select({ accountId: accountCredentials.accountId })
+    .from(accountCredentials)
+    .where(
+      except === undefined
+        ? eq(accountCredentials.valueHash, sealed.hash)
+        : and(eq(accountCredentials.valueHash, sealed.hash), ne(accountCredentials.id, except)),
+    )
+    .limit(1);
+  if (dup)
+    throw invalidState(
+      `This ${type === 'CARD' ? 'card' : 'number'} is already a requisite of account ${dup.accountId}`,
+    );
+  return { value: sealed.value, valueHash: sealed.hash, valueMasked: sealed.masked };
+}
 
 const listColumns = {
   id: providerAccounts.id,
@@ -83,28 +116,59 @@ async function accountRow(db: DbOrTx, id: number) {
   return row;
 }
 
-export async function getAccount(ctx: AppContext, actor: Actor, id: number): Promise<AccountDetails> {
+export async function getAccount(ctx: AppContext, id: number): Promise<AccountDetails> {
   const { currencyCode, dimension, ...row } = await accountRow(ctx.db, id);
   const creds = await ctx.db
-    .select({
-      id: accountCredentials.id,
-      credentialType: accountCredentials.credentialType,
-      paramType: accountCredentials.paramType,
-      value: accountCredentials.value,
-    })
+    .select(credentialColumns)
     .from(accountCredentials)
     .where(eq(accountCredentials.accountId, id))
     .orderBy(asc(accountCredentials.id));
   return {
     ...row,
     currency: { code: currencyCode, dimension },
-    credentials: creds.map((c) => credentialOut(actor, c)),
+    credentials: creds.map(credentialOut),
   };
 }
 
-/** Audit records never hold a full card or phone number: the first 6 and last 4 of a card, the last 4 of anything else. */
-const auditValue = (type: string, value: string) =>
-  type === 'CARD' ? maskCredential(type, value) : value.length > 4 ? `…${value.slice(-4)}` : '…';
+/**
+ * A provider account edit a two-person policy on people.account.edit covers: held as a request (null: carry on).
+ * Credential changes are held whenever the policy is on; limit raises by their new limit against the threshold.
+ */
+async function holdAccountEdit(
+  ctx: AppContext,
+  audit: AuditActor,
+  spec: Omit<HoldSpec, 'action' | 'merchantId' | 'reason'> & { reason?: string },
+  grant?: ApprovalGrant,
+) {
+  if (!audit.userId) return null;
+  return holdForApproval(
+    ctx,
+    { ...audit, userId: audit.userId },
+    { ...spec, action: 'people.account.edit', merchantId: null, reason: spec.reason ?? spec.summary },
+    grant,
+  );
+}
+
+/**
+ * The full value of a provider account's credential, for people.account holders with invoice.credentials.read: the
+ * audit record of who saw it is written first, in the same transaction (audit/service.ts recordReveal).
+ */
+export async function revealCredential(ctx: AppContext, audit: AuditActor & { userId: string }, credentialId: number) {
+  return ctx.db.transaction(async (tx) => {
+    const [c] = await tx
+      .select({ ...credentialColumns, value: accountCredentials.value, accountId: accountCredentials.accountId })
+      .from(accountCredentials)
+      .where(eq(accountCredentials.id, credentialId));
+    if (!c) throw notFound('Credential');
+    await recordReveal(tx, audit, { type: 'account_credential', id: credentialId }, ctx.now());
+    return {
+      credentialId,
+      accountId: c.accountId,
+      credentialType: c.credentialType,
+      value: await ctx.vault.open(tx, 'account.credential', c.value),
+    };
+  });
+}
 
 export async function setAccountEnabled(
   ctx: AppContext,
@@ -194,12 +258,30 @@ export async function createAccount(
 
 export async function addCredential(
   ctx: AppContext,
-  actor: Actor,
   audit: AuditActor,
   body: CredentialCreateBody,
-): Promise<AccountCredential> {
+  grant?: ApprovalGrant,
+): Promise<AccountCredential | { held: ApprovalHeld }> {
   await accountRow(ctx.db, body.peopleAccountId);
   const value = normalizeCredentialValue(body.credentialType, body.value);
+  const held = await holdAccountEdit(
+    ctx,
+    audit,
+    {
+      targetType: 'account',
+      targetId: body.peopleAccountId,
+      summary: `Add ${body.credentialType} ${maskRequisite(body.credentialType, value)} to account ${body.peopleAccountId}`,
+      // the request keeps the number encrypted, as every stored requisite (lib/data-vault.ts)
+      payload: {
+        kind: 'add',
+        body: { ...body, value: ctx.vault.seal('account.credential', body.credentialType, value).value },
+      },
+      before: null,
+      after: { value: maskRequisite(body.credentialType, value) },
+    },
+    grant,
+  );
+  if (held) return { held };
   return ctx.db.transaction(async (tx) => {
     const [c] = await tx
       .insert(accountCredentials)
@@ -207,14 +289,9 @@ export async function addCredential(
         accountId: body.peopleAccountId,
         credentialType: body.credentialType,
         paramType: body.paramType,
-        value,
+        ...(await sealCredential(ctx, tx, body.credentialType, value)),
       })
-      .returning({
-        id: accountCredentials.id,
-        credentialType: accountCredentials.credentialType,
-        paramType: accountCredentials.paramType,
-        value: accountCredentials.value,
-      });
+      .returning(credentialColumns);
     await recordAudit(
       tx,
       audit,
@@ -222,27 +299,54 @@ export async function addCredential(
         action: 'account.credential_added',
         targetType: 'account',
         targetId: body.peopleAccountId,
-        after: { credentialId: c!.id, credentialType: c!.credentialType, value: auditValue(c!.credentialType, value) },
+        after: { credentialId: c!.id, credentialType: c!.credentialType, value: c!.valueMasked },
       },
       ctx.now(),
     );
-    return credentialOut(actor, c!);
+    return credentialOut(c!);
   });
 }
 
 export async function updateCredential(
   ctx: AppContext,
-  actor: Actor,
   audit: AuditActor,
   credentialId: number,
   rawValue: string,
-): Promise<AccountCredential> {
+  grant?: ApprovalGrant,
+): Promise<AccountCredential | { held: ApprovalHeld }> {
+  const [cur] = await ctx.db
+    .select({
+      accountId: accountCredentials.accountId,
+      type: accountCredentials.credentialType,
+      masked: accountCredentials.valueMasked,
+    })
+    .from(accountCredentials)
+    .where(eq(accountCredentials.id, credentialId));
+  if (cur) {
+    const value = normalizeCredentialValue(cur.type, rawValue);
+    const issue = credentialValueIssue(cur.type, value);
+    if (issue) throw badRequest(issue, { value: issue });
+    const held = await holdAccountEdit(
+      ctx,
+      audit,
+      {
+        targetType: 'account',
+        targetId: cur.accountId,
+        summary: `Replace ${cur.masked ?? 'a credential'} of account ${cur.accountId} by ${maskRequisite(cur.type, value)}`,
+        payload: { kind: 'update', credentialId, value: ctx.vault.seal('account.credential', cur.type, value).value },
+        before: { value: cur.masked },
+        after: { value: maskRequisite(cur.type, value) },
+      },
+      grant,
+    );
+    if (held) return { held };
+  }
   return ctx.db.transaction(async (tx) => {
     const [current] = await tx
       .select({
         accountId: accountCredentials.accountId,
         credentialType: accountCredentials.credentialType,
-        value: accountCredentials.value,
+        valueMasked: accountCredentials.valueMasked,
       })
       .from(accountCredentials)
       .where(eq(accountCredentials.id, credentialId))
@@ -253,14 +357,9 @@ export async function updateCredential(
     if (issue) throw badRequest(issue, { value: issue });
     const [c] = await tx
       .update(accountCredentials)
-      .set({ value })
+      .set(await sealCredential(ctx, tx, current.credentialType, value, credentialId))
       .where(eq(accountCredentials.id, credentialId))
-      .returning({
-        id: accountCredentials.id,
-        credentialType: accountCredentials.credentialType,
-        paramType: accountCredentials.paramType,
-        value: accountCredentials.value,
-      });
+      .returning(credentialColumns);
     await recordAudit(
       tx,
       audit,
@@ -268,21 +367,46 @@ export async function updateCredential(
         action: 'account.credential_changed',
         targetType: 'account',
         targetId: current.accountId,
-        before: { credentialId, value: auditValue(current.credentialType, current.value) },
-        after: { credentialId, value: auditValue(current.credentialType, value) },
+        before: { credentialId, value: current.valueMasked },
+        after: { credentialId, value: c!.valueMasked },
       },
       ctx.now(),
     );
-    return credentialOut(actor, c!);
+    return credentialOut(c!);
   });
 }
 
-export async function removeCredential(ctx: AppContext, audit: AuditActor, credentialId: number) {
+export async function removeCredential(
+  ctx: AppContext,
+  audit: AuditActor,
+  credentialId: number,
+  grant?: ApprovalGrant,
+): Promise<{ held: ApprovalHeld } | null> {
+  const [cur] = await ctx.db
+    .select({ accountId: accountCredentials.accountId, masked: accountCredentials.valueMasked })
+    .from(accountCredentials)
+    .where(eq(accountCredentials.id, credentialId));
+  if (cur) {
+    const held = await holdAccountEdit(
+      ctx,
+      audit,
+      {
+        targetType: 'account',
+        targetId: cur.accountId,
+        summary: `Remove ${cur.masked ?? 'a credential'} from account ${cur.accountId}`,
+        payload: { kind: 'remove', credentialId },
+        before: { value: cur.masked },
+        after: null,
+      },
+      grant,
+    );
+    if (held) return { held };
+  }
   await ctx.db.transaction(async (tx) => {
     const [removed] = await tx.delete(accountCredentials).where(eq(accountCredentials.id, credentialId)).returning({
       accountId: accountCredentials.accountId,
       credentialType: accountCredentials.credentialType,
-      value: accountCredentials.value,
+      valueMasked: accountCredentials.valueMasked,
     });
     if (!removed) throw notFound('Credential');
     await recordAudit(
@@ -295,12 +419,13 @@ export async function removeCredential(ctx: AppContext, audit: AuditActor, crede
         before: {
           credentialId,
           credentialType: removed.credentialType,
-          value: auditValue(removed.credentialType, removed.value),
+          value: removed.valueMasked,
         },
       },
       ctx.now(),
     );
   });
+  return null;
 }
 
 /** Balance from the ledger's balance rows: the live book, or the test book for a sandbox provider's account. */
@@ -330,11 +455,37 @@ export async function setLimit(
   audit: AuditActor,
   accountId: number,
   body: AccountLimitBody,
-): Promise<AccountLimit> {
+  grant?: ApprovalGrant,
+): Promise<AccountLimit | { held: ApprovalHeld }> {
   if (body.peopleAccountId !== accountId) {
     throw badRequest('peopleAccountId must match the account in the path', {
       peopleAccountId: 'Must match the account in the path',
     });
+  }
+  const { currencyCode: currency } = await accountRow(ctx.db, accountId);
+  const [current] = await ctx.db
+    .select({ limit: accountLimits.limit })
+    .from(accountLimits)
+    .where(eq(accountLimits.accountId, accountId));
+  const old = current?.limit ?? 0n;
+  // a raise is held by a policy on people.account.edit (its new limit against the threshold); a cut never is
+  if (BigInt(body.limit) > old) {
+    const held = await holdAccountEdit(
+      ctx,
+      audit,
+      {
+        targetType: 'account',
+        targetId: accountId,
+        summary: `Raise the limit of account ${accountId} from ${old} to ${body.limit} (minor units of ${currency})`,
+        payload: { kind: 'limit', accountId, body },
+        before: { limit: String(old) },
+        after: { limit: String(body.limit), priority: body.priority, checkUniqueAmount: body.checkUniqueAmount },
+        amount: Number(body.limit) <= Number.MAX_SAFE_INTEGER ? Number(body.limit) : Number.MAX_SAFE_INTEGER,
+        currency,
+      },
+      grant,
+    );
+    if (held) return { held };
   }
   return ctx.db.transaction(async (tx) => {
     await accountRow(tx, accountId);

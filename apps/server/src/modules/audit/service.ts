@@ -13,6 +13,7 @@ import type { DbOrTx } from '../../db/create-db';
 import { auditLog, merchants } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { copyOut } from '../../lib/copy-out';
+import { AppError } from '../../lib/errors';
 import { copyCsv, isoTime, safeText } from '../../lib/csv-sql';
 import type { SessionUser } from '../../plugins/auth';
 
@@ -57,6 +58,50 @@ export async function recordAudit(db: DbOrTx, actor: AuditActor, r: AuditRecord,
     reason: r.reason ?? null,
     ip: actor.ip,
   });
+}
+
+/** How many full card or phone numbers one person may have shown per hour (credentials.revealed records). */
+export const REVEALS_PER_HOUR = 30;
+
+/**
+ * A person was shown a full requisite: refused past REVEALS_PER_HOUR in the last hour (429, nothing written), else
+ * the audit record of who saw which, written in the caller's transaction — the value is shown only if it commits.
+ * The per-user advisory lock makes two reveals at once count one after the other.
+ */
+export async function recordReveal(
+  tx: DbOrTx,
+  actor: AuditActor & { userId: string },
+  target: { type: 'invoice' | 'account_credential'; id: string | number; merchantId?: string | null },
+  at: Date,
+) {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('paydesk.reveal'), hashtext(${actor.userId}))`);
+  const [row] = await tx
+    .select({ n: count() })
+    .from(auditLog)
+    .where(
+      and(
+        eq(auditLog.actorUserId, actor.userId),
+        eq(auditLog.action, 'credentials.revealed'),
+        gte(auditLog.at, new Date(at.getTime() - 3600_000)),
+      ),
+    );
+  if ((row?.n ?? 0) >= REVEALS_PER_HOUR) {
+    throw new AppError(
+      'TOO_MANY_REQUESTS',
+      `At most ${REVEALS_PER_HOUR} full numbers an hour may be shown to one person; try again later`,
+    );
+  }
+  await recordAudit(
+    tx,
+    actor,
+    {
+      action: 'credentials.revealed',
+      merchantId: target.merchantId ?? null,
+      targetType: target.type,
+      targetId: target.id,
+    },
+    at,
+  );
 }
 
 /** Platform staff see every record (optionally one merchant's, or the platform's own); merchant staff their merchant's. */

@@ -514,6 +514,135 @@ class Replay implements fc.AsyncCommand<Model, Real> {
   toString = () => `Replay(${this.up},${this.hours},${this.status},${this.preview},${this.byOps})`;
 }
 
+/* ---- Statement: a provider's statement uploaded and reconciled (modules/statements) ---- */
+
+/** A multipart body: the form fields, then the file (as the back-office sends a statement). */
+function statementForm(fields: Record<string, string>, csv: string) {
+  const b = `----model${Math.random().toString(16).slice(2)}`;
+  const parts = Object.entries(fields).map(
+    ([k, v]) => `--${b}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`,
+  );
+  parts.push(
+    `--${b}\r\nContent-Disposition: form-data; name="file"; filename="model.csv"\r\n\r\n${csv}\r\n--${b}--\r\n`,
+  );
+  return { payload: parts.join(''), contentType: `multipart/form-data; boundary=${b}` };
+}
+
+/**
+ * Staff upload a small statement for a provider: an IN line the books never saw (it goes on the books through the
+ * provider API's path: suspense, or the deposit waiting for it) and lines repeating incoming payments the books have
+ * (they must come out MATCHED, nothing posted for them).
+ */
+class Statement implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly provider: number,
+    readonly account: number,
+    readonly amount: number,
+    readonly known: number,
+  ) {}
+  check = () => true;
+  async run(_m: Model, real: Real) {
+    const providers = await q<{ id: number; accounts: number[] }>(sql`SELECT a.provider_id AS id,
+      array_agg(a.id ORDER BY a.id) AS accounts FROM provider_accounts a GROUP BY a.provider_id ORDER BY a.provider_id`);
+    const p = pick(providers, this.provider)!;
+    const now = t.clock.now();
+    const known = await q<{ account_id: number; amount: string; occurred_at: Date | string; reference: string }>(sql`
+      SELECT account_id, amount::text, occurred_at, reference FROM incoming_payments WHERE provider_id = ${p.id}
+      ORDER BY created_at DESC, id LIMIT ${this.known}`);
+    const stray = `stmt-${p.id}-${real.log.length}-${this.amount}-${Math.random().toString(36).slice(2, 8)}`;
+    const csv = [
+      'occurredAt,accountId,amount,direction,reference',
+      `${now.toISOString()},${pick(p.accounts, this.account)},${this.amount},IN,${stray}`,
+      ...known.map((k) => `${new Date(k.occurred_at).toISOString()},${k.account_id},${k.amount},IN,${k.reference}`),
+    ].join('\n');
+    const body = statementForm(
+      {
+        providerId: String(p.id),
+        periodFrom: new Date(now.getTime() - 3_600_000).toISOString(),
+        periodTo: new Date(now.getTime() + 3_600_000).toISOString(),
+      },
+      csv,
+    );
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/statements',
+      headers: { cookie: ops, 'content-type': body.contentType },
+      payload: body.payload,
+    });
+    expectNoServerError(`statement of provider ${p.id}: 1 new line, ${known.length} known`, res, real);
+    if (res.statusCode !== 201) throw new Error(`statement: ${res.statusCode} ${res.body}\n${real.log.join('\n')}`);
+    const { id } = res.json().data.statement as { id: string };
+    const lines = await q<{ reference: string; outcome: string; incoming_id: string | null }>(sql`
+      SELECT reference, outcome, incoming_id FROM statement_lines WHERE statement_id = ${id} AND line_no IS NOT NULL`);
+    const strayLine = lines.find((l) => l.reference === stray);
+    const [item] = strayLine?.incoming_id
+      ? await q<{ reference: string }>(sql`SELECT reference FROM incoming_payments WHERE id = ${strayLine.incoming_id}`)
+      : [];
+    if (strayLine?.outcome !== 'STATEMENT_ONLY' || item?.reference !== stray) {
+      throw new Error(
+        `the statement's new line did not reach the books: ${JSON.stringify(strayLine)}\n${real.log.join('\n')}`,
+      );
+    }
+    const unmatched = lines.filter((l) => l.reference !== stray && l.outcome !== 'MATCHED');
+    if (unmatched.length)
+      throw new Error(`known payments did not match: ${JSON.stringify(unmatched)}\n${real.log.join('\n')}`);
+    await checkInvariants(real);
+  }
+  toString = () => `Statement(${this.provider},${this.account},${this.amount},${this.known})`;
+}
+
+/* ---- end of Statement ---- */
+
+/* ---- Two-person control (modules/approvals): policies on and off, requests approved or rejected later ---- */
+
+/** Admin turns the policies on status corrections and amount changes on (with a threshold) or off. */
+class Policy implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly on: boolean,
+    readonly threshold: number | null,
+  ) {}
+  check = () => true;
+  async run(_m: Model, real: Real) {
+    for (const action of ['invoice.status.change', 'invoice.amount.change']) {
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/approval-policies/${action}`,
+        headers: { cookie: admin },
+        payload: { enabled: this.on, thresholds: this.threshold === null ? {} : { UZS: this.threshold } },
+      });
+      expectNoServerError(`policy ${action} ${this.on} ${this.threshold}`, res, real);
+    }
+    await checkInvariants(real);
+  }
+  toString = () => `Policy(${this.on},${this.threshold})`;
+}
+
+/** Admin decides a request ops made (an Operator or Amount action held by a policy), whatever moved since. */
+class Decide implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly n: number,
+    readonly approve: boolean,
+  ) {}
+  check = () => true;
+  async run(_m: Model, real: Real) {
+    const pending = await q<{ id: string }>(sql`SELECT id FROM approval_requests WHERE status = 'PENDING'
+      ORDER BY created_at, id`);
+    const req = pick(pending, this.n);
+    if (!req) return checkInvariants(real);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/approvals/${req.id}/${this.approve ? 'approve' : 'reject'}`,
+      headers: { cookie: admin },
+      payload: this.approve ? {} : { reason: 'model run' },
+    });
+    expectNoServerError(`${this.approve ? 'approve' : 'reject'} ${req.id}`, res, real);
+    await checkInvariants(real);
+  }
+  toString = () => `Decide(${this.n},${this.approve})`;
+}
+
+/* ---- end of two-person control ---- */
+
 class Workers implements fc.AsyncCommand<Model, Real> {
   constructor(readonly minutes: number) {}
   check = () => true;
@@ -559,6 +688,15 @@ function commandArbitraries() {
         fc.boolean(),
       )
       .map(([up, hours, status, preview, byOps]) => new Replay(up, hours, status, preview, byOps)),
+    // two-person control: ops's corrections become requests while a policy is on; admin decides them later
+    fc
+      .tuple(fc.boolean(), fc.constantFrom(null, 0, 1_000_000_00, 20_000_000_00))
+      .map(([on, threshold]) => new Policy(on, threshold)),
+    fc.tuple(fc.nat(10), fc.boolean()).map(([n, ok]) => new Decide(n, ok)),
+    // Statement (modules/statements): a provider's statement with a line the books never saw
+    fc
+      .tuple(fc.nat(10), fc.nat(10), amount, fc.integer({ min: 0, max: 3 }))
+      .map(([p, a, x, known]) => new Statement(p, a, x, known)),
   ];
   // creations weigh more: most actions need invoices to act on
   return [commands[0]!, commands[0]!, commands[1]!, ...commands];

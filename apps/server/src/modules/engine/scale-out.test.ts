@@ -14,7 +14,7 @@ import type { DemoMerchantFile } from '../../db/seed';
 import { createTestDb, DEMO_PASSWORD } from '../../../test/harness';
 import { withDatabase } from '../../../test/global-setup';
 import { invoiceBody, merchantSigner, type Signer } from '../../../test/merchant-client';
-import { TMP_DIR } from '../../../test/paths';
+import { TEST_KEY_FILE, TMP_DIR } from '../../../test/paths';
 import { DEMO_RECEIVER_PATH } from '../callbacks/demo-receiver';
 import { reconcileLedger } from '../ledger/reconcile';
 import { checkMoneyInvariants } from './invariants.testkit';
@@ -82,6 +82,8 @@ async function startServer(name: string, databaseUrl: string): Promise<Proc> {
     // behind a proxy, as in production: customers of the payment form are told apart by X-Forwarded-For
     TRUST_PROXY: 'true',
     DATA_DIR: dataDir,
+    // the template's requisites were encrypted under the tests' master key
+    DATA_ENCRYPTION_KEY_FILE: TEST_KEY_FILE,
   };
   const child = spawn(process.execPath, [TSX_CLI, 'src/server.ts'], {
     cwd: SERVER_DIR,

@@ -30,6 +30,7 @@ import { settleSuspenseFunding, type SuspenseMatch } from './suspense';
 
 // the provider API books incoming money through the engine's suspense rules
 export { accountBooking, holdInSuspense } from './suspense';
+export { holdForApproval, policyHolds, type ApprovalGrant, type HoldSpec } from './approvals';
 import { keepLateMoney, openContradiction } from './contradictions';
 import { flagOverLimit } from '../routing/service';
 import type { SessionUser } from '../../plugins/auth';
@@ -113,8 +114,10 @@ export async function logEvent(
 
 export type TransitionOptions = {
   reason?: string;
-  /** Extra columns written with the status (amount, account, credentials…). */
+  /** Extra columns written with the status (amount, account…). */
   patch?: InvoicePatch;
+  /** the requisite given with it (a deposit's account number, a withdrawal's card or phone), plain: sealed here */
+  requisite?: Requisite;
   code?: string;
   description?: string;
   /** Skip the engine rule (operator corrections and ticket approvals). */
@@ -126,13 +129,19 @@ export type TransitionOptions = {
 };
 
 /** Columns a change writes besides the status (which only a transition writes). */
-export type InvoicePatch = Partial<Omit<InvoiceRow, 'id' | 'status' | 'statusDate'>>;
+type InvoiceColumns = Partial<Omit<InvoiceRow, 'id' | 'status' | 'statusDate'>>;
+/** What callers may patch: the requisite's columns are written only from a `Requisite`, encrypted (writeInvoice). */
+export type InvoicePatch = Omit<InvoiceColumns, 'credentialValue' | 'credentialHash' | 'credentialMasked'>;
+
+/** A requisite value as given (CARD, PHONE…), before the engine encrypts it (lib/data-vault.ts). */
+export type Requisite = { type: string; value: string };
 
 /** One change of an invoice, whoever makes it (see writeInvoice). */
 type InvoiceWrite = {
   /** the status after the change; omitted: it keeps its status */
   to?: InvoiceStatus;
   patch?: InvoicePatch;
+  requisite?: Requisite;
   actor: Actor;
   /** the event-log entry that says what happened, in words */
   event: { code: string; description: string; data?: Record<string, unknown> };
@@ -157,7 +166,12 @@ export async function writeInvoice(ctx: AppContext, tx: Tx, inv: InvoiceRow, w: 
   const now = ctx.now();
   const to = w.to ?? (inv.status as InvoiceStatus);
   const moved = to !== inv.status;
-  let patch: InvoicePatch = { ...w.patch };
+  let patch: InvoiceColumns = { ...w.patch };
+  if (w.requisite) {
+    // the only place an invoice's requisite is written: encrypted, with its lookup hash and masked form
+    const sealed = ctx.vault.seal('invoice.credential', w.requisite.type, w.requisite.value);
+    patch = { ...patch, credentialValue: sealed.value, credentialHash: sealed.hash, credentialMasked: sealed.masked };
+  }
   let next: InvoiceRow = { ...inv, ...patch, status: to, statusDate: moved ? now : inv.statusDate };
   await enforceInvariants(tx, inv, next);
   const staff = w.actor.kind === 'operator';
@@ -218,6 +232,7 @@ export async function applyTransition(
   return writeInvoice(ctx, tx, inv, {
     to,
     patch: opts.patch,
+    requisite: opts.requisite,
     match: opts.match,
     actor,
     event: {
@@ -256,12 +271,14 @@ export async function reissue(
   tx: Tx,
   inv: InvoiceRow,
   actor: Actor,
-  patch: Pick<InvoiceRow, 'paymentMethodId' | 'amount' | 'fee' | 'accountId' | 'credentialValue'>,
+  patch: Pick<InvoiceRow, 'paymentMethodId' | 'amount' | 'fee' | 'accountId'>,
+  requisite: Requisite,
   routing?: unknown,
 ) {
   const money = await moneyFormatter(tx, inv.currencyId);
   return writeInvoice(ctx, tx, inv, {
     patch,
+    requisite,
     actor,
     event: {
       code: 'REQUISITES_REISSUED',

@@ -453,7 +453,15 @@ describe('the queues', () => {
     };
     const before = await summary();
     expect(Object.keys(before).sort()).toEqual(
-      ['callbacksFailed', 'contradictions', 'payedStuck', 'payoutStuck', 'pausedAccounts', 'unmatched'].sort(),
+      [
+        'callbacksFailed',
+        'contradictions',
+        'payedStuck',
+        'payoutStuck',
+        'pausedAccounts',
+        'statementExceptions',
+        'unmatched',
+      ].sort(),
     );
     expect(await stuck()).not.toContain(dep.invoiceId);
     t.clock.advance(31 * 60_000);

@@ -139,6 +139,13 @@ export async function exceptionSummary(db: DbOrTx, now: Date) {
       'pausedAccounts',
       sql`SELECT paused_at FROM account_limits WHERE paused_at IS NOT NULL`,
       'paused_at',
+    )}
+    UNION ALL ${queue(
+      'statementExceptions',
+      // provider statements' lines not resolved yet (statement_lines_open_idx), as old as their statement's upload
+      sql`SELECT ps.uploaded_at FROM statement_lines sl JOIN provider_statements ps ON ps.id = sl.statement_id
+        WHERE sl.outcome <> 'MATCHED' AND sl.resolved_at IS NULL`,
+      'uploaded_at',
     )}`);
   return res.rows.map((r) => ({
     queue: r.queue,

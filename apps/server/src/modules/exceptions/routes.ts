@@ -1,20 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { exceptionRouteSpecs as spec } from '@paydesk/contracts/routes/exceptions';
 import type { AppContext } from '../../lib/context';
-import { serve } from '../../lib/route';
+import { heldOr, serve } from '../../lib/route';
 import { currentUser } from '../../plugins/auth';
 import { operatorActor } from '../engine/service';
 import { suspenseBalances } from '../ledger/service';
 import { exceptionCsvFilename, exceptionSummary, exportExceptionCsv, listStuck } from './queues';
 import { attachmentHeaders, framableBySameOrigin } from '../../lib/file-download';
-import {
-  incomingDetail,
-  listContradictions,
-  listIncoming,
-  matchIncoming,
-  resolveContradiction,
-  returnIncoming,
-} from './service';
+import { incomingDetail, listContradictions, listIncoming, resolveContradiction, resolveIncoming } from './service';
 
 /** The operations desk: platform staff only (the route table says so; the auth plugin enforces it). */
 export const exceptionsPlugin =
@@ -37,22 +30,31 @@ export const exceptionsPlugin =
     serve(app, spec['GET /api/v1/incoming/:id'], async (req) => ({
       data: await incomingDetail(ctx.db, req.params.id),
     }));
-    serve(app, spec['POST /api/v1/incoming/:id/match'], async (req) => ({
-      data: await matchIncoming(ctx, {
-        incomingId: req.params.id,
-        invoiceId: req.body.invoiceId,
-        reason: req.body.reason,
-        actor: operatorActor(currentUser(req), req.ip),
-      }),
-    }));
-    serve(app, spec['POST /api/v1/incoming/:id/return'], async (req) => ({
-      data: await returnIncoming(ctx, {
-        incomingId: req.params.id,
-        reference: req.body.reference,
-        reason: req.body.reason,
-        actor: operatorActor(currentUser(req), req.ip),
-      }),
-    }));
+    // matching or returning money a two-person policy covers answers 202 with its approval request
+    serve(app, spec['POST /api/v1/incoming/:id/match'], async (req, reply) =>
+      heldOr(
+        reply,
+        await resolveIncoming(ctx, {
+          kind: 'match',
+          incomingId: req.params.id,
+          invoiceId: req.body.invoiceId,
+          reason: req.body.reason,
+          actor: operatorActor(currentUser(req), req.ip),
+        }),
+      ),
+    );
+    serve(app, spec['POST /api/v1/incoming/:id/return'], async (req, reply) =>
+      heldOr(
+        reply,
+        await resolveIncoming(ctx, {
+          kind: 'return',
+          incomingId: req.params.id,
+          reference: req.body.reference,
+          reason: req.body.reason,
+          actor: operatorActor(currentUser(req), req.ip),
+        }),
+      ),
+    );
     serve(app, spec['GET /api/v1/ledger/suspense'], async () => ({ data: await suspenseBalances(ctx.db) }));
     serve(app, spec['GET /api/v1/contradictions'], async (req) => listContradictions(ctx.db, req.query));
     serve(app, spec['POST /api/v1/contradictions/:id/resolve'], async (req) => ({

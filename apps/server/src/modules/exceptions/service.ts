@@ -1,6 +1,8 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import {
   feeFor,
+  formatMoney,
+  type ApprovalHeld,
   type ContradictionItem,
   type ContradictionListQuery,
   type ContradictionResolution,
@@ -18,10 +20,12 @@ import { postIncomingReturn, type Book } from '../ledger/service';
 import { effectDelta, invoiceEffect } from '../ledger/postings';
 import {
   applyTransition,
+  holdForApproval,
   lockInvoice,
   logEvent,
   terminalFeeBps,
   writeInvoice,
+  type ApprovalGrant,
   type StaffActor,
 } from '../engine/service';
 import { moneyFormatter } from '../engine/guards';
@@ -499,4 +503,50 @@ export function resolveContradiction(
     );
     return contradictionById(tx, args.id);
   });
+}
+
+/**
+ * Matching or returning unmatched money, held for a second person when a policy covers it (its amount against the
+ * threshold of its currency): the request, or what the action did. `grant` is the approval carrying it out.
+ */
+export async function resolveIncoming(
+  ctx: AppContext,
+  args:
+    | { kind: 'match'; incomingId: string; invoiceId: string; reason: string; actor: StaffActor }
+    | { kind: 'return'; incomingId: string; reference: string; reason: string; actor: StaffActor },
+  grant?: ApprovalGrant,
+): Promise<IncomingItem | { held: ApprovalHeld }> {
+  const item = await itemById(ctx.db, args.incomingId);
+  if (item.status === 'UNMATCHED') {
+    const money = formatMoney(item.amount, await dimensionOf(ctx.db, item.currency), 'en', item.currency);
+    const { actor, ...payload } = args;
+    const held = await holdForApproval(
+      ctx,
+      { ...actor.audit, userId: actor.userId },
+      {
+        action: 'incoming.resolve',
+        merchantId: null,
+        targetType: 'incoming',
+        targetId: item.id,
+        summary:
+          args.kind === 'match'
+            ? `Match ${money} (reference ${item.reference}) to deposit ${args.invoiceId}`
+            : `Return ${money} (reference ${item.reference}) to the payer, bank reference ${args.reference}`,
+        payload,
+        before: { status: item.status },
+        after: args.kind === 'match' ? { status: 'MATCHED', invoiceId: args.invoiceId } : { status: 'RETURNED' },
+        reason: args.reason,
+        amount: item.amount,
+        currency: item.currency,
+      },
+      grant,
+    );
+    if (held) return { held };
+  }
+  return args.kind === 'match' ? matchIncoming(ctx, args) : returnIncoming(ctx, args);
+}
+
+async function dimensionOf(db: DbOrTx, code: string): Promise<number> {
+  const res = await db.execute<{ dimension: number }>(sql`SELECT dimension FROM currencies WHERE code = ${code}`);
+  return Number(res.rows[0]!.dimension);
 }

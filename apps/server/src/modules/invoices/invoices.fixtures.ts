@@ -34,6 +34,12 @@ export type FixtureInvoice = {
 const STATUSES = ['NEW', 'IN_PROGRESS', 'PAYED', 'DONE', 'DECLINED', 'CANCELED'] as const;
 const day = (d: number, h = 12, m = 0, s = 0) => new Date(Date.UTC(2020, 0, d, h, m, s));
 
+/** A card requisite as the engine stores it: encrypted, with its hash and masked form (lib/data-vault.ts). */
+function sealedCard(ctx: AppContext, value: string) {
+  const s = ctx.vault.seal('invoice.credential', 'CARD', value);
+  return { credentialValue: s.value, credentialHash: s.hash, credentialMasked: s.masked };
+}
+
 export async function seedInvoiceFixtures(ctx: AppContext, merchantId: string) {
   const [rub] = await ctx.db.select().from(currencies).where(eq(currencies.code, 'RUB'));
   const [method] = await ctx.db.select().from(paymentMethods).limit(1);
@@ -92,7 +98,7 @@ export async function seedInvoiceFixtures(ctx: AppContext, merchantId: string) {
       customerId: r.customerExternalId ? customer!.id : null,
       paymentMethodId: method!.id,
       accountId: r.flowType === 'DEPOSIT' && r.status !== 'NEW' && r.status !== 'CANCELED' ? account!.id : null,
-      credentialValue: r.credentialValue,
+      ...(r.credentialValue ? sealedCard(ctx, r.credentialValue) : {}),
       isTest: r.isTest,
       expiresAt: new Date(r.createdAt.getTime() + 1800_000),
       statusDate: r.statusDate,

@@ -18,6 +18,7 @@ import {
 import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
 import { injectSigned, invoiceBody, merchantSigner, validCard } from '../../../test/merchant-client';
 import { eventLog, invoices, ledgerEntries, roles, users } from '../../db/schema';
+import { REVEALS_PER_HOUR } from '../audit/service';
 import { seedInvoiceFixtures, type FixtureInvoice } from './invoices.fixtures';
 
 let t: TestApp;
@@ -322,6 +323,15 @@ describe('GET /api/v1/invoice: search', () => {
     );
   });
 
+  it('by a whole card number, however typed: found by its lookup hash, never stored in the clear', async () => {
+    const withCard = fx.invoices.filter((r) => r.credentialValue === '8600123412341234');
+    expect(withCard.length).toBeGreaterThan(0);
+    for (const term of ['8600123412341234', '8600 1234 1234 1234', '8600-1234-1234-1234'])
+      expectIds(await all({ search: term }), withCard);
+    // a part of the number finds nothing: there is nothing to match a prefix against
+    expectIds(await all({ search: '86001234' }), []);
+  });
+
   it('combined with filters, and never across merchants', async () => {
     expectIds(
       await all({ search: 'fx-customer-1', flowType: 'DEPOSIT' }),
@@ -361,7 +371,8 @@ describe('GET /api/v1/invoice/:id', () => {
       invoiceStatus: { code: inv.status, id: sid(inv.status) },
       isTestProcessing: false,
       terminal: { id: fx.terminalId, name: 'Fixture terminal' },
-      account: { value: '8600123412341234' },
+      // masked even for platform staff: the full number only by an audited reveal
+      account: { value: '860012******1234' },
     });
     expect(ops.paymentMethod?.paymentMethod.name).toBeTruthy();
     // provider ids and credentials are platform permissions: every merchant user gets them hidden
@@ -389,7 +400,11 @@ describe('GET /api/v1/invoice/:id', () => {
     let account = { bankName: '', ownerName: '', providerName: '' };
     beforeAll(async () => {
       expect(inv()).toMatchObject({ flowType: 'DEPOSIT', status: 'PAYED' });
-      await t.ctx.db.update(invoices).set({ credentialValue: requisite }).where(eq(invoices.id, inv().id));
+      const sealed = t.ctx.vault.seal('invoice.credential', 'CARD', requisite);
+      await t.ctx.db
+        .update(invoices)
+        .set({ credentialValue: sealed.value, credentialHash: sealed.hash, credentialMasked: sealed.masked })
+        .where(eq(invoices.id, inv().id));
       const { rows } = await t.ctx.dbh.pool.query(
         `SELECT pa.bank_name, pa.owner_name, p.name AS provider_name FROM invoices i
            JOIN provider_accounts pa ON pa.id = i.account_id JOIN providers p ON p.id = pa.provider_id
@@ -400,11 +415,15 @@ describe('GET /api/v1/invoice/:id', () => {
       expect(account.bankName && account.ownerName && account.providerName).toBeTruthy();
     });
 
-    it('with invoice.credentials.read: number, holder, bank and (with invoice.provider.read) provider', async () => {
+    it('with invoice.credentials.read: masked number, holder, bank and (with invoice.provider.read) provider', async () => {
       for (const u of ['admin', 'ops'] as const) {
         const res = await get(scoped(`/api/v1/invoice/${inv().id}`), u);
         const data = invoiceResponse.parse(res.json()).data;
-        expect(data.account, u).toEqual({ value: requisite });
+        expect(data.account, u).toEqual({ value: '427638******5678' });
+        expect(res.body).not.toContain(requisite);
+        const listed = await get(scoped(`/api/v1/invoice?terminalId=${fx.terminalId}&size=100`), u);
+        expect(listed.body).toContain('427638******5678');
+        expect(listed.body).not.toContain(requisite);
         expect(data.credentials, u).toEqual({
           bankName: account.bankName,
           owner: account.ownerName,
@@ -438,6 +457,64 @@ describe('GET /api/v1/invoice/:id', () => {
       expect(data.account).toBeNull();
       expect(data.credentials).toEqual({ bankName: null, owner: null, provider: account.providerName });
       expect(res.body).not.toContain(account.ownerName);
+    });
+
+    it('no export carries the number: Invoices.csv holds no card number, for every role', async () => {
+      for (const u of ['admin', 'ops', 'owner', 'support', 'viewer'] as const) {
+        const res = await get(`/api/v1/invoice/csv?${qs({ ...T(), merchantId })}`, u);
+        if (res.statusCode !== 200) continue; // a role without the export
+        expect(res.body, u).toContain(inv().merchantInvoiceId);
+        expect(res.body, u).not.toContain(requisite);
+      }
+    });
+
+    it('the full number only by an explicit reveal: invoice.credentials.read, audited, limited per hour', async () => {
+      const reveal = (who: keyof typeof cookies, id = inv().id) =>
+        t.app.inject({
+          method: 'POST',
+          url: scoped(`/api/v1/invoice/${id}/credentials/reveal`),
+          headers: { cookie: cookies[who] },
+        });
+      const audited = async () =>
+        (
+          await t.ctx.dbh.pool.query<{ actor_username: string; target_id: string; merchant_id: string }>(
+            `SELECT actor_username, target_id, merchant_id FROM audit_log WHERE action = 'credentials.revealed'
+             ORDER BY id`,
+          )
+        ).rows;
+      const before = await audited();
+      // without the permission: 403 and nothing audited, nothing of the number in the answer
+      for (const u of ['pviewer', 'owner', 'support', 'viewer'] as const) {
+        const res = await reveal(u);
+        expect(res.statusCode, u).toBe(403);
+        expect(res.body).not.toContain(requisite);
+      }
+      expect(await audited()).toEqual(before);
+      // another merchant's invoice (or an unknown one) is not found, and nothing is audited either
+      expect((await reveal('ops', '00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+      expect(await audited()).toEqual(before);
+
+      const shown = await reveal('ops');
+      expect(shown.statusCode, shown.body).toBe(200);
+      expect(shown.json().data).toEqual({ invoiceId: inv().id, value: requisite, masked: '427638******5678' });
+      expect(await audited()).toEqual([
+        ...before,
+        { actor_username: 'ops', target_id: inv().id, merchant_id: merchantId },
+      ]);
+      // at most REVEALS_PER_HOUR a person: the next is 429 and writes nothing; another person may still
+      for (let k = (await audited()).filter((r) => r.actor_username === 'ops').length; k < REVEALS_PER_HOUR; k++)
+        expect((await reveal('ops')).statusCode).toBe(200);
+      const n = (await audited()).length;
+      const limited = await reveal('ops');
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json().error.code).toBe('TOO_MANY_REQUESTS');
+      expect(limited.body).not.toContain(requisite);
+      expect(await audited()).toHaveLength(n);
+      expect((await reveal('admin')).statusCode).toBe(200);
+      // an hour later the person may again
+      t.clock.advance(3601_000);
+      expect((await reveal('ops')).statusCode).toBe(200);
+      t.clock.reset();
     });
   });
 

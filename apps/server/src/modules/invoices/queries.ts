@@ -1,6 +1,5 @@
 import {
   INVOICE_TOTAL_CAP,
-  maskCredential,
   parseDdMmYyyy,
   statusByCode,
   statusById,
@@ -26,7 +25,20 @@ const dialect = new PgDialect();
 /** The text and bind parameters of a statement, for a pool client of its own (COPY's transaction). */
 export const toQuery = (q: SQL) => dialect.sqlToQuery(q);
 
-export type FilterOptions = { merchantId: string; canReadProvider: boolean };
+/**
+ * `requisiteHash`: the lookup hash of the search term when it reads as a card or phone number (service.ts
+ * filterOptions): the search then also finds invoices paid to or from that number, by hash, never by the number.
+ */
+export type FilterOptions = { merchantId: string; canReadProvider: boolean; requisiteHash?: string | null };
+
+/** A search term that may be a card or phone number: its digits, else null. */
+export function requisiteDigits(term: string | undefined): string | null {
+  const digits = (term ?? '')
+    .trim()
+    .replace(/^\+/, '')
+    .replace(/[\s()-]/g, '');
+  return /^\d{9,19}$/.test(digits) ? digits : null;
+}
 
 /** The WHERE clause (over alias `i`) of a filter; each condition is index-friendly (DESIGN §5). */
 function whereSql(f: InvoiceFilter, opts: FilterOptions): SQL {
@@ -72,6 +84,8 @@ function whereSql(f: InvoiceFilter, opts: FilterOptions): SQL {
       sql`i.customer_id = ANY (ARRAY(SELECT cu.id FROM customers cu WHERE cu.merchant_id = ${opts.merchantId}::uuid
         AND lower(cu.external_id) LIKE ${prefix} LIMIT ${SEARCH_CUSTOMERS_MAX}))`,
     );
+    // a whole card or phone number: the invoices paid to or from it (invoices_merchant_credential_hash_idx)
+    if (opts.requisiteHash) any.push(sql`i.credential_hash = ${opts.requisiteHash}`);
     c.push(sql`(${sql.join(any, sql` OR `)})`);
   }
   return sql.join(c, sql` AND `);
@@ -108,7 +122,7 @@ const ITEM_COLUMNS = sql.raw(`
   cu.external_id, cu.first_name, cu.last_name,
   t.id AS terminal_id, t.name AS terminal_name,
   pm.name AS payment_method_name,
-  i.credential_value,
+  i.credential_masked,
   CASE WHEN i.flow_type = 'WITHDRAWAL' THEN COALESCE(bank.value, pa.bank_name) ELSE pa.bank_name END AS bank_name,
   CASE WHEN i.flow_type = 'DEPOSIT' THEN pa.owner_name END AS owner_name,
   pr.name AS provider_name`);
@@ -249,7 +263,7 @@ export type ItemRow = {
   terminal_id: string;
   terminal_name: string;
   payment_method_name: string | null;
-  credential_value: string | null;
+  credential_masked: string | null;
   bank_name: string | null;
   owner_name: string | null;
   provider_name: string | null;
@@ -285,15 +299,9 @@ export function toInvoice(r: ItemRow, v: Visibility): Invoice {
         : { externalId: r.external_id, people: { firstName: r.first_name ?? '', lastName: r.last_name ?? '' } },
     terminal: { id: r.terminal_id, name: r.terminal_name },
     paymentMethod: r.payment_method_name === null ? null : { paymentMethod: { name: r.payment_method_name } },
-    // full requisites with invoice.credentials.read; otherwise only a withdrawal's card, masked (first 6, last 4)
-    account:
-      r.credential_value === null
-        ? null
-        : v.canReadCredentials
-          ? { value: r.credential_value }
-          : r.flow_type === 'WITHDRAWAL' && /^\d{12,19}$/.test(r.credential_value)
-            ? { value: maskCredential('CARD', r.credential_value) }
-            : null,
+    // always masked (a card's BIN + last four, a phone's ends); the full value only by an audited reveal
+    // (service.ts revealInvoiceCredentials)
+    account: r.credential_masked === null ? null : { value: r.credential_masked },
     credentials: hasCredentials ? { bankName: r.bank_name, owner: r.owner_name, provider: r.provider_name } : null,
   };
 }

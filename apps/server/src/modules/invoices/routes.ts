@@ -4,7 +4,7 @@ import { invoicesRoutes as spec } from '@paydesk/contracts/routes/invoices';
 import type { AppContext } from '../../lib/context';
 import { notFound } from '../../lib/errors';
 import { attachmentHeaders, framableBySameOrigin } from '../../lib/file-download';
-import { serve } from '../../lib/route';
+import { heldOr, serve } from '../../lib/route';
 import { merchantOf } from '../../lib/scope';
 import { currentCaller, currentUser } from '../../plugins/auth';
 import {
@@ -17,6 +17,7 @@ import {
   invoiceEventList,
   invoiceTransactionList,
   listInvoices,
+  revealInvoiceCredentials,
   statusHistory,
 } from './service';
 
@@ -49,14 +50,19 @@ export const invoicesRoutes =
       data: await getInvoice(ctx, await merchantOf(req), req.params.id, currentUser(req).permissions),
     }));
 
-    // test invoices or invoice.status.change: canChangeStatus, checked in the service
-    serve(app, spec['PATCH /api/v1/invoice/status'], async (req) => ({
-      data: await changeInvoiceStatus(ctx, await merchantOf(req), req.body, currentCaller(req)),
+    serve(app, spec['POST /api/v1/invoice/:id/credentials/reveal'], async (req) => ({
+      data: await revealInvoiceCredentials(ctx, await merchantOf(req), req.params.id, currentCaller(req)),
     }));
 
-    serve(app, spec['PATCH /api/v1/invoice/amount'], async (req) => ({
-      data: await changeInvoiceAmount(ctx, await merchantOf(req), req.body, currentCaller(req)),
-    }));
+    // test invoices or invoice.status.change: canChangeStatus, checked in the service
+    // a change a two-person policy covers answers 202 with its approval request, and nothing changes yet
+    serve(app, spec['PATCH /api/v1/invoice/status'], async (req, reply) =>
+      heldOr(reply, await changeInvoiceStatus(ctx, await merchantOf(req), req.body, currentCaller(req))),
+    );
+
+    serve(app, spec['PATCH /api/v1/invoice/amount'], async (req, reply) =>
+      heldOr(reply, await changeInvoiceAmount(ctx, await merchantOf(req), req.body, currentCaller(req))),
+    );
 
     serve(app, spec['GET /api/v1/event/status'], async (req) => ({
       data: await statusHistory(ctx, await merchantOf(req), req.query.invoiceId, currentUser(req)),

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import {
   INVOICE_TOTAL_CAP,
   PLATFORM_STAFF_LABEL,
@@ -21,12 +21,14 @@ import {
   type InvoiceListResponse,
   type RoutingStep,
 } from '@paydesk/contracts';
-import { eventLog, invoiceErrors, invoiceStatusEvents, providerTransactions, users } from '../../db/schema';
+import { eventLog, invoiceErrors, invoices, invoiceStatusEvents, providerTransactions, users } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { copyOut } from '../../lib/copy-out';
 import { ownedInvoice } from '../../lib/tenant';
-import { forbidden, notFound } from '../../lib/errors';
-import { changeAmount, changeStatus, operatorActor } from '../engine/service';
+import { forbidden, invalidState, notFound } from '../../lib/errors';
+import type { ApprovalHeld } from '@paydesk/contracts';
+import { recordReveal, staffActor } from '../audit/service';
+import { changeAmount, changeStatus, holdForApproval, operatorActor, type ApprovalGrant } from '../engine/service';
 import { toProcessing } from '../engine/lifecycle';
 import type { SessionUser } from '../../plugins/auth';
 import {
@@ -44,7 +46,9 @@ import {
   searchPageSql,
   SEARCH_SORT_MAX,
   statusRef,
+  requisiteDigits,
   toInvoice,
+  type FilterOptions,
   type ItemRow,
   type Visibility,
 } from './queries';
@@ -57,8 +61,8 @@ const visibility = (perms: readonly string[]): Visibility => ({
 });
 
 /**
- * The account's requisites (number, holder, bank) only with invoice.credentials.read, the provider only with
- * invoice.provider.read (issue 13): a field the caller may not read is not sent at all.
+ * The requisite (masked: toInvoice), the account's holder and bank only with invoice.credentials.read, the provider
+ * only with invoice.provider.read: a field the caller may not read is not sent at all, not even masked.
  */
 function withVisibleRequisites(inv: Invoice, v: Visibility): Invoice {
   const c = inv.credentials;
@@ -78,6 +82,12 @@ function withVisibleRequisites(inv: Invoice, v: Visibility): Invoice {
 /** A row of searchPageSql: the item's columns are null on the one row of a page without invoices. */
 type SearchRow = Omit<ItemRow, 'id'> & { id: string | null; matches: number };
 
+/** How a filter is applied for this caller; a search that reads as a whole card or phone number also looks it up. */
+function filterOptions(ctx: AppContext, merchantId: string, f: InvoiceFilter, v: Visibility): FilterOptions {
+  const digits = requisiteDigits(f.search);
+  return { merchantId, canReadProvider: v.canReadProvider, requisiteHash: digits && ctx.vault.hash(digits) };
+}
+
 const present = (r: ItemRow, v: Visibility) => withVisibleRequisites(toInvoice(r, v), v);
 
 const cursorOf = (r: ItemRow) => encodeInvoiceCursor({ createdAt: r.position, id: r.id });
@@ -89,7 +99,7 @@ export async function listInvoices(
   perms: readonly string[],
 ): Promise<InvoiceListResponse> {
   const v = visibility(perms);
-  const opts = { merchantId, canReadProvider: v.canReadProvider };
+  const opts = filterOptions(ctx, merchantId, q, v);
   let rows: ItemRow[];
   let n: number;
   const byPosition = Boolean(q.after || q.before);
@@ -145,7 +155,7 @@ export async function countInvoicesExactly(
   f: InvoiceFilter,
   perms: readonly string[],
 ): Promise<number> {
-  const opts = { merchantId, canReadProvider: visibility(perms).canReadProvider };
+  const opts = filterOptions(ctx, merchantId, f, visibility(perms));
   return (await ctx.db.execute<{ n: number }>(exactCountSql(f, opts))).rows[0]!.n;
 }
 
@@ -169,6 +179,29 @@ export async function getInvoice(
 }
 
 /**
+ * The full requisite of one of the merchant's invoices, shown on purpose (invoice.credentials.read, checked by the
+ * route): the audit record of who saw it is written in the same transaction, and past the hourly limit nothing is
+ * shown (audit/service.ts recordReveal).
+ */
+export async function revealInvoiceCredentials(ctx: AppContext, merchantId: string, invoiceId: string, caller: Caller) {
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ value: invoices.credentialValue, masked: invoices.credentialMasked })
+      .from(invoices)
+      .where(and(eq(invoices.id, invoiceId), eq(invoices.merchantId, merchantId)));
+    if (!row) throw notFound('Invoice');
+    if (row.value === null) throw invalidState('This invoice has no requisites yet');
+    await recordReveal(
+      tx,
+      { ...staffActor(caller.user, caller.ip), userId: caller.user.id },
+      { type: 'invoice', id: invoiceId, merchantId },
+      ctx.now(),
+    );
+    return { invoiceId, value: await ctx.vault.open(tx, 'invoice.credential', row.value), masked: row.masked ?? '' };
+  });
+}
+
+/**
  * Streams Invoices.csv with COPY (lib/copy-out.ts): memory stays flat whatever the row count. On PostgreSQL one
  * statement (one snapshot); on the embedded database keyset batches newest first, each its own snapshot: invoices
  * created after the export began sort before its first batch and are not in the file, and an invoice whose status
@@ -180,7 +213,7 @@ export function exportInvoicesCsv(
   f: InvoiceFilter,
   perms: readonly string[],
 ): Promise<Readable> {
-  const opts = { merchantId, canReadProvider: visibility(perms).canReadProvider };
+  const opts = filterOptions(ctx, merchantId, f, visibility(perms));
   return copyOut<CsvKey>(
     ctx,
     async (client) => {
@@ -200,15 +233,65 @@ export function exportInvoicesCsv(
 }
 
 /** Operator status change: allowed by canChangeStatus (test invoice or invoice.status.change); the engine writes it. */
+/** What a covered invoice action holds for its approval request: the invoice's state in words and figures. */
+async function invoiceFacts(ctx: AppContext, invoiceId: string) {
+  const res = await ctx.db.execute<{ mid: string; status: string; amount: string; currency: string }>(sql`
+    SELECT i.merchant_invoice_id AS mid, i.status, i.amount::text AS amount, c.code AS currency
+    FROM invoices i JOIN currencies c ON c.id = i.currency_id WHERE i.id = ${invoiceId}`);
+  const r = res.rows[0]!;
+  return { mid: r.mid, status: r.status, amount: Number(r.amount), currency: r.currency };
+}
+
+/**
+ * The request an approval carries out must find the invoice as it was asked about: otherwise it is refused with what
+ * changed (and the engine's own rules are checked again when it acts).
+ */
+function assertUnmoved(grant: ApprovalGrant | undefined, before: unknown, now: { status: string; amount: number }) {
+  if (!grant) return;
+  const b = before as { status?: string; amount?: number } | null;
+  if (b?.status !== undefined && b.status !== now.status)
+    throw invalidState(`The invoice is now ${now.status}; it was ${b.status} when the change was asked for`);
+  if (b?.amount !== undefined && b.amount !== now.amount)
+    throw invalidState(`The invoice's amount is now ${now.amount}; it was ${b.amount} when the change was asked for`);
+}
+
+/**
+ * An operator's status correction. On a live invoice, a move into or out of DONE is held for a second person when a
+ * policy covers it (answer: the request); `grant` is the approval carrying it out.
+ */
 export async function changeInvoiceStatus(
   ctx: AppContext,
   merchantId: string,
   body: ChangeInvoiceStatusBody,
   caller: Caller,
-) {
+  grant?: ApprovalGrant & { before: unknown },
+): Promise<InvoiceDetails | { held: ApprovalHeld }> {
   const inv = await ownedInvoice(ctx.db, merchantId, body.invoiceId);
   if (!canChangeStatus(inv, caller.user.permissions)) throw forbidden(refusalMessage(['invoice.status.change']));
   const to = statusById(body.statusId)!.code;
+  const facts = await invoiceFacts(ctx, inv.id);
+  assertUnmoved(grant, grant?.before, facts);
+  if (!inv.isTest && (to === 'DONE' || inv.status === 'DONE')) {
+    const held = await holdForApproval(
+      ctx,
+      { ...staffActor(caller.user, caller.ip), userId: caller.user.id },
+      {
+        action: 'invoice.status.change',
+        merchantId,
+        targetType: 'invoice',
+        targetId: inv.id,
+        summary: `Set invoice ${facts.mid} ${to} (was ${inv.status})`,
+        payload: { merchantId, body },
+        before: { status: inv.status, amount: facts.amount },
+        after: { status: to, ...(body.peopleAccountId ? { accountId: body.peopleAccountId } : {}) },
+        reason: body.reason,
+        amount: facts.amount,
+        currency: facts.currency,
+      },
+      grant,
+    );
+    if (held) return { held };
+  }
   await changeStatus(ctx, {
     invoiceId: inv.id,
     merchantId,
@@ -220,14 +303,39 @@ export async function changeInvoiceStatus(
   return getInvoice(ctx, merchantId, inv.id, caller.user.permissions);
 }
 
+/** An operator's amount correction; held for a second person when a policy covers it (the larger amount counts). */
 export async function changeInvoiceAmount(
   ctx: AppContext,
   merchantId: string,
   body: ChangeInvoiceAmountBody,
   caller: Caller,
-) {
+  grant?: ApprovalGrant & { before: unknown },
+): Promise<InvoiceDetails | { held: ApprovalHeld }> {
   const inv = await ownedInvoice(ctx.db, merchantId, body.invoiceId);
   if (!canChangeAmount(inv, caller.user.permissions)) throw forbidden(refusalMessage(['invoice.amount.change']));
+  const facts = await invoiceFacts(ctx, inv.id);
+  assertUnmoved(grant, grant?.before, facts);
+  if (!inv.isTest) {
+    const held = await holdForApproval(
+      ctx,
+      { ...staffActor(caller.user, caller.ip), userId: caller.user.id },
+      {
+        action: 'invoice.amount.change',
+        merchantId,
+        targetType: 'invoice',
+        targetId: inv.id,
+        summary: `Change the amount of invoice ${facts.mid} from ${facts.amount} to ${body.amount} (minor units)`,
+        payload: { merchantId, body },
+        before: { status: inv.status, amount: facts.amount },
+        after: { amount: body.amount },
+        reason: body.reason,
+        amount: Math.max(facts.amount, body.amount),
+        currency: facts.currency,
+      },
+      grant,
+    );
+    if (held) return { held };
+  }
   await changeAmount(ctx, {
     invoiceId: inv.id,
     merchantId,

@@ -3,7 +3,7 @@ import { merchantsRoutes as spec } from '@paydesk/contracts/routes/merchants';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../lib/context';
 import { notFound } from '../../lib/errors';
-import { serve } from '../../lib/route';
+import { heldOr, serve } from '../../lib/route';
 import { currentUser } from '../../plugins/auth';
 import { merchantScope, merchantOf } from '../../lib/scope';
 import { staffActor } from '../audit/service';
@@ -38,9 +38,13 @@ export const merchantsRoutes =
       data: await renameMerchant(ctx, audit(req), await ownMerchant(req, req.params.id), req.body.name),
     }));
 
-    serve(app, spec['PUT /api/v1/merchant/:id/public-key'], async (req) => ({
-      data: await replacePublicKey(ctx, audit(req), await ownMerchant(req, req.params.id), req.body.clientPublicKey),
-    }));
+    // under a two-person policy: 202 with the approval request
+    serve(app, spec['PUT /api/v1/merchant/:id/public-key'], async (req, reply) =>
+      heldOr(
+        reply,
+        await replacePublicKey(ctx, audit(req), await ownMerchant(req, req.params.id), req.body.clientPublicKey),
+      ),
+    );
 
     serve(app, spec['PUT /api/v1/merchant/:id/two-factor-policy'], async (req) => ({
       data: await setTwoFactorPolicy(ctx, audit(req), await ownMerchant(req, req.params.id), req.body.requireTwoFactor),

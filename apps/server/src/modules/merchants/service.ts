@@ -1,11 +1,12 @@
 import { createPublicKey, randomBytes } from 'node:crypto';
 import { asc, count, eq } from 'drizzle-orm';
-import { PUBLIC_KEY_MESSAGE, WEBHOOK_SECRET_OVERLAP_HOURS, type Merchant } from '@paydesk/contracts';
+import { PUBLIC_KEY_MESSAGE, WEBHOOK_SECRET_OVERLAP_HOURS, type ApprovalHeld, type Merchant } from '@paydesk/contracts';
 import type { Tx } from '../../db/create-db';
 import { merchants } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { badRequest, invalidState, notFound } from '../../lib/errors';
 import { recordAudit, type AuditActor } from '../audit/service';
+import { holdForApproval, type ApprovalGrant } from '../engine/service';
 
 const columns = {
   id: merchants.id,
@@ -136,9 +137,38 @@ export async function setTwoFactorPolicy(
   });
 }
 
-/** Replaces the key the merchant API verifies signatures with; requests signed with the old key fail from now on. */
-export async function replacePublicKey(ctx: AppContext, actor: AuditActor, id: string, pem: string): Promise<Merchant> {
+/**
+ * Replaces the key the merchant API verifies signatures with; requests signed with the old key fail from now on. Held
+ * for a second person when the platform's policy or the merchant's own covers it; `grant` is the approval.
+ */
+export async function replacePublicKey(
+  ctx: AppContext,
+  actor: AuditActor,
+  id: string,
+  pem: string,
+  grant?: ApprovalGrant,
+): Promise<Merchant | { held: ApprovalHeld }> {
   const canonical = canonicalEd25519Pem(pem);
+  if (actor.userId) {
+    const [m] = await ctx.db.select({ name: merchants.name }).from(merchants).where(eq(merchants.id, id));
+    const held = await holdForApproval(
+      ctx,
+      { ...actor, userId: actor.userId },
+      {
+        action: 'merchant.key.edit',
+        merchantId: id,
+        targetType: 'merchant',
+        targetId: id,
+        summary: `Replace the API public key of ${m?.name ?? 'the merchant'}`,
+        payload: { merchantId: id, clientPublicKey: canonical },
+        before: null,
+        after: { clientPublicKey: canonical },
+        reason: 'API key replacement',
+      },
+      grant,
+    );
+    if (held) return { held };
+  }
   return ctx.db.transaction(async (tx) => {
     const before = await lockMerchant(tx, id);
     if (before.clientPublicKey === canonical) throw invalidState("This is already the merchant's public key");

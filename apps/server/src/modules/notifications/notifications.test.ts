@@ -436,7 +436,15 @@ describe('/metrics: the desk queues', () => {
       execute.mockRestore();
       const desk = await summary();
       expect(desk.map((d) => d.queue).sort()).toEqual(
-        ['callbacksFailed', 'contradictions', 'payedStuck', 'payoutStuck', 'pausedAccounts', 'unmatched'].sort(),
+        [
+          'callbacksFailed',
+          'contradictions',
+          'payedStuck',
+          'payoutStuck',
+          'pausedAccounts',
+          'statementExceptions',
+          'unmatched',
+        ].sort(),
       );
       expect(first.text).toContain('# TYPE paydesk_exception_queue_items gauge');
       expect(first.text).toContain('# TYPE paydesk_exception_queue_oldest_seconds gauge');

@@ -29,14 +29,16 @@ import { stuckSource } from '../exceptions/service';
  */
 
 /** Whose alerts: the kinds the user may see, and the merchant they concern (null: every merchant). */
-export type NotificationScope = { kinds: ReadonlySet<NotificationKind>; merchantId: string | null };
+export type NotificationScope = { kinds: ReadonlySet<NotificationKind>; merchantId: string | null; userId: string };
 
 export function notificationScope(user: {
+  id: string;
   permissions: readonly string[];
   scope: RoleScope;
   merchantId: string | null;
 }): NotificationScope {
   return {
+    userId: user.id,
     kinds: new Set(visibleNotificationKinds(user.permissions, user.scope)),
     // merchant staff: their own merchant, whatever else; platform staff see every merchant's (merchant.rw.all)
     merchantId: user.scope === 'merchant' ? user.merchantId : null,
@@ -593,6 +595,60 @@ async function pausedAccounts(db: DbOrTx, w: Window): Promise<KindResult> {
   return out;
 }
 
+/**
+ * The user's own approval requests: waiting for a second person (In process), and decided or expired lately (Closed,
+ * with who decided and why): how the maker is told.
+ */
+async function approvals(db: DbOrTx, w: Window, userId: string): Promise<KindResult> {
+  const res = await db.execute<{
+    id: string;
+    summary: string;
+    status: string;
+    created_at: string | Date;
+    expires_at: string | Date;
+    decided_at: string | Date | null;
+    decided_by: string | null;
+    decision_reason: string | null;
+    refusal: string | null;
+    merchant_id: string | null;
+    merchant_name: string | null;
+  }>(sql`
+    SELECT r.id, r.summary, r.status, r.created_at, r.expires_at, r.decided_at, u.username AS decided_by,
+      r.decision_reason, r.refusal, r.merchant_id, m.name AS merchant_name
+    FROM approval_requests r LEFT JOIN users u ON u.id = r.decided_by LEFT JOIN merchants m ON m.id = r.merchant_id
+    WHERE r.maker_id = ${userId}
+      AND ((r.status = 'PENDING' AND r.expires_at > ${ts(w.now)})
+        OR (coalesce(r.decided_at, r.expires_at) > ${ts(ago(w.now, CLOSED_LOOKBACK_MS))}
+          AND coalesce(r.decided_at, r.expires_at) <= ${ts(w.now)}))
+    ORDER BY r.created_at DESC
+    LIMIT ${NOTIFICATION_KIND_LIMIT}`);
+  const item = (r: (typeof res.rows)[number], open: boolean): NotificationItem => ({
+    id: `APPROVAL:${r.id}`,
+    kind: 'APPROVAL',
+    name: r.summary,
+    paymentStatus: open
+      ? `Waiting for another person's approval${r.refusal ? `; last approval refused: ${r.refusal}` : ''}`
+      : r.status === 'APPROVED'
+        ? `Approved by ${r.decided_by ?? 'a removed user'}${r.decision_reason ? `: ${r.decision_reason}` : ''}`
+        : r.status === 'REJECTED'
+          ? `Rejected by ${r.decided_by ?? 'a removed user'}${r.decision_reason ? `: ${r.decision_reason}` : ''}`
+          : 'Expired without a decision',
+    status: open ? 'In process' : 'Closed',
+    since: iso(r.created_at),
+    closedAt: open ? null : iso(r.decided_at ?? r.expires_at),
+    merchantId: r.merchant_id,
+    merchantName: r.merchant_name,
+    link: '/approvals',
+  });
+  const isOpen = (r: (typeof res.rows)[number]) => r.status === 'PENDING' && new Date(r.expires_at) > w.now;
+  const open = res.rows.filter(isOpen).map((r) => item(r, true));
+  return {
+    open,
+    openCount: open.length,
+    closed: w.closed ? res.rows.filter((r) => !isOpen(r)).map((r) => item(r, false)) : [],
+  };
+}
+
 const time = (iso: string | null) => (iso === null ? 0 : Date.parse(iso));
 
 /**
@@ -613,6 +669,7 @@ export async function listNotifications(
     PAYOUT_STUCK: () => payoutStuck(db, w),
     CONTRADICTION: () => contradictions(db, w),
     ACCOUNT_PAUSED: () => pausedAccounts(db, w),
+    APPROVAL: () => approvals(db, w, scope.userId),
   };
   const results = await Promise.all([...scope.kinds].map((k) => readers[k]()));
   const open = results.flatMap((r) => r.open).sort((a, b) => time(b.since) - time(a.since));

@@ -14,6 +14,7 @@ import {
 import type { DbOrTx, Tx } from '../../db/create-db';
 import { invoiceErrors, invoices, references, supportTickets } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
+import type { DataVault } from '../../lib/data-vault';
 import { AppError, badRequest, invalidState } from '../../lib/errors';
 import { RequisitesRefusal } from '../engine/guards';
 import {
@@ -168,7 +169,7 @@ export async function requestCredential(ctx: AppContext, formId: string, body: F
           `You said you have paid ${inv.amount}; the amount can no longer change. Contact support if you sent another amount.`,
         );
       }
-      const acc = await accountRequisites(tx, inv.accountId);
+      const acc = await accountRequisites(ctx.vault, tx, inv.accountId);
       return { amount: inv.amount, credentials: acc ? toCredentials(acc) : null };
     }
     if (inv.status !== 'NEW')
@@ -190,15 +191,15 @@ export async function requestCredential(ctx: AppContext, formId: string, body: F
       });
       return { amount: body.amount, credentials: null };
     }
-    const { account: acc, routing } = await assignRequisites(tx, inv, method.id, (sp, acc, steps) =>
+    const { account: acc, routing } = await assignRequisites(ctx.vault, tx, inv, method.id, (sp, acc, steps) =>
       applyTransition(ctx, sp, inv, 'IN_PROGRESS', CUSTOMER, {
         patch: {
           paymentMethodId: method.id,
           amount: body.amount,
           fee,
           accountId: acc.accountId,
-          credentialValue: acc.value,
         },
+        requisite: { type: acc.credentialType, value: acc.value },
         description: `Requisites of account ${acc.accountId} given to the customer (${method.code}, ${body.amount})`,
         data: { routing: steps },
       }),
@@ -232,6 +233,7 @@ export async function requestCredential(ctx: AppContext, formId: string, body: F
  * is tried: a customer holds the lock of the one account it gets, never of all candidates.
  */
 async function assignRequisites(
+  vault: DataVault,
   tx: Tx,
   inv: InvoiceRow,
   paymentMethodId: number,
@@ -244,7 +246,7 @@ async function assignRequisites(
   });
   const routing = [...skipped];
   for (const accountId of eligible) {
-    const acc = await accountRequisites(tx, accountId);
+    const acc = await accountRequisites(vault, tx, accountId);
     if (!acc) continue;
     try {
       const steps = [...routing, { accountId, outcome: 'given' as const }];
@@ -281,7 +283,7 @@ async function reissueRequisites(
     throw badRequest('This payment method is not available for this payment', { paymentMethodId: 'Not available' });
   checkAmount(inv, method, methods, body.amount);
   const fee = feeFor(body.amount, await terminalFeeBps(tx, inv.terminalId));
-  const { account: acc } = await assignRequisites(tx, inv, method.id, (sp, acc, routing) =>
+  const { account: acc } = await assignRequisites(ctx.vault, tx, inv, method.id, (sp, acc, routing) =>
     reissue(
       ctx,
       sp,
@@ -292,8 +294,8 @@ async function reissueRequisites(
         amount: body.amount,
         fee,
         accountId: acc.accountId,
-        credentialValue: acc.value,
       },
+      { type: acc.credentialType, value: acc.value },
       routing,
     ),
   );
@@ -345,7 +347,8 @@ export async function completePayment(ctx: AppContext, formId: string, body: For
     let updated: InvoiceRow;
     try {
       updated = await applyTransition(ctx, tx, inv, 'IN_PROGRESS', CUSTOMER, {
-        patch: { paymentMethodId: method.id, credentialValue: cred.value, bankCode, accountId },
+        patch: { paymentMethodId: method.id, bankCode, accountId },
+        requisite: { type: method.type === 'phone' ? 'PHONE' : 'CARD', value: cred.value },
         description: `Customer gave payout details (${method.code}); payout started`,
       });
     } catch (err) {

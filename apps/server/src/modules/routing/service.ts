@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { RoutingStep } from '@paydesk/contracts';
 import type { Tx } from '../../db/create-db';
+import type { DataVault } from '../../lib/data-vault';
 import { bookOf, providerAccountBalanceSql } from '../ledger/service';
 
 export type RoutedAccount = {
@@ -44,7 +45,8 @@ export async function depositCandidates(
   };
 }
 
-export async function accountRequisites(tx: Tx, accountId: number): Promise<RoutedAccount | null> {
+/** An account's first requisite, decrypted: what a deposit's customer is shown to pay to. */
+export async function accountRequisites(vault: DataVault, tx: Tx, accountId: number): Promise<RoutedAccount | null> {
   const res = await tx.execute<{
     value: string | null;
     credential_type: string | null;
@@ -61,7 +63,7 @@ export async function accountRequisites(tx: Tx, accountId: number): Promise<Rout
   if (!r) return null;
   return {
     accountId,
-    value: r.value ?? '',
+    value: r.value === null ? '' : await vault.open(tx, 'account.credential', r.value),
     credentialType: r.credential_type ?? 'CARD',
     owner: r.owner_name,
     bankName: r.bank_name,

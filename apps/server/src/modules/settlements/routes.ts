@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { settlementsRoutes as spec } from '@paydesk/contracts/routes/settlements';
 import type { AppContext } from '../../lib/context';
-import { serve } from '../../lib/route';
+import { heldOr, serve } from '../../lib/route';
 import { merchantOf } from '../../lib/scope';
 import { currentUser } from '../../plugins/auth';
 import { staffActor } from '../audit/service';
@@ -10,8 +10,9 @@ import { createSettlement } from './service';
 export const settlementsRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
-    serve(app, spec['POST /api/v1/settlement'], async (req) => {
+    // a settlement a two-person policy covers answers 202 with its approval request
+    serve(app, spec['POST /api/v1/settlement'], async (req, reply) => {
       const merchantId = await merchantOf(req);
-      return { data: await createSettlement(ctx, merchantId, staffActor(currentUser(req), req.ip), req.body) };
+      return heldOr(reply, await createSettlement(ctx, merchantId, staffActor(currentUser(req), req.ip), req.body));
     });
   };

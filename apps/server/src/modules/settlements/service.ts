@@ -13,13 +13,20 @@ import { recordAudit, type AuditActor } from '../audit/service';
 import { AppError, badRequest } from '../../lib/errors';
 import { ownedTerminal } from '../../lib/tenant';
 import { assertFundsCover } from '../engine/guards';
+import { holdForApproval, type ApprovalGrant } from '../engine/service';
 import { postSettlement } from '../ledger/service';
 
 /**
  * Records a settlement and debits the merchant by baseAmount in the terminal's currency, in one transaction
  * serialised per merchant+currency; refused when it would take the balance below zero.
  */
-export async function createSettlement(ctx: AppContext, merchantId: string, actor: AuditActor, body: SettlementBody) {
+export async function createSettlement(
+  ctx: AppContext,
+  merchantId: string,
+  actor: AuditActor,
+  body: SettlementBody,
+  grant?: ApprovalGrant,
+) {
   const userId = actor.userId;
   const t = await ownedTerminal(ctx.db, merchantId, body.terminalId);
   if (t.isTest) {
@@ -40,6 +47,28 @@ export async function createSettlement(ctx: AppContext, merchantId: string, acto
   if (settlementAmount === null) {
     const msg = `Settlement amount must have at most ${USDT_DIMENSION} decimals`;
     throw badRequest(msg, { settlementAmount: msg });
+  }
+  if (userId) {
+    const money = formatMoney(baseAmount, t.dimension, 'en', t.code);
+    const held = await holdForApproval(
+      ctx,
+      { ...actor, userId },
+      {
+        action: 'settlement.create',
+        merchantId,
+        targetType: 'terminal',
+        targetId: t.id,
+        summary: `Settle ${money} of terminal ${t.name} for ${formatMoney(settlementAmount, USDT_DIMENSION, 'en', 'USDT')}`,
+        payload: { merchantId, body },
+        before: null,
+        after: { baseAmount, settlementAmount, terminalId: t.id },
+        reason: body.reason ?? `Settlement of ${money}`,
+        amount: baseAmount,
+        currency: t.code,
+      },
+      grant,
+    );
+    if (held) return { held };
   }
   const at = ctx.now();
 

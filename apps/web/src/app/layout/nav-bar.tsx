@@ -13,6 +13,7 @@ import {
   IconActivity,
   IconAlertTriangle,
   IconBuildingStore,
+  IconChecklist,
   IconExternalLink,
   IconHistory,
   IconLayoutDashboard,
@@ -32,6 +33,7 @@ import { useCurrentUser } from '../../lib/session';
 import { Logo } from '../../components/logo';
 import { useLogout } from '../../lib/use-logout';
 import { useDeskCount } from '../../lib/desk-count';
+import { mayDecideApprovals, useApprovalCount } from '../../lib/approvals';
 
 type NavEntry = {
   label: string;
@@ -68,6 +70,13 @@ const ENTRIES: NavEntry[] = [
     icon: IconAlertTriangle,
     visible: (p) => hasPermission(p, 'exceptions.read'),
     useCount: useDeskCount,
+  },
+  {
+    label: 'Approvals',
+    to: ROUTES.Approvals,
+    icon: IconChecklist,
+    visible: mayDecideApprovals,
+    useCount: useApprovalCount,
   },
 ];
 

@@ -102,6 +102,15 @@ export function useCredentialMutations(accountId: number) {
   return { add, edit, remove };
 }
 
+/**
+ * A credential's full value (every other answer masks it): audited and limited per person and hour by the server.
+ * Called from a mutation, never a query, so the full number is not cached (components/revealable-number.tsx).
+ */
+export const revealCredential = (credentialId: number) =>
+  call('POST /api/v1/people/account/credentials/:credentialId/reveal', { params: { credentialId }, ...unscoped }).then(
+    (r) => r.data.value,
+  );
+
 export function useSetAccountLimit(accountId: number) {
   const queryClient = useQueryClient();
   return useMutation({

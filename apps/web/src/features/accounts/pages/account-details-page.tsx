@@ -20,10 +20,17 @@ import { formatMoney, type AccountCredential } from '@paydesk/contracts';
 import { SectionLoader } from '../../../components/full-page-loader';
 import { PageTitle } from '../../../components/page-title';
 import { Refusal } from '../../../components/refusal';
+import { RevealableNumber } from '../../../components/revealable-number';
 import { toast } from '../../../components/toast';
 import { ROUTES } from '../../../lib/routes';
 import { useCan } from '../../../lib/session';
-import { useAccount, useAccountLimit, useCredentialMutations, useSetAccountEnabled } from '../api/accounts';
+import {
+  revealCredential,
+  useAccount,
+  useAccountLimit,
+  useCredentialMutations,
+  useSetAccountEnabled,
+} from '../api/accounts';
 import { CredentialDialog } from '../components/credential-dialog';
 import { LimitDialog } from '../components/limit-dialog';
 
@@ -42,6 +49,8 @@ export default function AccountDetailsPage() {
   const id = Number(useParams().id);
   const canRead = useCan('people.account');
   const canEdit = useCan('people.account.edit');
+  // the full number of a credential: people.account (this page) and invoice.credentials.read
+  const canReveal = useCan('invoice.credentials.read') && canRead;
   const account = useAccount(canRead ? id : NaN);
   const limit = useAccountLimit(canRead ? id : NaN);
   const setEnabled = useSetAccountEnabled();
@@ -163,7 +172,15 @@ export default function AccountDetailsPage() {
                     <Table.Td>
                       <Badge variant="light">{c.credentialType}</Badge>
                     </Table.Td>
-                    <Table.Td ff="monospace">{c.value}</Table.Td>
+                    <Table.Td>
+                      <RevealableNumber
+                        key={`${c.id}:${c.value}`}
+                        masked={c.value}
+                        canReveal={canReveal}
+                        reveal={() => revealCredential(c.id)}
+                        what={`${c.credentialType} ${c.value}`}
+                      />
+                    </Table.Td>
                     <Table.Td>
                       {canEdit && (
                         <Group gap="xs">

@@ -31,6 +31,9 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'incoming.matched': 'Unmatched money matched',
   'incoming.returned': 'Unmatched money returned',
   'contradiction.resolved': 'Provider contradiction resolved',
+  'statement.uploaded': 'Provider statement uploaded',
+  'statement.mapping_changed': 'Statement columns changed',
+  'statement.line_resolved': 'Statement exception resolved',
   'account.paused': 'Account paused',
   'account.resumed': 'Account resumed',
   'ticket.approved': 'Support ticket approved',
@@ -48,6 +51,13 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'saved_view.created': 'Shared view saved',
   'saved_view.changed': 'Shared view changed',
   'saved_view.deleted': 'Shared view deleted',
+  'credentials.revealed': 'Full card or phone number shown',
+  'approval.policy_changed': 'Approval policy changed',
+  'approval.requested': 'Approval requested',
+  'approval.approved': 'Request approved',
+  'approval.rejected': 'Request rejected',
+  'data_key.rotation_started': 'Data key rotation started',
+  'data_key.rotation_finished': 'Data key rotation finished',
 };
 
 export const ACTOR_KIND: Record<AuditActorKind, { label: string; color: string }> = {

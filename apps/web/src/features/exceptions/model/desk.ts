@@ -4,7 +4,15 @@ import { exceptionCsvQuery } from '@paydesk/contracts/exceptions';
 import type { QueryParams } from '../../../lib/api';
 
 /** The desk's tabs, in the order a shift works them; each is a value of the `tab` URL parameter. */
-export const DESK_TABS = ['unmatched', 'payed', 'payouts', 'callbacks', 'contradictions', 'paused'] as const;
+export const DESK_TABS = [
+  'unmatched',
+  'payed',
+  'payouts',
+  'callbacks',
+  'contradictions',
+  'paused',
+  'statements',
+] as const;
 export type DeskTab = (typeof DESK_TABS)[number];
 
 /**
@@ -40,6 +48,7 @@ export const TAB_FILTERS: Record<DeskTab, readonly FilterKey[]> = {
   callbacks: ['merchant'],
   contradictions: [],
   paused: [],
+  statements: [],
 };
 
 export type DeskState = DeskFilters & {

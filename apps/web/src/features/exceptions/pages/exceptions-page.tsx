@@ -21,6 +21,7 @@ import {
 import { PauseRule } from '../components/pause-rule';
 import { ReasonDialog } from '../components/reason-dialog';
 import { ResolveIncomingDialog } from '../components/resolve-incoming-dialog';
+import { StatementsQueue } from '../components/statements-queue';
 import { useMoney } from '../components/money';
 import { ClearFiltersButton, MerchantFilter, UnmatchedFilters } from '../components/desk-filters';
 import {
@@ -43,6 +44,7 @@ const TABS: { tab: DeskTab; label: string; queue: ExceptionQueue }[] = [
   { tab: 'callbacks', label: 'Failed callbacks', queue: 'callbacksFailed' },
   { tab: 'contradictions', label: 'Contradictions', queue: 'contradictions' },
   { tab: 'paused', label: 'Paused accounts', queue: 'pausedAccounts' },
+  { tab: 'statements', label: 'Statements', queue: 'statementExceptions' },
 ];
 const STUCK_OF: Partial<Record<DeskTab, StuckKind>> = { payed: 'PAYED', payouts: 'PAYOUT', callbacks: 'CALLBACK' };
 /** The queue a tab downloads as CSV (what waits now, oldest first). */
@@ -118,6 +120,7 @@ export default function ExceptionsPage() {
           {stuck && <StuckQueue kind={stuck} state={state} update={update} />}
           {state.tab === 'contradictions' && <ContradictionQueue state={state} update={update} />}
           {state.tab === 'paused' && <PausedAccounts />}
+          {state.tab === 'statements' && <StatementsQueue />}
         </Tabs>
       </Paper>
     </>

@@ -26,6 +26,13 @@ const section = <T>(
   });
 
 export const useInvoice = (id: string) => useQuery(invoiceQuery(id));
+
+/**
+ * The invoice's full requisite (every other answer masks it): audited and limited per person and hour by the server.
+ * Called from a mutation, never a query, so the full number is not cached (components/revealable-number.tsx).
+ */
+export const revealInvoiceRequisite = (id: string) =>
+  call('POST /api/v1/invoice/:id/credentials/reveal', { params: { id } }).then((r) => r.data.value);
 export const useStatusHistory = (id: string) =>
   useQuery(section(id, 'status', (query, signal) => call('GET /api/v1/event/status', { query, signal })));
 export const useInvoiceErrors = (id: string, enabled: boolean) =>

@@ -11,6 +11,7 @@ import {
 import { amountChangeRefusal } from '@paydesk/contracts/statuses';
 import { toast } from '../../../components/toast';
 import { actionErrorMessage } from '../../../lib/api';
+import { SENT_FOR_APPROVAL } from '../../../lib/approvals';
 import { useChangeAmount } from '../api/invoice-actions';
 import { ReasonDialog } from './reason-dialog';
 
@@ -97,7 +98,7 @@ export function ChangeAmountButton({ invoice }: { invoice: Invoice }) {
           change.mutate(
             { amount: step.minor, reason },
             {
-              onSuccess: () => toast.success('Successfully changed'),
+              onSuccess: ({ held }) => (held ? toast.info(SENT_FOR_APPROVAL) : toast.success('Successfully changed')),
               onError: (e) => toast.error(actionErrorMessage(e, 'Failed to change status')),
               onSettled: close,
             },

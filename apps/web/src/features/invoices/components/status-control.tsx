@@ -4,6 +4,7 @@ import { invoiceRuleInput, type InvoiceDetails } from '@paydesk/contracts/invoic
 import { statusChangeRefusal, statusExistsInFlow } from '@paydesk/contracts/statuses';
 import { toast } from '../../../components/toast';
 import { actionErrorMessage } from '../../../lib/api';
+import { SENT_FOR_APPROVAL } from '../../../lib/approvals';
 import { useChangeStatus } from '../api/invoice-actions';
 import { useInvoiceStatuses } from '../api/invoice-statuses';
 import { isUnroutedDeposit, useArrivalAccountChoices } from '../api/arrival-accounts';
@@ -71,7 +72,8 @@ export function StatusControl({ invoice }: { invoice: InvoiceDetails }) {
           change.mutate(
             { statusId: target!.id, reason, ...(peopleAccountId ? { peopleAccountId } : {}) },
             {
-              onSuccess: () => toast.success('Status changed successfully!'),
+              onSuccess: ({ held }) =>
+                held ? toast.info(SENT_FOR_APPROVAL) : toast.success('Status changed successfully!'),
               onError: (e) => toast.error(actionErrorMessage(e, 'Failed to change status')),
               onSettled: () => setPicked(null),
             },

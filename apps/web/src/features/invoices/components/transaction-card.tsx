@@ -12,8 +12,10 @@ import {
   canSendCallback,
   retryRefusal,
 } from '@paydesk/contracts/statuses';
+import { RevealableNumber } from '../../../components/revealable-number';
 import { toast } from '../../../components/toast';
 import { usePermissions } from '../../../lib/session';
+import { revealInvoiceRequisite } from '../api/invoice';
 import { useRetry, useSendCallback } from '../api/invoice-actions';
 import { ConfirmedActionButton } from './action-button';
 import { ChangeAmountButton } from './change-amount';
@@ -138,7 +140,22 @@ export function TransactionCard({ invoice }: { invoice: InvoiceDetails }) {
         <Row label="Currency code">{invoice.currency.code}</Row>
         <Row label="Payment method name">{invoice.paymentMethod?.paymentMethod.name ?? '-'}</Row>
         {/* the server sends none of these without the permission; the screen does not rely on it */}
-        {canReadCredentials && <Row label="Credentials">{invoice.account?.value ?? '-'}</Row>}
+        {canReadCredentials && (
+          <Row label="Credentials">
+            {invoice.account ? (
+              // masked as sent; the full number only on request, forgotten with another invoice or another number
+              <RevealableNumber
+                key={`${invoice.invoiceId}:${invoice.account.value}`}
+                masked={invoice.account.value}
+                canReveal={canReadCredentials}
+                reveal={() => revealInvoiceRequisite(invoice.invoiceId)}
+                align="end"
+              />
+            ) : (
+              '-'
+            )}
+          </Row>
+        )}
         {canReadCredentials && invoice.credentials?.bankName && (
           <Row label="Bank name">{invoice.credentials.bankName}</Row>
         )}

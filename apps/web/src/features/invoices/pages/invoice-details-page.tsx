@@ -7,6 +7,7 @@ import { isApiError } from '../../../lib/api';
 import { ROUTES } from '../../../lib/routes';
 import { useInvoice } from '../api/invoice';
 import { HistorySections, StatusHistory } from '../components/history-sections';
+import { PendingApprovalBanner } from '../components/pending-approval-banner';
 import { TransactionCard } from '../components/transaction-card';
 
 export default function InvoiceDetailsPage() {
@@ -42,6 +43,7 @@ export default function InvoiceDetailsPage() {
         )
       ) : (
         <Stack gap="lg">
+          <PendingApprovalBanner invoiceId={invoice.invoiceId} />
           <Grid gap="lg">
             <Grid.Col span={{ base: 12, lg: 7 }}>
               <TransactionCard invoice={invoice} />
