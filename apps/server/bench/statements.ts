@@ -202,8 +202,12 @@ async function main() {
     }
   } finally {
     await server.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-    if (!process.env.BENCH_KEEP) await dropBenchDatabase(DB_NAME);
+    // BENCH_KEEP: the database and the files stay, to look into
+    if (process.env.BENCH_KEEP) log(`  kept: database ${DB_NAME}, files in ${dir}`);
+    else {
+      fs.rmSync(dir, { recursive: true, force: true });
+      await dropBenchDatabase(DB_NAME);
+    }
   }
   log(
     `\n| run | seconds | lines/s | rate ÷ COPY's | server RSS growth, MB (before → peak) | matched/mismatch/statement only/books only |`,

@@ -116,7 +116,14 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   const logLines: string[] = [];
   const app = await buildApp(ctx, {
     onSend: responses.hook,
-    logger: { level: 'info', stream: { write: (line: string) => void logLines.push(line) }, redact: LOG_REDACT },
+    logger: {
+      level: 'info',
+      // TEST_LOG=1 also prints them, to see why a request failed
+      stream: {
+        write: (line: string) => void (logLines.push(line), process.env.TEST_LOG && process.stderr.write(line)),
+      },
+      redact: LOG_REDACT,
+    },
   });
   fromOwnPages(app, config.publicUrl ?? 'http://localhost:3000');
   await app.ready();

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { dataOf } from './common';
+import { APPROVAL_STATUSES } from './approvals';
+import { statusById } from './statuses';
 
 /*
  * Provider statements reconciled against the books (docs/operations.md, "Provider statements"): a provider's file of
@@ -36,8 +38,12 @@ export const STATEMENT_REFERENCE_MAX = 128;
 /** The daily summary covers at most this many days. */
 export const STATEMENT_SUMMARY_MAX_DAYS = 366;
 
-/** MATCH: the line is the given incoming payment or payout; ACCEPT: staff accept the difference, with a reason. */
-export const STATEMENT_RESOLUTIONS = ['MATCH', 'ACCEPT'] as const;
+/**
+ * MATCH: the line is the given incoming payment or payout; ACCEPT: staff accept the difference, with a reason;
+ * APPROVAL: the books are wrong, and a correction of the invoice behind the line (its status or its amount) is asked
+ * for, always held for a second person's approval. A rejected or expired request leaves the line to resolve again.
+ */
+export const STATEMENT_RESOLUTIONS = ['MATCH', 'ACCEPT', 'APPROVAL'] as const;
 export type StatementResolution = (typeof STATEMENT_RESOLUTIONS)[number];
 
 const reason = z
@@ -120,7 +126,8 @@ export type StatementListQuery = z.infer<typeof statementListQuery>;
 export const statementListResponse = z.object({ data: z.array(statementItem), next: z.string().nullable() });
 
 export const statementLineItem = z.object({
-  id: z.int(),
+  /** the exception's id, to resolve it by; null for a MATCHED line (nothing to resolve) */
+  id: z.int().nullable(),
   statementId: z.uuid(),
   /** the file's line number (the header is line 1); null for a BOOKS_ONLY entry */
   lineNo: z.int().nullable(),
@@ -142,6 +149,9 @@ export const statementLineItem = z.object({
   resolvedAt: z.iso.datetime().nullable(),
   resolvedBy: z.string().nullable(),
   resolutionReason: z.string().nullable(),
+  /** APPROVAL: the correction asked for, and where its request stands */
+  approvalId: z.uuid().nullable(),
+  approvalStatus: z.enum(APPROVAL_STATUSES).nullable(),
 });
 export type StatementLineItem = z.infer<typeof statementLineItem>;
 
@@ -170,15 +180,42 @@ export const statementLineParams = z
 
 export const statementResolveBody = z
   .object({
-    resolution: z.enum(STATEMENT_RESOLUTIONS, { error: 'Choose MATCH or ACCEPT' }),
+    resolution: z.enum(STATEMENT_RESOLUTIONS, { error: 'Choose MATCH, ACCEPT or APPROVAL' }),
     /** MATCH of an IN line: the incoming payment it is */
     incomingId: z.uuid({ error: 'incomingId must be an incoming payment id (a UUID)' }).optional(),
     /** MATCH of an OUT line: the payout transaction it is */
     transactionId: z.uuid({ error: 'transactionId must be a payout transaction id (a UUID)' }).optional(),
+    /** APPROVAL: the status the invoice behind the line should have */
+    statusId: z
+      .int()
+      .refine((id) => statusById(id) !== undefined, { message: 'Unknown invoice status id' })
+      .optional(),
+    /** APPROVAL: the amount (minor units) the invoice behind the line should have */
+    amount: z
+      .int()
+      .positive('Amount must be a positive integer in minor units')
+      .max(Number.MAX_SAFE_INTEGER)
+      .optional(),
     reason,
   })
   .strict()
   .superRefine((b, ctx) => {
+    const correction = b.statusId !== undefined || b.amount !== undefined;
+    if (b.resolution === 'APPROVAL') {
+      if (b.statusId === undefined && b.amount === undefined)
+        ctx.addIssue({ code: 'custom', path: ['statusId'], message: 'Ask for a status (statusId) or an amount' });
+      if (b.statusId !== undefined && b.amount !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['amount'], message: 'Ask for a status or an amount, not both' });
+      if (b.incomingId || b.transactionId)
+        ctx.addIssue({ code: 'custom', path: ['resolution'], message: 'A correction names no payment: choose MATCH' });
+      return;
+    }
+    if (correction)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['resolution'],
+        message: 'A status or an amount is a correction: choose APPROVAL',
+      });
     if (b.resolution === 'MATCH' && !b.incomingId && !b.transactionId)
       ctx.addIssue({ code: 'custom', path: ['incomingId'], message: 'Name the incoming payment or payout it is' });
     if (b.incomingId && b.transactionId)

@@ -979,10 +979,10 @@ export const providerStatements = pgTable(
 );
 
 /**
- * One line of a statement and how it came out against the books: MATCHED (an incoming report or payout of the same
- * account, amount and reference), STATEMENT_ONLY (the bank saw it, we did not), BOOKS_ONLY (we recorded it, the bank
- * did not: a line of the books, no line number), MISMATCH (found, but amount or time differ). Exceptions are resolved
- * by an audited action.
+ * A statement's exceptions, each with how it came out against the books: STATEMENT_ONLY (the bank saw it, we did not),
+ * BOOKS_ONLY (we recorded it, the bank did not: a line of the books, no line number), MISMATCH (found, but account,
+ * amount or time differ, or the reference is repeated). Each is resolved by an audited action. MATCHED lines are kept
+ * in statement_matches.
  */
 export const statementLines = pgTable(
   'statement_lines',
@@ -1006,6 +1006,8 @@ export const statementLines = pgTable(
     resolvedBy: uuid('resolved_by').references(() => users.id),
     resolution: text('resolution'),
     resolutionReason: text('resolution_reason'),
+    /** resolution APPROVAL: the correction asked for (its request decides whether the line stays resolved) */
+    approvalId: uuid('approval_id').references(() => approvalRequests.id),
   },
   (t) => [
     check('statement_lines_direction_check', sql`${t.direction} IN ('IN', 'OUT')`),
@@ -1019,6 +1021,54 @@ export const statementLines = pgTable(
       .on(t.id)
       .where(sql`${t.outcome} <> 'MATCHED' AND ${t.resolvedAt} IS NULL`),
   ],
+);
+
+/**
+ * A statement's MATCHED lines, kept compactly: one row per 10,000 lines of the file (chunk = line number / 10,000),
+ * holding the lines' numbers and times and the books' record each one is (an incoming payment for IN, a payout
+ * transaction for OUT) as arrays, in no particular order. A million matched lines are 100 rows rather than a million:
+ * a matched line has nothing to resolve, and its account, amount and reference are the record's. The statement's
+ * details page through them by line number (modules/statements).
+ */
+export const statementMatches = pgTable(
+  'statement_matches',
+  {
+    statementId: uuid('statement_id')
+      .notNull()
+      .references(() => providerStatements.id),
+    chunk: integer('chunk').notNull(),
+    lineNos: integer('line_nos').array().notNull(),
+    occurredAt: ts('occurred_at').array().notNull(),
+    /**
+     * One letter per line, in the arrays' order: what its reference named. I: an incoming payment (IN); O: a payout
+     * by its transaction id; P: a payout by its withdrawal's provider invoice id (OUT).
+     */
+    kinds: text('kinds').notNull(),
+    bookIds: uuid('book_ids').array().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.statementId, t.chunk] })],
+);
+
+/** A statement's lines per UTC day and currency, counted when it is uploaded: the daily summary reads these. */
+export const statementDays = pgTable(
+  'statement_days',
+  {
+    statementId: uuid('statement_id')
+      .notNull()
+      .references(() => providerStatements.id),
+    day: date('day').notNull(),
+    currencyId: integer('currency_id')
+      .notNull()
+      .references(() => currencies.id),
+    lines: integer('lines').notNull(),
+    matched: integer('matched').notNull(),
+    statementOnly: integer('statement_only').notNull(),
+    mismatches: integer('mismatches').notNull(),
+    /** the lines' amounts in and out, minor units */
+    amountIn: bigint('amount_in', { mode: 'number' }).notNull(),
+    amountOut: bigint('amount_out', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.statementId, t.day, t.currencyId] }), index('statement_days_day_idx').on(t.day)],
 );
 
 /** A provider whose statements have other columns: which of its columns holds each field, saved per provider. */

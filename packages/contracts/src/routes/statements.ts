@@ -116,8 +116,11 @@ export const statementRouteSpecs = {
     summary: 'Resolve a statement exception',
     description:
       'MATCH: the line is the named incoming payment (IN) or payout transaction (OUT) of the same provider; ' +
-      'ACCEPT: staff accept the difference. Nothing moves on the books either way. A resolved line, or a MATCHED ' +
-      'one, answers 409. Audited with the reason.',
+      'ACCEPT: staff accept the difference. Nothing moves on the books either way. APPROVAL: a correction of the ' +
+      'invoice behind the line (`statusId` or `amount`) is asked for, held for a second person whatever the ' +
+      'policies (it needs the permission of that correction); approved, it goes through the engine like the ' +
+      "invoice's own correction. A resolved line answers 409 (one whose request was rejected or expired can be " +
+      'resolved again). Audited with the reason.',
     access: resolve,
     params: statementLineParams,
     body: statementResolveBody,

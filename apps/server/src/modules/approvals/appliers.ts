@@ -37,12 +37,12 @@ export async function applyApproved(ctx: AppContext, caller: { user: SessionUser
   switch (r.action) {
     case 'invoice.status.change': {
       const p = r.payload as { merchantId: string; body: ChangeInvoiceStatusBody };
-      await changeInvoiceStatus(ctx, p.merchantId, { ...p.body, reason: reasonOf(p.body.reason) }, caller, grant);
+      await changeInvoiceStatus(ctx, p.merchantId, { ...p.body, reason: reasonOf(p.body.reason) }, caller, { grant });
       return;
     }
     case 'invoice.amount.change': {
       const p = r.payload as { merchantId: string; body: ChangeInvoiceAmountBody };
-      await changeInvoiceAmount(ctx, p.merchantId, { ...p.body, reason: reasonOf(p.body.reason) }, caller, grant);
+      await changeInvoiceAmount(ctx, p.merchantId, { ...p.body, reason: reasonOf(p.body.reason) }, caller, { grant });
       return;
     }
     case 'settlement.create': {

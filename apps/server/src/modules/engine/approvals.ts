@@ -30,6 +30,8 @@ export type HoldSpec = {
   /** the amount a threshold is compared with (minor units of `currency`); none: every such action is held */
   amount?: number | null;
   currency?: string | null;
+  /** held whatever the policies say: the maker asked for a second person (a statement's correction) */
+  always?: boolean;
 };
 
 /** The policy that covers an action here, if any holds it back: the platform's, or the merchant's own. */
@@ -62,7 +64,9 @@ export async function holdForApproval(
   grant?: ApprovalGrant,
 ): Promise<ApprovalHeld | null> {
   if (grant) return null;
-  if (!(await policyHolds(ctx.db, spec.action, spec.merchantId, spec.amount, spec.currency))) return null;
+  if (!spec.always && !(await policyHolds(ctx.db, spec.action, spec.merchantId, spec.amount, spec.currency))) {
+    return null;
+  }
   const now = ctx.now();
   const expiresAt = new Date(now.getTime() + APPROVAL_EXPIRY_HOURS * 3600_000);
   return ctx.db.transaction(async (tx) => {
@@ -102,7 +106,9 @@ export async function holdForApproval(
       approvalRequestId: id,
       status: 'PENDING' as const,
       expiresAt: expiresAt.toISOString(),
-      message: `${spec.summary}: held for another person's approval (policy on ${spec.action})`,
+      message: spec.always
+        ? `${spec.summary}: asked for, waiting for another person's approval`
+        : `${spec.summary}: held for another person's approval (policy on ${spec.action})`,
     };
   });
 }

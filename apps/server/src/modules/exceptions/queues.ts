@@ -18,6 +18,7 @@ import type { AppContext } from '../../lib/context';
 import { copyOut } from '../../lib/copy-out';
 import { CURRENCY_SCALE, copyCsvOf, isoTime, major, safeText } from '../../lib/csv-sql';
 import { badRequest } from '../../lib/errors';
+import { openLineSql } from '../statements/service';
 
 /*
  * The desk's queues as SQL, each read from a partial or leading-status index so that its count and first page stay
@@ -142,9 +143,9 @@ export async function exceptionSummary(db: DbOrTx, now: Date) {
     )}
     UNION ALL ${queue(
       'statementExceptions',
-      // provider statements' lines not resolved yet (statement_lines_open_idx), as old as their statement's upload
+      // provider statements' lines still to resolve, as old as their statement's upload
       sql`SELECT ps.uploaded_at FROM statement_lines sl JOIN provider_statements ps ON ps.id = sl.statement_id
-        WHERE sl.outcome <> 'MATCHED' AND sl.resolved_at IS NULL`,
+        WHERE ${openLineSql('sl')}`,
       'uploaded_at',
     )}`);
   return res.rows.map((r) => ({

@@ -255,6 +255,9 @@ function assertUnmoved(grant: ApprovalGrant | undefined, before: unknown, now: {
     throw invalidState(`The invoice's amount is now ${now.amount}; it was ${b.amount} when the change was asked for`);
 }
 
+/** How a correction is asked for: `grant`, the approval carrying it out; `askApproval`, held whatever the policies. */
+type CorrectionMode = { grant?: ApprovalGrant & { before: unknown }; askApproval?: boolean };
+
 /**
  * An operator's status correction. On a live invoice, a move into or out of DONE is held for a second person when a
  * policy covers it (answer: the request); `grant` is the approval carrying it out.
@@ -264,14 +267,14 @@ export async function changeInvoiceStatus(
   merchantId: string,
   body: ChangeInvoiceStatusBody,
   caller: Caller,
-  grant?: ApprovalGrant & { before: unknown },
+  { grant, askApproval }: CorrectionMode = {},
 ): Promise<InvoiceDetails | { held: ApprovalHeld }> {
   const inv = await ownedInvoice(ctx.db, merchantId, body.invoiceId);
   if (!canChangeStatus(inv, caller.user.permissions)) throw forbidden(refusalMessage(['invoice.status.change']));
   const to = statusById(body.statusId)!.code;
   const facts = await invoiceFacts(ctx, inv.id);
   assertUnmoved(grant, grant?.before, facts);
-  if (!inv.isTest && (to === 'DONE' || inv.status === 'DONE')) {
+  if (askApproval || (!inv.isTest && (to === 'DONE' || inv.status === 'DONE'))) {
     const held = await holdForApproval(
       ctx,
       { ...staffActor(caller.user, caller.ip), userId: caller.user.id },
@@ -287,6 +290,7 @@ export async function changeInvoiceStatus(
         reason: body.reason,
         amount: facts.amount,
         currency: facts.currency,
+        always: askApproval,
       },
       grant,
     );
@@ -309,13 +313,13 @@ export async function changeInvoiceAmount(
   merchantId: string,
   body: ChangeInvoiceAmountBody,
   caller: Caller,
-  grant?: ApprovalGrant & { before: unknown },
+  { grant, askApproval }: CorrectionMode = {},
 ): Promise<InvoiceDetails | { held: ApprovalHeld }> {
   const inv = await ownedInvoice(ctx.db, merchantId, body.invoiceId);
   if (!canChangeAmount(inv, caller.user.permissions)) throw forbidden(refusalMessage(['invoice.amount.change']));
   const facts = await invoiceFacts(ctx, inv.id);
   assertUnmoved(grant, grant?.before, facts);
-  if (!inv.isTest) {
+  if (askApproval || !inv.isTest) {
     const held = await holdForApproval(
       ctx,
       { ...staffActor(caller.user, caller.ip), userId: caller.user.id },
@@ -331,6 +335,7 @@ export async function changeInvoiceAmount(
         reason: body.reason,
         amount: Math.max(facts.amount, body.amount),
         currency: facts.currency,
+        always: askApproval,
       },
       grant,
     );

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { parse, CsvError } from 'csv-parse';
 import {
@@ -81,6 +82,29 @@ function columnsOf(header: string[], rules: ParseRules): Record<StatementField, 
     out[field] = at;
   }
   return out;
+}
+
+/** A file's header: which column holds each field, and how many columns each line has. */
+export type StatementHeader = { at: Record<StatementField, number>; width: number };
+
+const EMPTY_FILE = `the file is empty: its first line must be the header (${DEFAULT_STATEMENT_HEADER})`;
+
+/** The header of a file on disk (line 1), or a 400 naming what is wrong with it. */
+export async function readHeader(file: string, rules: ParseRules): Promise<StatementHeader> {
+  const source = fs.createReadStream(file, { end: 64 * 1024 - 1 });
+  const parser = source.pipe(parse({ bom: true, to_line: 1, relax_column_count: true, relax_quotes: true }));
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) {
+      return { at: columnsOf(record, rules), width: record.length };
+    }
+  } catch (err) {
+    if (err instanceof CsvError)
+      throw fileError(1, null, `not valid CSV (${err.message.replace(/\s*at line \d+/, '')})`);
+    throw err;
+  } finally {
+    source.destroy();
+  }
+  throw fileError(1, null, EMPTY_FILE);
 }
 
 /** One line of the file as a statement row, or a 400 naming what is wrong with it (no closure per line: hot path). */
@@ -188,7 +212,7 @@ export async function* statementRows(
     parser.destroy();
   }
   if (!at) {
-    throw fileError(1, null, `the file is empty: its first line must be the header (${DEFAULT_STATEMENT_HEADER})`);
+    throw fileError(1, null, EMPTY_FILE);
   }
   if (batch.length) yield batch;
 }

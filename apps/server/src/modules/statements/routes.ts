@@ -97,6 +97,10 @@ export const statementsPlugin =
     }));
     serve(app, spec['GET /api/v1/statements/:id'], async (req) => statementDetail(ctx.db, req.params.id, req.query));
     serve(app, spec['POST /api/v1/statements/lines/:id/resolve'], async (req) => ({
-      data: await resolveLine(ctx, { id: req.params.id, body: req.body, actor: staffActor(currentUser(req), req.ip) }),
+      data: await resolveLine(ctx, {
+        id: req.params.id,
+        body: req.body,
+        caller: { user: currentUser(req), ip: req.ip },
+      }),
     }));
   };

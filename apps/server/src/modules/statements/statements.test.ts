@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import type { StatementLineItem } from '@paydesk/contracts';
 import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
 import { injectSigned, invoiceBody, merchantSigner, validCard, type Signer } from '../../../test/merchant-client';
 import { checkMoneyInvariants } from '../engine/invariants.testkit';
@@ -17,7 +18,7 @@ const cookies: Record<string, string> = {};
 beforeAll(async () => {
   t = await createTestApp();
   sign = merchantSigner(t.demo.merchantId, t.demo.privateKeyPem, t.clock.now);
-  for (const u of ['ops', 'owner', 'finance', 'viewer']) cookies[u] = await loginAs(t.app, u);
+  for (const u of ['admin', 'ops', 'owner', 'finance', 'viewer']) cookies[u] = await loginAs(t.app, u);
 });
 afterAll(async () => t?.close());
 
@@ -123,6 +124,7 @@ async function donePayout(amount: number) {
 const written = async () =>
   (
     await q<{ statements: number; lines: number; incoming: number; audit: number; ledger: number }>(sql`SELECT
+      (SELECT count(*)::int FROM approval_requests) AS approvals,
       (SELECT count(*)::int FROM provider_statements) AS statements, (SELECT count(*)::int FROM statement_lines) AS lines,
       (SELECT count(*)::int FROM incoming_payments) AS incoming, (SELECT count(*)::int FROM audit_log) AS audit,
       (SELECT count(*)::int FROM ledger_entries) AS ledger`)
@@ -134,18 +136,7 @@ async function suspense() {
   return -Number(r!.v);
 }
 
-type Line = {
-  id: number;
-  lineNo: number | null;
-  reference: string;
-  direction: string;
-  outcome: string;
-  incomingId: string | null;
-  transactionId: string | null;
-  detail: string | null;
-  resolution: string | null;
-  resolvedBy: string | null;
-};
+type Line = StatementLineItem;
 async function linesOf(statementId: string, query = '') {
   const all: Line[] = [];
   let after: string | null = null;
@@ -333,12 +324,12 @@ describe('a statement against the books', () => {
       },
     ]);
 
+    // matched lines have nothing to resolve: no id to resolve them by
+    expect(find(r.matched, 'MATCHED').id).toBeNull();
     const before = await written();
-    const refusals: [number, object, number][] = [
+    const refusals: [number | null, object, number][] = [
       // resolved already
       [out.id, { resolution: 'ACCEPT', reason: 'once more' }, 409],
-      // matched lines have nothing to resolve
-      [find(r.matched, 'MATCHED').id, { resolution: 'ACCEPT', reason: 'why not' }, 409],
       // the money of a reported line is on the books already: matching it elsewhere would count it twice
       [
         find(r.unknownIn, 'STATEMENT_ONLY').id,
@@ -370,6 +361,76 @@ describe('a statement against the books', () => {
     expect(detail.json().data.statement.open).toBe(4);
   });
 
+  it('books that are wrong: a correction asked for from the line, approved by a second person, through the engine', async () => {
+    const w = await donePayout(7_700_00);
+    const day = { from: new Date('2002-02-01T00:00:00Z'), to: new Date('2002-02-02T00:00:00Z') };
+    const stray = ref('ST-X');
+    const res = await upload(
+      'ops',
+      w.providerId,
+      day,
+      csvOf([
+        ['2002-02-01T10:00:00Z', w.accountId, 7_500_00, 'OUT', w.transactionId],
+        ['2002-02-01T11:00:00Z', w.accountId, 100_00, 'OUT', stray],
+      ]),
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    const id = res.json().data.statement.id as string;
+    const lines = await linesOf(id);
+    const paid = lines.find((l) => l.reference === w.transactionId)!;
+    expect(paid).toMatchObject({ outcome: 'MISMATCH', transactionId: w.transactionId });
+    const amountOf = async () =>
+      (await q<{ amount: number }>(sql`SELECT amount::int AS amount FROM invoices WHERE id = ${w.invoiceId}`))[0]!
+        .amount;
+    const resolve = (body: object, lineId = paid.id) =>
+      as('ops', 'POST', `/api/v1/statements/lines/${lineId}/resolve`, body);
+
+    // refused, nothing written: a line with no invoice behind it, a correction naming nothing or two things
+    const before = await written();
+    const stranger = lines.find((l) => l.reference === stray)!;
+    for (const [lineId, body, status] of [
+      [stranger.id, { resolution: 'APPROVAL', amount: 100_00, reason: 'no invoice' }, 400],
+      [paid.id, { resolution: 'APPROVAL', reason: 'nothing asked' }, 400],
+      [paid.id, { resolution: 'APPROVAL', amount: 1, statusId: 5, reason: 'both' }, 400],
+      [paid.id, { resolution: 'ACCEPT', amount: 1, reason: 'a correction is APPROVAL' }, 400],
+    ] as [number | null, object, number][]) {
+      const r = await resolve(body, lineId);
+      expect(r.statusCode, `${JSON.stringify(body)} ${r.body}`).toBe(status);
+    }
+    expect(await written()).toEqual(before);
+
+    // asked for: held for a second person although no policy is on, and nothing moves yet
+    const asked = await resolve({ resolution: 'APPROVAL', amount: 7_500_00, reason: 'the bank paid 7,500.00' });
+    expect(asked.statusCode, asked.body).toBe(200);
+    expect(asked.json().data).toMatchObject({ resolution: 'APPROVAL', approvalStatus: 'PENDING', resolvedBy: 'ops' });
+    const first = asked.json().data.approvalId as string;
+    expect(await amountOf()).toBe(7_700_00);
+    expect((await as('ops', 'GET', `/api/v1/statements/${id}?limit=1`)).json().data.statement.open).toBe(1);
+    expect((await resolve({ resolution: 'ACCEPT', reason: 'twice' })).statusCode).toBe(409);
+    // the maker cannot approve it; rejected, the line is open again
+    expect((await as('ops', 'POST', `/api/v1/approvals/${first}/approve`, {})).statusCode).toBeGreaterThanOrEqual(400);
+    const rejected = await as('admin', 'POST', `/api/v1/approvals/${first}/reject`, { reason: 'ask the bank first' });
+    expect(rejected.statusCode, rejected.body).toBe(200);
+    const reopened = (await linesOf(id, '&open=true')).map((l) => l.id);
+    expect(reopened).toContain(paid.id);
+    expect(await amountOf()).toBe(7_700_00);
+
+    const again = await resolve({ resolution: 'APPROVAL', amount: 7_500_00, reason: 'the bank confirmed 7,500.00' });
+    expect(again.statusCode, again.body).toBe(200);
+    const second = again.json().data.approvalId as string;
+    expect(second).not.toBe(first);
+    const ok = await as('admin', 'POST', `/api/v1/approvals/${second}/approve`, { reason: 'statement checked' });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(await amountOf()).toBe(7_500_00);
+    const done = (await linesOf(id)).find((l) => l.id === paid.id)!;
+    expect(done).toMatchObject({ resolution: 'APPROVAL', approvalId: second, approvalStatus: 'APPROVED' });
+    expect((await linesOf(id, '&open=true')).map((l) => l.id)).not.toContain(paid.id);
+    const [audit] = await q<{ after: { approvalId: string } }>(sql`SELECT after FROM audit_log
+      WHERE action = 'statement.line_resolved' AND target_id = ${String(paid.id)} ORDER BY id DESC LIMIT 1`);
+    expect(audit!.after.approvalId).toBe(second);
+    await checkMoneyInvariants(t.ctx.db);
+  });
+
   it('the daily summary downloads as CSV', async () => {
     const day = period.from.toISOString().slice(0, 10);
     const res = await as(
@@ -384,14 +445,20 @@ describe('a statement against the books', () => {
     expect(header).toBe('Day,Currency,Lines,Matched,Statement only,Books only,Mismatches,Amount in,Amount out');
     expect(rows.length).toBeGreaterThan(0);
     const cells = rows.map((row) => row.split(','));
-    const [expected] = await q<{ lines: number; matched: number }>(sql`
-      SELECT count(*) FILTER (WHERE l.line_no IS NOT NULL)::int AS lines,
-        count(*) FILTER (WHERE l.outcome = 'MATCHED')::int AS matched
-      FROM statement_lines l JOIN provider_statements ps ON ps.id = l.statement_id
-      WHERE ps.provider_id = ${provider.id} AND (l.occurred_at AT TIME ZONE 'UTC')::date = ${day}::date`);
-    expect(cells.reduce((n, c) => n + Number(c[2]), 0)).toBe(expected!.lines);
-    expect(cells.reduce((n, c) => n + Number(c[3]), 0)).toBe(expected!.matched);
-    expect(expected!.matched).toBeGreaterThan(0);
+    // what the statements' lines say, read through the API
+    const statements = (await as('ops', 'GET', `/api/v1/statements?providerId=${provider.id}&limit=200`)).json()
+      .data as { id: string }[];
+    const expected = { lines: 0, matched: 0 };
+    for (const st of statements) {
+      for (const l of await linesOf(st.id)) {
+        if (l.lineNo === null || l.occurredAt.slice(0, 10) !== day) continue;
+        expected.lines++;
+        if (l.outcome === 'MATCHED') expected.matched++;
+      }
+    }
+    expect(cells.reduce((n, c) => n + Number(c[2]), 0)).toBe(expected.lines);
+    expect(cells.reduce((n, c) => n + Number(c[3]), 0)).toBe(expected.matched);
+    expect(expected.matched).toBeGreaterThan(0);
     expect(cells[0]![1]).toBe('UZS');
     const bad = await as(
       'ops',

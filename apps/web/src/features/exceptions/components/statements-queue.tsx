@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import {
   Alert,
+  Anchor,
   Badge,
   Button,
   Center,
@@ -18,7 +19,10 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
+import { Link } from 'react-router';
 import { IconFileUpload } from '@tabler/icons-react';
+import { INVOICE_STATUSES } from '@paydesk/contracts/statuses';
+import { majorStringToMinorDigits } from '@paydesk/contracts/money';
 import {
   DEFAULT_STATEMENT_HEADER,
   STATEMENT_FIELDS,
@@ -30,7 +34,8 @@ import {
   type StatementResolution,
 } from '@paydesk/contracts/statements';
 import { actionErrorMessage, isApiError } from '../../../lib/api';
-import { useProviders } from '../../../lib/references';
+import { useCurrencies, useProviders } from '../../../lib/references';
+import { MoneyInput } from '../../../components/money-input';
 import { useCan } from '../../../lib/session';
 import { CsvButton } from '../../../components/csv-button';
 import { SectionLoader } from '../../../components/full-page-loader';
@@ -470,7 +475,7 @@ function StatementLines({ id, canResolve }: { id: string; canResolve: boolean })
               </Table.Thead>
               <Table.Tbody>
                 {lines.map((l) => (
-                  <Table.Tr key={l.id}>
+                  <Table.Tr key={l.id ?? `line-${l.lineNo}`}>
                     <Table.Td>
                       {l.lineNo ?? (
                         <Text size="sm" c="dimmed">
@@ -504,6 +509,24 @@ function StatementLines({ id, canResolve }: { id: string; canResolve: boolean })
                         <Text size="sm" c="dimmed">
                           —
                         </Text>
+                      ) : l.resolution === 'APPROVAL' ? (
+                        <Stack gap={4} align="flex-start">
+                          <Text size="sm" c="dimmed">
+                            Correction asked by {l.resolvedBy}: {l.resolutionReason}
+                          </Text>
+                          <Anchor component={Link} to={`/approvals?status=${l.approvalStatus ?? 'PENDING'}`} size="sm">
+                            Approval {(l.approvalStatus ?? 'PENDING').toLowerCase()}
+                          </Anchor>
+                          {lineIsOpen(l) && canResolve && (
+                            <Button
+                              size="xs"
+                              onClick={() => setActing(l)}
+                              aria-label={`Resolve line ${l.lineNo ?? l.reference}`}
+                            >
+                              Resolve again
+                            </Button>
+                          )}
+                        </Stack>
                       ) : l.resolvedAt ? (
                         <Text size="sm" c="dimmed">
                           {l.resolution === 'MATCH' ? 'Matched' : 'Accepted'} by {l.resolvedBy}: {l.resolutionReason}
@@ -546,16 +569,43 @@ function StatementLines({ id, canResolve }: { id: string; canResolve: boolean })
   );
 }
 
-/** Resolve one exception: match it by hand to what it is, or accept the difference; a reason either way. */
+/** An exception still to resolve: never resolved, or its correction was rejected or expired. */
+const lineIsOpen = (l: StatementLineItem) =>
+  l.outcome !== 'MATCHED' &&
+  (!l.resolvedAt ||
+    (l.resolution === 'APPROVAL' && (l.approvalStatus === 'REJECTED' || l.approvalStatus === 'EXPIRED')));
+
+const RESOLUTION_LABEL: Record<StatementResolution, string> = {
+  MATCH: 'Match',
+  ACCEPT: 'Accept',
+  APPROVAL: 'Ask for approval',
+};
+
+/**
+ * Resolve one exception: match it by hand to what it is, accept the difference, or, when the books are wrong, ask for
+ * a correction of the invoice behind it (a status or an amount) that a second person approves; a reason each time.
+ */
 function ResolveLineDialog({ line, onClose }: { line: StatementLineItem; onClose: () => void }) {
   const resolve = useResolveStatementLine();
   const money = useMoney();
+  const currencies = useCurrencies();
+  const currency = currencies.data?.find((c) => c.code === line.currency);
   const canMatch = line.lineNo !== null;
+  // a correction needs the invoice behind the line: its incoming payment or its payout
+  const canCorrect = (line.incomingId ?? line.transactionId) !== null;
   const [resolution, setResolution] = useState<StatementResolution>(canMatch ? 'MATCH' : 'ACCEPT');
   const [target, setTarget] = useState((line.direction === 'IN' ? line.incomingId : line.transactionId) ?? '');
+  const [correction, setCorrection] = useState<'status' | 'amount'>('status');
+  const [statusId, setStatusId] = useState<string | null>(null);
+  const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
   const what = line.direction === 'IN' ? 'Incoming payment id' : 'Payout transaction id';
-  const targetOk = resolution === 'ACCEPT' || /^[0-9a-f-]{36}$/i.test(target.trim());
+  const amountMinor = currency && amount ? majorStringToMinorDigits(amount, currency.dimension) : null;
+  const targetOk =
+    resolution === 'ACCEPT' ||
+    (resolution === 'MATCH' && /^[0-9a-f-]{36}$/i.test(target.trim())) ||
+    (resolution === 'APPROVAL' &&
+      (correction === 'status' ? statusId !== null : amountMinor !== null && Number(amountMinor) > 0));
   const ok = reason.trim().length >= 3 && targetOk;
   return (
     <Modal
@@ -570,7 +620,8 @@ function ResolveLineDialog({ line, onClose }: { line: StatementLineItem; onClose
           if (!ok) return;
           resolve.mutate(
             {
-              id: line.id,
+              // only an exception opens this dialog: it has its id
+              id: line.id!,
               resolution,
               reason: reason.trim(),
               ...(resolution === 'MATCH'
@@ -578,10 +629,21 @@ function ResolveLineDialog({ line, onClose }: { line: StatementLineItem; onClose
                   ? { incomingId: target.trim() }
                   : { transactionId: target.trim() }
                 : {}),
+              ...(resolution === 'APPROVAL'
+                ? correction === 'status'
+                  ? { statusId: Number(statusId) }
+                  : { amount: Number(amountMinor) }
+                : {}),
             },
             {
               onSuccess: () => {
-                toast.success(resolution === 'MATCH' ? 'Line matched by hand' : 'Difference accepted');
+                toast.success(
+                  resolution === 'MATCH'
+                    ? 'Line matched by hand'
+                    : resolution === 'ACCEPT'
+                      ? 'Difference accepted'
+                      : 'Correction asked for: it waits for another person’s approval',
+                );
                 onClose();
               },
               onError: (err) => toast.error(actionErrorMessage(err, 'The line could not be resolved')),
@@ -593,18 +655,52 @@ function ResolveLineDialog({ line, onClose }: { line: StatementLineItem; onClose
           <Text size="sm">
             {OUTCOME[line.outcome].label}: {line.direction === 'IN' ? 'in' : 'out'} {money(line.amount, line.currency)}{' '}
             on account {line.accountId}, reference <code>{line.reference}</code>
-            {line.detail ? ` (${line.detail})` : ''}. Nothing moves on the books either way.
+            {line.detail ? ` (${line.detail})` : ''}.{' '}
+            {resolution === 'APPROVAL'
+              ? 'The invoice behind the line is corrected once another person approves.'
+              : 'Nothing moves on the books.'}
           </Text>
-          {canMatch && (
+          {(canMatch || canCorrect) && (
             <SegmentedControl
               aria-label="Resolution"
               value={resolution}
               onChange={(v) => setResolution(v as StatementResolution)}
               data={[
-                { value: 'MATCH', label: 'Match by hand' },
+                ...(canMatch ? [{ value: 'MATCH', label: 'Match by hand' }] : []),
                 { value: 'ACCEPT', label: 'Accept' },
+                ...(canCorrect ? [{ value: 'APPROVAL', label: 'Correct the books' }] : []),
               ]}
             />
+          )}
+          {resolution === 'APPROVAL' && (
+            <>
+              <SegmentedControl
+                aria-label="Correction"
+                value={correction}
+                onChange={(v) => setCorrection(v as 'status' | 'amount')}
+                data={[
+                  { value: 'status', label: 'Status' },
+                  { value: 'amount', label: 'Amount' },
+                ]}
+              />
+              {correction === 'status' ? (
+                <Select
+                  label="The invoice's status should be"
+                  data={INVOICE_STATUSES.map((st) => ({ value: String(st.id), label: st.value }))}
+                  value={statusId}
+                  onChange={setStatusId}
+                  required
+                />
+              ) : currency ? (
+                <MoneyInput
+                  label="The invoice's amount should be"
+                  currency={currency}
+                  value={amount}
+                  onChange={setAmount}
+                  required
+                />
+              ) : null}
+            </>
           )}
           {resolution === 'MATCH' && (
             <TextInput
@@ -636,7 +732,7 @@ function ResolveLineDialog({ line, onClose }: { line: StatementLineItem; onClose
               Cancel
             </Button>
             <Button type="submit" disabled={!ok} loading={resolve.isPending}>
-              {resolution === 'MATCH' ? 'Match' : 'Accept'}
+              {RESOLUTION_LABEL[resolution]}
             </Button>
           </Group>
         </Stack>
