@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ESLint } from 'eslint';
 
 /**
- * Import boundaries are lint errors (STYLE.md): each fixture below is a file at a real place in the
+ * Import boundaries are lint errors (docs/architecture.md, "Layout and boundaries"): each fixture below is a file at a real place in the
  * tree with one forbidden import, and `npm run lint`'s own configuration must reject it. Relative paths
  * count as much as package names. The last fixtures are allowed imports that must stay allowed.
  */
@@ -124,4 +124,42 @@ describe('import boundaries are lint errors', () => {
       expect(await lint(file, code)).toEqual([]);
     });
   }
+});
+
+/**
+ * An import cycle is a lint error (import/no-cycle): a fixture takes the place of a real file that another one
+ * imports, and imports that one back. A type-only import is erased at build time and does not count.
+ */
+describe('import cycles are lint errors', () => {
+  const cycles = async (file: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+    return result!.messages.filter((m) => m.ruleId === 'import/no-cycle');
+  };
+  const terminalInfo = 'apps/server/src/modules/merchant-api/terminal-info.ts';
+
+  it('rejects a module that imports back the one importing it', async () => {
+    const messages = await cycles(
+      terminalInfo,
+      "import { createInvoice } from './service';\nexport const x = createInvoice;\n",
+    );
+    expect(messages.map((m) => m.severity)).toEqual([2]);
+  });
+
+  it('rejects a longer cycle, through a third module', async () => {
+    // terminal-info.ts → routes.ts → service.ts → terminal-info.ts
+    const messages = await cycles(
+      terminalInfo,
+      "import { merchantApiPlugin } from './routes';\nexport const x = merchantApiPlugin;\n",
+    );
+    expect(messages.map((m) => m.severity)).toEqual([2]);
+  });
+
+  it('allows a type-only import back', async () => {
+    expect(
+      await cycles(
+        terminalInfo,
+        "import type { StaleCredentials } from './service';\nexport type X = StaleCredentials;\n",
+      ),
+    ).toEqual([]);
+  });
 });

@@ -18,11 +18,14 @@ describe('report parameters', () => {
     expect(invoiceReportQuery.safeParse({ periodStart: '2026-03-01', periodEnd: '2026-03-01' }).success).toBe(true);
   });
 
-  it('currencyId is an id or a code', () => {
+  it('a currency by its id (currencyId) or its code (currency), exactly one', () => {
     const base = { periodStart: '2026-03-01', periodEnd: '2026-03-02' };
     expect(balanceReportQuery.parse({ ...base, currencyId: '2' }).currencyId).toBe(2);
-    expect(balanceReportQuery.parse({ ...base, currencyId: 'UZS' }).currencyId).toBe('UZS');
-    expect(balanceReportQuery.safeParse({ ...base, currencyId: 'uzs!' }).success).toBe(false);
+    expect(balanceReportQuery.parse({ ...base, currency: 'UZS' }).currency).toBe('UZS');
+    expect(balanceReportQuery.safeParse({ ...base, currencyId: 'UZS' }).success).toBe(false);
+    expect(balanceReportQuery.safeParse({ ...base, currency: 'uzs!' }).success).toBe(false);
+    expect(balanceReportQuery.safeParse({ ...base, currencyId: '2', currency: 'UZS' }).success).toBe(false);
+    expect(balanceReportQuery.safeParse(base).error?.issues[0]?.path).toEqual(['currencyId']);
   });
 
   it('the web form needs both dates, from not after to', () => {

@@ -27,10 +27,23 @@ const positiveId = (label: string) =>
     .positive(`${label} is required`)
     .max(MAX_DB_ID, `${label} is not an id`);
 
-/** A currency by id, or by its code (the provider card picks currencies by code, SPEC §2). */
-const currencyRef = z.union([z.string().regex(/^[A-Z]{3,5}$/), positiveId('currencyId')], {
-  error: 'currencyId must be a currency id or code',
-});
+/** A currency by its id (`currencyId`) or by its code (`currency`): exactly one of the two. */
+const currencyRef = {
+  currencyId: positiveId('currencyId').optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3,5}$/, 'currency must be a currency code, e.g. UZS')
+    .optional(),
+};
+const oneCurrency = <T extends { currencyId?: number; currency?: string }>(v: T, ctx: z.RefinementCtx) => {
+  if ((v.currencyId === undefined) === (v.currency === undefined)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['currencyId'],
+      message: 'Name the currency once: currencyId (its id) or currency (its code)',
+    });
+  }
+};
 
 const period = {
   periodStart: isoDay('periodStart'),
@@ -49,14 +62,18 @@ export const invoiceReportQuery = scopedQuery({
 }).superRefine(periodOrdered);
 export const balanceReportQuery = scopedQuery({
   ...period,
-  currencyId: currencyRef,
+  ...currencyRef,
   terminalId: z.uuid('terminalId must be a UUID').optional(),
-}).superRefine(periodOrdered);
+})
+  .superRefine(periodOrdered)
+  .superRefine(oneCurrency);
 export const providerReportQuery = scopedQuery({
   ...period,
-  currencyId: currencyRef,
+  ...currencyRef,
   providerId: positiveId('providerId'),
-}).superRefine(periodOrdered);
+})
+  .superRefine(periodOrdered)
+  .superRefine(oneCurrency);
 export const poolBalanceReportQuery = scopedQuery({
   ...period,
   terminalPoolId: positiveId('terminalPoolId'),

@@ -1,26 +1,26 @@
-import { authRoutes } from './routes/auth';
-import { usersRoutes } from './routes/users';
-import { auditRoutes } from './routes/audit';
-import { merchantsRoutes } from './routes/merchants';
-import { referencesRoutes } from './routes/references';
-import { settingsRoutes } from './routes/settings';
-import { terminalsRoutes } from './routes/terminals';
-import { accountsRoutes } from './routes/accounts';
-import { merchantApiRoutes } from './routes/merchant-api';
-import { paymentFormRoutes } from './routes/payment-form';
-import { providerApiRoutes } from './routes/provider-api';
-import { ledgerRoutes } from './routes/ledger';
-import { callbacksRoutes } from './routes/callbacks';
-import { engineRoutes } from './routes/engine';
-import { invoicesRoutes } from './routes/invoices';
-import { supportRoutes } from './routes/support';
-import { monitoringRoutes } from './routes/monitoring';
-import { reportsRoutes } from './routes/reports';
-import { settlementsRoutes } from './routes/settlements';
-import { savedViewRoutes } from './routes/saved-views';
+import { authRouteSpecs } from './routes/auth';
+import { userRouteSpecs } from './routes/users';
+import { auditRouteSpecs } from './routes/audit';
+import { merchantRouteSpecs } from './routes/merchants';
+import { referenceRouteSpecs } from './routes/references';
+import { settingRouteSpecs } from './routes/settings';
+import { terminalRouteSpecs } from './routes/terminals';
+import { accountRouteSpecs } from './routes/accounts';
+import { merchantApiRouteSpecs } from './routes/merchant-api';
+import { paymentFormRouteSpecs } from './routes/payment-form';
+import { providerApiRouteSpecs } from './routes/provider-api';
+import { ledgerRouteSpecs } from './routes/ledger';
+import { callbackRouteSpecs } from './routes/callbacks';
+import { engineRouteSpecs } from './routes/engine';
+import { invoiceRouteSpecs } from './routes/invoices';
+import { supportRouteSpecs } from './routes/support';
+import { monitoringRouteSpecs } from './routes/monitoring';
+import { reportRouteSpecs } from './routes/reports';
+import { settlementRouteSpecs } from './routes/settlements';
+import { savedViewRouteSpecs } from './routes/saved-views';
 import { approvalRouteSpecs } from './routes/approvals';
 import { exceptionRouteSpecs } from './routes/exceptions';
-import { notificationRoutes } from './routes/notifications';
+import { notificationRouteSpecs } from './routes/notifications';
 import { accountHealthRouteSpecs } from './routes/account-health';
 import { statementRouteSpecs } from './routes/statements';
 
@@ -28,33 +28,33 @@ import { statementRouteSpecs } from './routes/statements';
  * Every route of the API, keyed `METHOD /path` (issue 14): the server registers each from here, the
  * OpenAPI documents are generated from here, and the web's client is typed from here.
  */
-export const ROUTES = {
-  ...authRoutes,
-  ...usersRoutes,
-  ...auditRoutes,
-  ...merchantsRoutes,
-  ...referencesRoutes,
-  ...settingsRoutes,
-  ...terminalsRoutes,
-  ...accountsRoutes,
-  ...merchantApiRoutes,
-  ...paymentFormRoutes,
-  ...providerApiRoutes,
-  ...ledgerRoutes,
-  ...callbacksRoutes,
-  ...engineRoutes,
-  ...invoicesRoutes,
-  ...supportRoutes,
-  ...monitoringRoutes,
-  ...reportsRoutes,
-  ...settlementsRoutes,
-  ...savedViewRoutes,
+export const API_ROUTES = {
+  ...authRouteSpecs,
+  ...userRouteSpecs,
+  ...auditRouteSpecs,
+  ...merchantRouteSpecs,
+  ...referenceRouteSpecs,
+  ...settingRouteSpecs,
+  ...terminalRouteSpecs,
+  ...accountRouteSpecs,
+  ...merchantApiRouteSpecs,
+  ...paymentFormRouteSpecs,
+  ...providerApiRouteSpecs,
+  ...ledgerRouteSpecs,
+  ...callbackRouteSpecs,
+  ...engineRouteSpecs,
+  ...invoiceRouteSpecs,
+  ...supportRouteSpecs,
+  ...monitoringRouteSpecs,
+  ...reportRouteSpecs,
+  ...settlementRouteSpecs,
+  ...savedViewRouteSpecs,
   ...exceptionRouteSpecs,
   ...approvalRouteSpecs,
-  ...notificationRoutes,
+  ...notificationRouteSpecs,
   ...accountHealthRouteSpecs,
   ...statementRouteSpecs,
 };
 
-export type Routes = typeof ROUTES;
+export type Routes = typeof API_ROUTES;
 export type RouteKey = keyof Routes;

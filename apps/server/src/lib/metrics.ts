@@ -4,7 +4,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { EXCEPTION_QUEUES, type ExceptionQueue } from '@paydesk/contracts';
 import { callbacks } from '../db/schema';
 import { exceptionSummary } from '../modules/exceptions/queues';
-import type { AppContext } from './context';
+import type { DbHandle } from '../db/create-db';
 
 /**
  * Prometheus metrics. Each app (buildApp) has a registry of its own, so that tests may build many apps in
@@ -25,12 +25,12 @@ export type AppMetrics = {
 };
 
 /** A failed sign-in attempt (wrong password, unknown user, or a wrong second factor). No-op without metrics. */
-export function countSignInFailure(ctx: Pick<AppContext, 'metrics'>, reason: SignInFailureReason) {
+export function countSignInFailure(ctx: { metrics?: AppMetrics }, reason: SignInFailureReason) {
   ctx.metrics?.signInFailure(reason);
 }
 
 /** A user locked by too many failures (the attempt that set the lock). No-op without metrics. */
-export function countLockout(ctx: Pick<AppContext, 'metrics'>) {
+export function countLockout(ctx: { metrics?: AppMetrics }) {
   ctx.metrics?.lockout();
 }
 
@@ -129,7 +129,10 @@ function oncePerScrape<T>(what: string, run: () => Promise<T>, unknown: T): () =
   };
 }
 
-export function createAppMetrics(ctx: AppContext): AppMetrics {
+/** What the metrics read: the database (its pool for the pool gauges) and the server clock (AppContext has both). */
+type MetricsSource = { dbh: DbHandle; db: DbHandle['db']; now: () => Date };
+
+export function createAppMetrics(ctx: MetricsSource): AppMetrics {
   const registry = new Registry();
   const registers = [registry];
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { API_SURFACES, ERROR_CODES, errorStatusesOf, type ApiSurface, type RouteSpec } from '@paydesk/contracts';
-import { ROUTES } from '@paydesk/contracts/routes';
+import { API_ROUTES } from '@paydesk/contracts/routes';
 import { quickstartMarkdown } from './quickstart';
 import { webhookPayloadSchema, webhooksOf } from './webhooks';
 
@@ -223,7 +223,7 @@ export function openApiDocument(opts: DocumentOptions) {
 }
 
 function buildDocument({ publicUrl, surface }: DocumentOptions) {
-  const specs = (Object.values(ROUTES) as RouteSpec[]).filter((s) => !surface || s.api === surface);
+  const specs = (Object.values(API_ROUTES) as RouteSpec[]).filter((s) => !surface || s.api === surface);
   const paths: Record<string, Record<string, Operation>> = {};
   const tags = new Set<string>();
   for (const spec of specs) {

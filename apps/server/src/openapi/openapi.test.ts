@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { API_SURFACES, WEBHOOK_TYPES, routeKey, webhookPayload, type RouteSpec } from '@paydesk/contracts';
-import { ROUTES } from '@paydesk/contracts/routes';
+import { API_ROUTES } from '@paydesk/contracts/routes';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { TMP_DIR } from '../../test/paths';
 
@@ -51,7 +51,7 @@ async function lint(doc: Doc, name: string) {
 
 describe('OpenAPI documents', () => {
   it('every API route the server registers comes from the route table, and every table route is registered', () => {
-    const table = (Object.values(ROUTES) as RouteSpec[]).map(routeKey).sort();
+    const table = (Object.values(API_ROUTES) as RouteSpec[]).map(routeKey).sort();
     expect([...t.app.apiRoutes].sort()).toEqual(table);
   });
 
@@ -94,7 +94,7 @@ describe('OpenAPI documents', () => {
   });
 
   it('every example is valid against the schema it illustrates', () => {
-    for (const spec of Object.values(ROUTES) as RouteSpec[]) {
+    for (const spec of Object.values(API_ROUTES) as RouteSpec[]) {
       const key = routeKey(spec);
       if (spec.examples?.request !== undefined)
         expect(spec.body!.safeParse(spec.examples.request).error, key).toBe(undefined);

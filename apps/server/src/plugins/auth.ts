@@ -242,8 +242,11 @@ declare module 'fastify' {
   }
 }
 
+/** A signed-in person acting through the back-office, and from where: what services that check and audit take. */
+export type Caller = { user: SessionUser; ip: string };
+
 /** Who acts and from where, as services that audit take it. */
-export const currentCaller = (req: FastifyRequest) => ({ user: currentUser(req), ip: req.ip });
+export const currentCaller = (req: FastifyRequest): Caller => ({ user: currentUser(req), ip: req.ip });
 
 /** The signed-in user; only valid on routes whose auth is not 'public'. */
 export function currentUser(req: FastifyRequest): SessionUser {

@@ -5,7 +5,7 @@ import { hasPermission, type Permission } from '@paydesk/contracts/permissions';
 import { FullPageLoader } from '../components/full-page-loader';
 import { PageTitle } from '../components/page-title';
 import { Refusal } from '../components/refusal';
-import { ROUTES } from '../lib/routes';
+import { PAGES } from '../lib/pages';
 import { CurrentUserContext, meQuery, usePermissions } from '../lib/session';
 
 /**
@@ -19,11 +19,11 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   const { data: me, isPending, isError } = useQuery(meQuery);
   const { pathname } = useLocation();
   if (isPending) return <FullPageLoader label="Loading your session" />;
-  if (isError || !me) return <Navigate to={ROUTES.Login} replace />;
+  if (isError || !me) return <Navigate to={PAGES.Login} replace />;
   if (me.mustChangePassword) {
-    if (pathname !== ROUTES.ChangePassword) return <Navigate to={ROUTES.ChangePassword} replace />;
-  } else if (me.mustSetUpTwoFactor && pathname !== ROUTES.TwoFactorSetup) {
-    return <Navigate to={ROUTES.TwoFactorSetup} replace />;
+    if (pathname !== PAGES.ChangePassword) return <Navigate to={PAGES.ChangePassword} replace />;
+  } else if (me.mustSetUpTwoFactor && pathname !== PAGES.TwoFactorSetup) {
+    return <Navigate to={PAGES.TwoFactorSetup} replace />;
   }
   return <CurrentUserContext value={me}>{children}</CurrentUserContext>;
 }
@@ -32,7 +32,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
 export function PublicOnly({ children }: { children: ReactNode }) {
   const { data: me, isPending } = useQuery(meQuery);
   if (isPending) return <FullPageLoader label="Loading your session" />;
-  if (me) return <Navigate to={ROUTES.Invoices} replace />;
+  if (me) return <Navigate to={PAGES.Invoices} replace />;
   return children;
 }
 

@@ -12,6 +12,7 @@ import { meQuery, meQueryKey } from '../lib/session';
 import { clearSession, isSignedIn } from '../lib/session-actions';
 import { Providers } from './providers';
 import { createAppRouter, prefetchScreenData, preloadScreens } from './router';
+import { ScreenDataPrefetch } from '../lib/screen-prefetch';
 
 /**
  * The app's stylesheet, which index.html fetches as a preload so that it does not hold the page's first paint (its
@@ -75,7 +76,9 @@ void entryStyles.then(() =>
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <Providers queryClient={queryClient}>
-        <RouterProvider router={router} />
+        <ScreenDataPrefetch.Provider value={prefetchScreenData}>
+          <RouterProvider router={router} />
+        </ScreenDataPrefetch.Provider>
       </Providers>
     </StrictMode>,
   ),

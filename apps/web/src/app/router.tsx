@@ -1,7 +1,7 @@
 import { Suspense, lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { Navigate, createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
 import { FullPageLoader, SectionLoader } from '../components/full-page-loader';
-import { ROUTES } from '../lib/routes';
+import { PAGES } from '../lib/pages';
 import type { ScreenPrefetch, ScreenPrefetchContext } from '../lib/screen-prefetch';
 import type { Permission } from '@paydesk/contracts/permissions';
 import { PublicOnly, RequireAuth, RequirePermission } from './guards';
@@ -81,7 +81,7 @@ const guarded = (title: string, all: Permission[], Page: LazyExoticComponent<Com
 const routes: RouteObject[] = [
   route(
     {
-      path: ROUTES.Login,
+      path: PAGES.Login,
       handle: { name: 'Login' },
       element: (
         <PublicOnly>
@@ -97,7 +97,7 @@ const routes: RouteObject[] = [
   route(
     {
       // the setup an organisation requires: a page of its own, outside the layout whose calls the server refuses
-      path: ROUTES.TwoFactorSetup,
+      path: PAGES.TwoFactorSetup,
       handle: { name: 'TwoFactorSetup' },
       element: (
         <RequireAuth>
@@ -122,7 +122,7 @@ const routes: RouteObject[] = [
       errorElement: <RouteError />,
       children: [
         route(
-          { path: ROUTES.Invoices, handle: { name: 'Invoices', title: 'Transactions' }, element: page(InvoicesPage) },
+          { path: PAGES.Invoices, handle: { name: 'Invoices', title: 'Transactions' }, element: page(InvoicesPage) },
           InvoicesPage,
         ),
         route(
@@ -135,23 +135,23 @@ const routes: RouteObject[] = [
         ),
         route(
           {
-            path: ROUTES.Reports,
+            path: PAGES.Reports,
             handle: { name: 'Reports', title: 'Reports' },
             element: guarded('Reports', ['merchant.read.report'], ReportsPage),
           },
           ReportsPage,
         ),
         route(
-          { path: ROUTES.Merchant, handle: { name: 'Merchant', title: 'Merchant' }, element: page(MerchantPage) },
+          { path: PAGES.Merchant, handle: { name: 'Merchant', title: 'Merchant' }, element: page(MerchantPage) },
           MerchantPage,
         ),
         route(
-          { path: ROUTES.Settings, handle: { name: 'Settings', title: 'Settings' }, element: page(SettingsPage) },
+          { path: PAGES.Settings, handle: { name: 'Settings', title: 'Settings' }, element: page(SettingsPage) },
           SettingsPage,
         ),
         route(
           {
-            path: ROUTES.ChangePassword,
+            path: PAGES.ChangePassword,
             handle: { name: 'ChangePassword', title: 'Change password' },
             element: page(ChangePasswordPage),
           },
@@ -159,19 +159,19 @@ const routes: RouteObject[] = [
         ),
         route(
           {
-            path: ROUTES.TwoFactor,
+            path: PAGES.TwoFactor,
             handle: { name: 'TwoFactor', title: 'Two-factor sign-in' },
             element: page(TwoFactorPage),
           },
           TwoFactorPage,
         ),
         route(
-          { path: ROUTES.Terminals, handle: { name: 'Terminals', title: 'Terminals' }, element: page(TerminalsPage) },
+          { path: PAGES.Terminals, handle: { name: 'Terminals', title: 'Terminals' }, element: page(TerminalsPage) },
           TerminalsPage,
         ),
         route(
           {
-            path: ROUTES.Monitoring,
+            path: PAGES.Monitoring,
             handle: { name: 'Monitoring', title: 'Monitoring' },
             element: guarded('Monitoring', ['terminal.statistic.settings', 'data.terminal.statistic'], MonitoringPage),
           },
@@ -179,14 +179,14 @@ const routes: RouteObject[] = [
         ),
         route(
           {
-            path: ROUTES.Notifications,
+            path: PAGES.Notifications,
             handle: { name: 'Notifications', title: 'Notifications' },
             element: page(NotificationsPage),
           },
           NotificationsPage,
         ),
         route(
-          { path: ROUTES.Accounts, handle: { name: 'Accounts', title: 'Accounts' }, element: page(AccountsPage) },
+          { path: PAGES.Accounts, handle: { name: 'Accounts', title: 'Accounts' }, element: page(AccountsPage) },
           AccountsPage,
         ),
         route(
@@ -199,7 +199,7 @@ const routes: RouteObject[] = [
         ),
         route(
           {
-            path: ROUTES.Team,
+            path: PAGES.Team,
             handle: { name: 'Team', title: 'Team' },
             element: guarded('Team', ['users.manage'], TeamPage),
           },
@@ -207,7 +207,7 @@ const routes: RouteObject[] = [
         ),
         route(
           {
-            path: ROUTES.Audit,
+            path: PAGES.Audit,
             handle: { name: 'Audit', title: 'Audit' },
             element: guarded('Audit', ['audit.read'], AuditPage),
           },
@@ -215,7 +215,7 @@ const routes: RouteObject[] = [
         ),
         route(
           {
-            path: ROUTES.Exceptions,
+            path: PAGES.Exceptions,
             handle: { name: 'Exceptions', title: 'Exceptions' },
             element: guarded('Exceptions', ['exceptions.read'], ExceptionsPage),
           },
@@ -224,7 +224,7 @@ const routes: RouteObject[] = [
         route(
           {
             // who may decide what depends on each request's action: the page says so itself
-            path: ROUTES.Approvals,
+            path: PAGES.Approvals,
             handle: { name: 'Approvals', title: 'Approvals' },
             element: page(ApprovalsPage),
           },
@@ -235,7 +235,7 @@ const routes: RouteObject[] = [
     AppLayout,
   ),
   // Any unknown path goes to Login, which forwards an authorised user to the invoices list.
-  { path: '*', element: <Navigate to={ROUTES.Login} replace /> },
+  { path: '*', element: <Navigate to={PAGES.Login} replace /> },
 ];
 
 /**

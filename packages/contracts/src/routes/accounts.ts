@@ -29,7 +29,7 @@ const read = { all: ['people.account'] } as const;
 const edit = { all: ['people.account', 'people.account.edit'] } as const;
 
 /** Routes of the accounts module (see route-spec.ts). */
-export const accountsRoutes = {
+export const accountRouteSpecs = {
   'GET /api/v1/people/account': routeSpec({
     ...common,
     method: 'GET',

@@ -4,7 +4,7 @@ import { routeSpec } from '../route-spec';
 /** Routes of the audit module (see route-spec.ts). */
 const common = { api: 'back-office', tags: ['Audit'], access: { all: ['audit.read'] } } as const;
 
-export const auditRoutes = {
+export const auditRouteSpecs = {
   'GET /api/v1/audit': routeSpec({
     ...common,
     method: 'GET',

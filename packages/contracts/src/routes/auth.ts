@@ -16,7 +16,7 @@ import { routeSpec } from '../route-spec';
 /** Routes of the auth module (see route-spec.ts): sign-in, the session, the password and two-factor sign-in. */
 const common = { api: 'back-office', tags: ['Session'] } as const;
 
-export const authRoutes = {
+export const authRouteSpecs = {
   'POST /api/v1/login': routeSpec({
     ...common,
     method: 'POST',

@@ -20,7 +20,7 @@ const common = {
 } as const;
 
 /** Routes of the callbacks module (see route-spec.ts). */
-export const callbacksRoutes = {
+export const callbackRouteSpecs = {
   'GET /api/v1/merchant/callback': routeSpec({
     ...common,
     method: 'GET',

@@ -3,7 +3,7 @@ import { invoiceIdBody, retryResponse } from '../engine';
 import { routeSpec } from '../route-spec';
 
 /** Routes of the engine module (see route-spec.ts). */
-export const engineRoutes = {
+export const engineRouteSpecs = {
   'POST /api/v1/invoice/retry': routeSpec({
     method: 'POST',
     path: '/api/v1/invoice/retry',

@@ -35,7 +35,7 @@ const scoped = merchantScopeQuery.strict();
 const correctionErrors = ['INVALID_STATE', 'INSUFFICIENT_BALANCE', 'CONFLICT'] as const;
 
 /** Routes of the invoices module (see route-spec.ts). */
-export const invoicesRoutes = {
+export const invoiceRouteSpecs = {
   'GET /api/v1/invoice': routeSpec({
     ...common,
     method: 'GET',

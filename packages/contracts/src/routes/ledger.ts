@@ -15,7 +15,7 @@ const sums = {
 } as const;
 
 /** Routes of the ledger module (see route-spec.ts). */
-export const ledgerRoutes = {
+export const ledgerRouteSpecs = {
   'GET /api/v1/ledger/reconciliation': routeSpec({
     ...common,
     path: '/api/v1/ledger/reconciliation',

@@ -34,7 +34,7 @@ const common = {
   headers: merchantAuthHeaders,
 } as const;
 
-export const merchantApiRoutes = {
+export const merchantApiRouteSpecs = {
   'POST /api/merchant/v1/invoices': routeSpec({
     ...common,
     method: 'POST',

@@ -19,7 +19,7 @@ const common = {
   tags: ['Merchants'],
 } as const;
 
-export const merchantsRoutes = {
+export const merchantRouteSpecs = {
   'GET /api/v1/merchant/me': routeSpec({
     ...common,
     method: 'GET',

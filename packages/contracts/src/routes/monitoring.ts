@@ -13,7 +13,7 @@ const common = {
 } as const;
 
 /** Routes of the monitoring module (see route-spec.ts). */
-export const monitoringRoutes = {
+export const monitoringRouteSpecs = {
   'GET /api/data/v1/terminal': routeSpec({
     ...common,
     path: '/api/data/v1/terminal',

@@ -2,7 +2,7 @@ import { notificationListQuery, notificationListResponse } from '../notification
 import { routeSpec } from '../route-spec';
 
 /** Routes of the notifications module (see route-spec.ts). */
-export const notificationRoutes = {
+export const notificationRouteSpecs = {
   'GET /api/v1/notifications': routeSpec({
     api: 'back-office',
     tags: ['Notifications'],

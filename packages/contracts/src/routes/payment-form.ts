@@ -23,7 +23,7 @@ const common = {
   params: formIdParams,
 } as const;
 
-export const paymentFormRoutes = {
+export const paymentFormRouteSpecs = {
   'POST /api/payments/form/:formId/init': routeSpec({
     ...common,
     method: 'POST',

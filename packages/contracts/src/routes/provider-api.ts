@@ -15,7 +15,7 @@ const common = {
   access: 'provider',
 } as const;
 
-export const providerApiRoutes = {
+export const providerApiRouteSpecs = {
   'POST /api/provider/v1/incoming': routeSpec({
     ...common,
     method: 'POST',

@@ -17,7 +17,7 @@ const common = {
 } as const;
 
 /** Routes of the references module (see route-spec.ts). */
-export const referencesRoutes = {
+export const referenceRouteSpecs = {
   'GET /api/v1/reference': routeSpec({
     ...common,
     path: '/api/v1/reference',

@@ -8,7 +8,7 @@ const common = {
 } as const;
 
 /** Routes of the reports module (see route-spec.ts): every one is a CSV download. */
-export const reportsRoutes = {
+export const reportRouteSpecs = {
   'GET /api/v1/report/invoice': routeSpec({
     ...common,
     path: '/api/v1/report/invoice',

@@ -10,7 +10,7 @@ const common = {
   query: merchantScopeQuery.strict(),
 } as const;
 
-export const savedViewRoutes = {
+export const savedViewRouteSpecs = {
   'GET /api/v1/saved-views': routeSpec({
     ...common,
     method: 'GET',

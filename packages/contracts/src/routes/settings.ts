@@ -11,7 +11,7 @@ const common = {
 } as const;
 
 /** Routes of the settings module: settings of the caller's merchant (platform staff: the one picked with ?merchantId=). */
-export const settingsRoutes = {
+export const settingRouteSpecs = {
   'GET /api/v1/settings/:setting': routeSpec({
     ...common,
     method: 'GET',

@@ -3,7 +3,7 @@ import { routeSpec } from '../route-spec';
 import { settlementBody, settlementCreateQuery, settlementResponse } from '../settlements';
 
 /** Routes of the settlements module (see route-spec.ts). */
-export const settlementsRoutes = {
+export const settlementRouteSpecs = {
   'POST /api/v1/settlement': routeSpec({
     method: 'POST',
     path: '/api/v1/settlement',

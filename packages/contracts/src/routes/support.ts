@@ -9,7 +9,7 @@ const common = {
 } as const;
 
 /** Routes of the support module (see route-spec.ts). */
-export const supportRoutes = {
+export const supportRouteSpecs = {
   'GET /api/v1/merchant/support/:invoiceId': routeSpec({
     ...common,
     method: 'GET',

@@ -21,7 +21,7 @@ const common = {
 } as const;
 
 /** Routes of the terminals module (see route-spec.ts). */
-export const terminalsRoutes = {
+export const terminalRouteSpecs = {
   'GET /api/v1/terminal': routeSpec({
     ...common,
     method: 'GET',

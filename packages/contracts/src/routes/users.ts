@@ -23,7 +23,7 @@ const common = { api: 'back-office', tags: ['Team'] } as const;
 const manage = { all: ['users.manage'] } as const;
 const platformManage = { all: ['users.manage'], platformOnly: true } as const;
 
-export const usersRoutes = {
+export const userRouteSpecs = {
   'GET /api/v1/users': routeSpec({
     ...common,
     method: 'GET',

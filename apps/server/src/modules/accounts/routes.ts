@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { accountsRoutes as spec } from '@paydesk/contracts/routes/accounts';
+import { accountRouteSpecs as spec } from '@paydesk/contracts/routes/accounts';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../lib/context';
 import { heldOr, serve } from '../../lib/route';
@@ -19,7 +19,7 @@ import {
 } from './service';
 
 /** Provider accounts are not merchant-owned: people.account reads, people.account.edit changes. */
-export const accountsRoutes =
+export const accountsPlugin =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
     const audit = (req: FastifyRequest) => staffActor(currentUser(req), req.ip);

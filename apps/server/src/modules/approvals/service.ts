@@ -12,7 +12,7 @@ import {
 import type { DbOrTx } from '../../db/create-db';
 import type { AppContext } from '../../lib/context';
 import { AppError, forbidden, invalidState, notFound } from '../../lib/errors';
-import type { SessionUser } from '../../plugins/auth';
+import type { Caller, SessionUser } from '../../plugins/auth';
 import { recordAudit, staffActor } from '../audit/service';
 import { applyApproved } from './appliers';
 
@@ -21,8 +21,6 @@ import { applyApproved } from './appliers';
  * (engine/approvals.ts holdForApproval), and their approval or rejection. Approving carries the action out through the
  * same service as the maker's call, in the approval's transaction: every rule is checked again against the state now.
  */
-
-export type Caller = { user: SessionUser; ip: string };
 
 /** Who may set policies: platform admins; a merchant owner only its own merchant's key policy. */
 function assertMaySetPolicy(user: SessionUser, action: ApprovalAction) {

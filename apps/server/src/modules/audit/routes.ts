@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AUDIT_CSV_FILENAME } from '@paydesk/contracts';
-import { auditRoutes as spec } from '@paydesk/contracts/routes/audit';
+import { auditRouteSpecs as spec } from '@paydesk/contracts/routes/audit';
 import type { AppContext } from '../../lib/context';
 import { serve } from '../../lib/route';
 import { currentUser } from '../../plugins/auth';
 import { exportAuditCsv, listAudit } from './service';
 import { attachmentHeaders, framableBySameOrigin } from '../../lib/file-download';
 
-export const auditRoutes =
+export const auditPlugin =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
     serve(app, spec['GET /api/v1/audit'], async (req) => listAudit(ctx, currentUser(req), req.query));

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { jwtVerify } from 'jose';
-import { authRoutes as spec } from '@paydesk/contracts/routes/auth';
+import { authRouteSpecs as spec } from '@paydesk/contracts/routes/auth';
 import type { AppContext } from '../../lib/context';
 import { serve } from '../../lib/route';
 import { COOKIE_NAME, currentUser } from '../../plugins/auth';
@@ -13,7 +13,7 @@ import {
   twoFactorStatus,
 } from './two-factor';
 
-export const authRoutes =
+export const authPlugin =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
     const cookieOpts = (secure: boolean) => ({ path: '/', httpOnly: true, sameSite: 'strict' as const, secure });

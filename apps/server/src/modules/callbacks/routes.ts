@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { callbacksRoutes as spec } from '@paydesk/contracts/routes/callbacks';
+import { callbackRouteSpecs as spec } from '@paydesk/contracts/routes/callbacks';
 import type { AppContext } from '../../lib/context';
 import { serve } from '../../lib/route';
 import { merchantOf } from '../../lib/scope';
@@ -9,7 +9,7 @@ import { deliveryScope, endpointHealth, listDeliveries } from './deliveries';
 import { replayCallbacks } from './replay';
 import { listCallbacksOf } from './service';
 
-export const callbacksRoutes =
+export const callbacksPlugin =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
     serve(app, spec['GET /api/v1/merchant/callback'], async (req) => {

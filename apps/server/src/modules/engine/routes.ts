@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { engineRoutes as spec } from '@paydesk/contracts/routes/engine';
+import { engineRouteSpecs as spec } from '@paydesk/contracts/routes/engine';
 import type { AppContext } from '../../lib/context';
 import { serve } from '../../lib/route';
 import { merchantOf } from '../../lib/scope';
 import { currentUser } from '../../plugins/auth';
 import { operatorActor, retryWithdrawal } from './service';
 
-export const engineRoutes =
+export const enginePlugin =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
     // DESIGN §1a: re-sending a payout is platform-only; the engine adds the state and retry rules

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { INVOICE_CSV_FILENAME, INVOICE_STATUSES } from '@paydesk/contracts';
-import { invoicesRoutes as spec } from '@paydesk/contracts/routes/invoices';
+import { invoiceRouteSpecs as spec } from '@paydesk/contracts/routes/invoices';
 import type { AppContext } from '../../lib/context';
 import { notFound } from '../../lib/errors';
 import { attachmentHeaders, framableBySameOrigin } from '../../lib/file-download';
@@ -21,7 +21,7 @@ import {
   statusHistory,
 } from './service';
 
-export const invoicesRoutes =
+export const invoicesPlugin =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
     serve(app, spec['GET /api/v1/invoice'], async (req) =>

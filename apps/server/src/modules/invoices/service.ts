@@ -30,7 +30,7 @@ import type { ApprovalHeld } from '@paydesk/contracts';
 import { recordReveal, staffActor } from '../audit/service';
 import { changeAmount, changeStatus, holdForApproval, operatorActor, type ApprovalGrant } from '../engine/service';
 import { toProcessing } from '../engine/lifecycle';
-import type { SessionUser } from '../../plugins/auth';
+import type { Caller, SessionUser } from '../../plugins/auth';
 import {
   countSql,
   csvBatchCopySql,
@@ -52,8 +52,6 @@ import {
   type ItemRow,
   type Visibility,
 } from './queries';
-
-export type Caller = { user: SessionUser; ip: string };
 
 const visibility = (perms: readonly string[]): Visibility => ({
   canReadProvider: hasPermission(perms, 'invoice.provider.read'),

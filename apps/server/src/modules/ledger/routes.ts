@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ledgerRoutes as spec } from '@paydesk/contracts/routes/ledger';
+import { ledgerRouteSpecs as spec } from '@paydesk/contracts/routes/ledger';
 import type { AppContext } from '../../lib/context';
 import { serve } from '../../lib/route';
 import { merchantOf } from '../../lib/scope';
 import { reconcileLedger } from './reconcile';
 import { merchantSums } from './service';
 
-export const ledgerRoutes =
+export const ledgerPlugin =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
     // the whole platform's books: platform staff who monitor

@@ -1,19 +1,14 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { merchantApiRoutes as spec } from '@paydesk/contracts/routes/merchant-api';
+import { merchantApiRouteSpecs as spec } from '@paydesk/contracts/routes/merchant-api';
 import { publicBaseUrl } from '../../config';
 import type { AppContext } from '../../lib/context';
 import { parseRequestJson } from '../../lib/json';
 import { AppError } from '../../lib/errors';
 import { serve } from '../../lib/route';
 import { forgetMerchant, verifyMerchantRequest, type CreateGuard } from './signature';
-import {
-  cancelMerchantInvoice,
-  createInvoice,
-  getMerchantInvoice,
-  StaleCredentials,
-  type TerminalInfo,
-} from './service';
+import { cancelMerchantInvoice, createInvoice, getMerchantInvoice, StaleCredentials } from './service';
+import type { TerminalInfo } from './terminal-info';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -37,7 +32,7 @@ const merchantOf = (req: FastifyRequest) => {
 };
 
 /** Server-to-server API for merchants: every request is signed with the merchant's Ed25519 key. */
-export const merchantApiRoutes =
+export const merchantApiPlugin =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
     // payment-form links: PUBLIC_URL (required in production), never the request's Host header

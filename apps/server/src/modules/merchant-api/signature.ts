@@ -4,7 +4,7 @@ import { merchantSignaturePayload, SIGNATURE_WINDOW_SECONDS, isUuid } from '@pay
 import type { AppContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { Params } from '../../lib/prepared';
-import { terminalInfoSql, type TerminalInfo } from './service';
+import { terminalInfoSql, type TerminalInfo } from './terminal-info';
 
 /** Parsed keys by PEM text: the PEM is read fresh per request, so a changed key takes effect at once. */
 const keyCache = new Map<string, KeyObject | null>();

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { merchantsRoutes as spec } from '@paydesk/contracts/routes/merchants';
+import { merchantRouteSpecs as spec } from '@paydesk/contracts/routes/merchants';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../lib/context';
 import { notFound } from '../../lib/errors';
@@ -17,7 +17,7 @@ import {
   setTwoFactorPolicy,
 } from './service';
 
-export const merchantsRoutes =
+export const merchantsPlugin =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
     const audit = (req: FastifyRequest) => staffActor(currentUser(req), req.ip);

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { monitoringRoutes as spec } from '@paydesk/contracts/routes/monitoring';
+import { monitoringRouteSpecs as spec } from '@paydesk/contracts/routes/monitoring';
 import type { AppContext } from '../../lib/context';
 import { serve } from '../../lib/route';
 import { merchantOf } from '../../lib/scope';
 import { currentUser } from '../../plugins/auth';
 import { statisticSettings, terminalStatistics } from './service';
 
-export const monitoringRoutes =
+export const monitoringPlugin =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
     serve(app, spec['GET /api/data/v1/terminal'], async (req) => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { paymentFormRoutes } from '@paydesk/contracts/routes/payment-form';
+import { paymentFormRouteSpecs } from '@paydesk/contracts/routes/payment-form';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { injectSigned, invoiceBody, merchantSigner } from '../../../test/merchant-client';
 
@@ -57,7 +57,7 @@ describe('payment form rate limit', () => {
       expect(res.statusCode).toBe(400);
     }
 
-    const routes = Object.values(paymentFormRoutes);
+    const routes = Object.values(paymentFormRouteSpecs);
     expect(routes.length).toBeGreaterThanOrEqual(6);
     for (const spec of routes) {
       const url = spec.path.replace(':formId', formId);

@@ -1,13 +1,13 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { paymentFormRoutes as spec } from '@paydesk/contracts/routes/payment-form';
+import { paymentFormRouteSpecs as spec } from '@paydesk/contracts/routes/payment-form';
 import type { AppContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { serve } from '../../lib/route';
 import { banksForForm, completePayment, formStatus, initForm, openSupportTicket, requestCredential } from './service';
 
 /** The public payment form API: addressed by an unguessable form id, no session. */
-export const paymentFormRoutes =
+export const paymentFormPlugin =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
     // generous per-IP limit: a form polls status every 5 s; this only stops scraping and floods

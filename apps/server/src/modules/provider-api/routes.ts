@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { providerApiRoutes as spec } from '@paydesk/contracts/routes/provider-api';
+import { providerApiRouteSpecs as spec } from '@paydesk/contracts/routes/provider-api';
 import type { AppContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { serve } from '../../lib/route';
@@ -30,7 +30,7 @@ const providerOf = (req: FastifyRequest) => {
   return req.providerId;
 };
 
-export const providerApiRoutes =
+export const providerApiPlugin =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
     app.addHook('onRequest', async (req) => {

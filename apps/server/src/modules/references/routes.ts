@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ReferenceHeaderId } from '@paydesk/contracts';
-import { referencesRoutes as spec } from '@paydesk/contracts/routes/references';
+import { referenceRouteSpecs as spec } from '@paydesk/contracts/routes/references';
 import type { AppContext } from '../../lib/context';
 import { serve } from '../../lib/route';
 import { merchantOf } from '../../lib/scope';
 import { listCurrencies, listPaymentMethods, listProviders, listReferences, listTerminalPools } from './service';
 
-export const referencesRoutes =
+export const referencesPlugin =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
     serve(app, spec['GET /api/v1/reference'], async (req) => ({

@@ -227,7 +227,7 @@ describe('GET /api/v1/report/balance', () => {
       if (i > 0) expect(r.opening_balance).toBe(objs[i - 1]!.closing_balance);
     }
     // the same report by currency code
-    const byCode = await csvOf(`/api/v1/report/balance?periodStart=${start}&periodEnd=${end}&currencyId=UZS`);
+    const byCode = await csvOf(`/api/v1/report/balance?periodStart=${start}&periodEnd=${end}&currency=UZS`);
     expect(byCode.rows).toEqual(rows);
   });
 });
@@ -266,7 +266,7 @@ describe('GET /api/v1/report/balance with a terminal', () => {
 describe('GET /api/v1/report/provider', () => {
   it("per account of the provider in the currency: the merchant's DONE deposits and withdrawals in the period", async () => {
     const { header, rows } = await csvOf(
-      `/api/v1/report/provider?periodStart=${start}&periodEnd=${end}&currencyId=UZS&providerId=${silkpay}&merchantId=${demo.merchantId}`,
+      `/api/v1/report/provider?periodStart=${start}&periodEnd=${end}&currency=UZS&providerId=${silkpay}&merchantId=${demo.merchantId}`,
       ops,
     );
     expect(header).toEqual([...REPORT_COLUMNS.provider]);
@@ -335,7 +335,7 @@ describe('report permissions and validation', () => {
   const urls = () => [
     `/api/v1/report/invoice?periodStart=${start}&periodEnd=${end}`,
     `/api/v1/report/balance?periodStart=${start}&periodEnd=${end}&currencyId=${uzs}`,
-    `/api/v1/report/provider?periodStart=${start}&periodEnd=${end}&currencyId=UZS&providerId=${silkpay}`,
+    `/api/v1/report/provider?periodStart=${start}&periodEnd=${end}&currency=UZS&providerId=${silkpay}`,
     `/api/v1/report/pool/balance?periodStart=${start}&periodEnd=${end}&terminalPoolId=${uzsPool}`,
   ];
 
@@ -403,11 +403,8 @@ describe('report permissions and validation', () => {
       ['/api/v1/report/invoice?periodStart=2026-03-01&periodEnd=2026-03-02&terminalId=x', /terminalId must be a UUID/],
       ['/api/v1/report/balance?periodStart=2026-03-01&periodEnd=2026-03-02', /currencyId/],
       ['/api/v1/report/balance?periodStart=2026-03-01&periodEnd=2026-03-02&currencyId=', /currencyId/],
-      ['/api/v1/report/provider?periodStart=2026-03-01&periodEnd=2026-03-02&currencyId=UZS', /providerId/],
-      [
-        '/api/v1/report/provider?periodStart=2026-03-01&periodEnd=2026-03-02&currencyId=UZS&providerId=abc',
-        /providerId/,
-      ],
+      ['/api/v1/report/provider?periodStart=2026-03-01&periodEnd=2026-03-02&currency=UZS', /providerId/],
+      ['/api/v1/report/provider?periodStart=2026-03-01&periodEnd=2026-03-02&currency=UZS&providerId=abc', /providerId/],
       ['/api/v1/report/pool/balance?periodStart=2026-03-01&periodEnd=2026-03-02', /terminalPoolId/],
       ['/api/v1/report/pool/balance?periodStart=2026-03-01&periodEnd=2026-03-02&terminalPoolId=1&x=2', /x/],
       // beyond a database id (a 32-bit integer): refused here, not by the database
@@ -434,10 +431,10 @@ describe('report permissions and validation', () => {
     );
     const refusals: [string, string, string][] = [
       [owner, `/api/v1/report/balance?periodStart=${start}&periodEnd=${end}&currencyId=9999`, 'Currency not found'],
-      [owner, `/api/v1/report/balance?periodStart=${start}&periodEnd=${end}&currencyId=XYZ`, 'Currency not found'],
+      [owner, `/api/v1/report/balance?periodStart=${start}&periodEnd=${end}&currency=XYZ`, 'Currency not found'],
       [
         owner,
-        `/api/v1/report/balance?periodStart=${start}&periodEnd=${end}&currencyId=UZS&terminalId=${otherTerminal}`,
+        `/api/v1/report/balance?periodStart=${start}&periodEnd=${end}&currency=UZS&terminalId=${otherTerminal}`,
         'Terminal not found',
       ],
       [
@@ -452,7 +449,7 @@ describe('report permissions and validation', () => {
       ],
       [
         ops,
-        `/api/v1/report/provider?periodStart=${start}&periodEnd=${end}&currencyId=UZS&providerId=9999`,
+        `/api/v1/report/provider?periodStart=${start}&periodEnd=${end}&currency=UZS&providerId=9999`,
         'Provider not found',
       ],
       [
@@ -465,7 +462,7 @@ describe('report permissions and validation', () => {
       const res = await get(agent, url);
       expect(res.statusCode, url).toBe(404);
       expect(res.json().error, url).toMatchObject({ code: 'NOT_FOUND', message });
-      const next = await get(owner, `/api/v1/report/balance?periodStart=${start}&periodEnd=${end}&currencyId=UZS`);
+      const next = await get(owner, `/api/v1/report/balance?periodStart=${start}&periodEnd=${end}&currency=UZS`);
       expect(next.statusCode, url).toBe(200);
     }
   });

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyReply } from 'fastify';
 import type { Readable } from 'node:stream';
 import { reportFileName, type ReportKind } from '@paydesk/contracts';
-import { reportsRoutes as spec } from '@paydesk/contracts/routes/reports';
+import { reportRouteSpecs as spec } from '@paydesk/contracts/routes/reports';
 import type { AppContext } from '../../lib/context';
 import { attachmentHeaders, framableBySameOrigin } from '../../lib/file-download';
 import { serve } from '../../lib/route';
@@ -13,7 +13,7 @@ function sendCsv(reply: FastifyReply, kind: ReportKind, q: { periodStart: string
   return attachmentHeaders(reply, reportFileName(kind, q.periodStart, q.periodEnd)).send(body);
 }
 
-export const reportsRoutes =
+export const reportsPlugin =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
     // every route here is a CSV download, which the back-office makes by navigating a hidden frame to it (streamed

@@ -135,7 +135,7 @@ export async function invoicePlan(_ctx: AppContext, merchantId: string, q: Invoi
  * rows: one short statement on PostgreSQL and PGlite alike.
  */
 export async function balancePlan(ctx: AppContext, merchantId: string, q: BalanceReportQuery): Promise<ReportPlan> {
-  const c = await currencyOf(ctx, q.currencyId);
+  const c = await currencyOf(ctx, q.currencyId ?? q.currency!);
   const totals = sql`d.merchant_id = ${merchantId}::uuid AND d.currency_id = ${c.id}::int AND d.book = 'live'
     ${q.terminalId ? sql`AND d.terminal_id = ${q.terminalId}::uuid` : sql``}`;
   const whole = sql`
@@ -185,7 +185,7 @@ export async function balancePlan(ctx: AppContext, merchantId: string, q: Balanc
  * invoices_account_done_idx (the period of each account's DONE invoices).
  */
 export async function providerPlan(ctx: AppContext, merchantId: string, q: ProviderReportQuery): Promise<ReportPlan> {
-  const c = await currencyOf(ctx, q.currencyId);
+  const c = await currencyOf(ctx, q.currencyId ?? q.currency!);
   const checks: ReportCheck[] = [
     ...c.checks,
     {

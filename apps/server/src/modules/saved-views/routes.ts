@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { savedViewRoutes as spec } from '@paydesk/contracts/routes/saved-views';
+import { savedViewRouteSpecs as spec } from '@paydesk/contracts/routes/saved-views';
 import type { AppContext } from '../../lib/context';
 import { serve } from '../../lib/route';
 import { merchantOf } from '../../lib/scope';
 import { currentCaller, currentUser } from '../../plugins/auth';
 import { createView, deleteView, listViews, updateView } from './service';
 
-export const savedViewsRoutes =
+export const savedViewsPlugin =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
     serve(app, spec['GET /api/v1/saved-views'], async (req) => ({

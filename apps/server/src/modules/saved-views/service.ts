@@ -12,10 +12,9 @@ import type { DbOrTx } from '../../db/create-db';
 import { savedViews, terminals, users } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
-import type { SessionUser } from '../../plugins/auth';
+import type { Caller, SessionUser } from '../../plugins/auth';
 import { recordAudit, staffActor } from '../audit/service';
 
-type Caller = { user: SessionUser; ip: string | null };
 type Row = typeof savedViews.$inferSelect & { ownerFirstName: string; ownerLastName: string };
 
 /** Its owner may delete a view; a team manager may also delete a shared one (someone who left, a stale view). */

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { settingsRoutes as spec } from '@paydesk/contracts/routes/settings';
+import { settingRouteSpecs as spec } from '@paydesk/contracts/routes/settings';
 import type { AppContext } from '../../lib/context';
 import { serve } from '../../lib/route';
 import { merchantOf } from '../../lib/scope';
@@ -8,7 +8,7 @@ import { staffActor } from '../audit/service';
 import { getSetting, setSetting } from './service';
 
 /** Settings of the caller's merchant (platform staff: the merchant picked with ?merchantId=). */
-export const settingsRoutes =
+export const settingsPlugin =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
     serve(app, spec['GET /api/v1/settings/:setting'], async (req) => ({

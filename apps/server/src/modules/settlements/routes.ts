@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { settlementsRoutes as spec } from '@paydesk/contracts/routes/settlements';
+import { settlementRouteSpecs as spec } from '@paydesk/contracts/routes/settlements';
 import type { AppContext } from '../../lib/context';
 import { heldOr, serve } from '../../lib/route';
 import { merchantOf } from '../../lib/scope';
@@ -7,7 +7,7 @@ import { currentUser } from '../../plugins/auth';
 import { staffActor } from '../audit/service';
 import { createSettlement } from './service';
 
-export const settlementsRoutes =
+export const settlementsPlugin =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
     // a settlement a two-person policy covers answers 202 with its approval request

@@ -23,11 +23,12 @@ import {
 import type { DbOrTx, Tx } from '../../db/create-db';
 import { providerAccounts, providers, providerStatements, statementMappings } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
+import type { Caller } from '../../plugins/auth';
 import { copyOut } from '../../lib/copy-out';
 import { CURRENCY_SCALE, copyCsvOf, major } from '../../lib/csv-sql';
 import { AppError, badRequest, invalidState, notFound } from '../../lib/errors';
 import { recordAudit, staffActor, type AuditActor } from '../audit/service';
-import { changeInvoiceAmount, changeInvoiceStatus, type Caller } from '../invoices/service';
+import { changeInvoiceAmount, changeInvoiceStatus } from '../invoices/service';
 import { reportIncoming } from '../provider-api/service';
 import {
   MATCH_CHUNK,

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { supportRoutes as spec } from '@paydesk/contracts/routes/support';
+import { supportRouteSpecs as spec } from '@paydesk/contracts/routes/support';
 import type { AppContext } from '../../lib/context';
 import { serve } from '../../lib/route';
 import { merchantOf } from '../../lib/scope';
 import { currentCaller } from '../../plugins/auth';
 import { decide, ticketsOfInvoice } from './service';
 
-export const supportRoutes =
+export const supportPlugin =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
     serve(app, spec['GET /api/v1/merchant/support/:invoiceId'], async (req) => ({

@@ -1,12 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { terminalsRoutes as spec } from '@paydesk/contracts/routes/terminals';
-import type { FastifyRequest } from 'fastify';
+import { terminalRouteSpecs as spec } from '@paydesk/contracts/routes/terminals';
 import type { AppContext } from '../../lib/context';
-import { staffActor } from '../audit/service';
 import { notFound } from '../../lib/errors';
 import { serve } from '../../lib/route';
 import { merchantScope, merchantOf } from '../../lib/scope';
-import { currentUser } from '../../plugins/auth';
+import { currentCaller } from '../../plugins/auth';
 import {
   createTerminal,
   deleteAttribute,
@@ -16,13 +14,10 @@ import {
   updateTerminal,
 } from './service';
 
-export const terminalsRoutes =
+export const terminalsPlugin =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
-    const actor = (req: FastifyRequest) => {
-      const user = currentUser(req);
-      return { ...user, audit: staffActor(user, req.ip) };
-    };
+    const actor = currentCaller;
 
     serve(app, spec['GET /api/v1/terminal'], async (req) => ({
       data: await listTerminals(ctx, await merchantOf(req)),
@@ -41,14 +36,14 @@ export const terminalsRoutes =
     }));
 
     serve(app, spec['DELETE /api/v1/terminal/:id'], async (req) => {
-      await deleteAttribute(ctx, actor(req).audit, await merchantOf(req), req.params.id, req.query.attributeId);
+      await deleteAttribute(ctx, actor(req), await merchantOf(req), req.params.id, req.query.attributeId);
       return { data: { ok: true as const } };
     });
 
     serve(app, spec['POST /api/v1/merchant/:merchantId/terminal'], async (req, reply) => {
       const user = actor(req);
       // the named merchant must be the caller's scope; merchant.rw.all may name any existing one
-      const merchantId = await merchantScope(ctx, user, req.params.merchantId);
+      const merchantId = await merchantScope(ctx, user.user, req.params.merchantId);
       if (merchantId !== req.params.merchantId) throw notFound('Merchant');
       return reply.status(201).send({ data: await createTerminal(ctx, user, merchantId, req.body) });
     });

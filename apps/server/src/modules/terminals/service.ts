@@ -24,9 +24,8 @@ import {
 } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
-import { recordAudit, type AuditActor } from '../audit/service';
-
-type Actor = { id: string; permissions: readonly string[]; audit: AuditActor };
+import { recordAudit, staffActor } from '../audit/service';
+import type { Caller } from '../../plugins/auth';
 
 /** A terminal's name and attributes by type code, as the audit trail records them. */
 async function terminalSnapshot(tx: DbOrTx, id: string) {
@@ -109,11 +108,11 @@ async function attributesOf(db: DbOrTx, terminalId: string) {
   }));
 }
 
-const canSeeAttributes = (actor: Actor) => hasPermission(actor.permissions, 'terminal.attr.read');
+const canSeeAttributes = (actor: Caller) => hasPermission(actor.user.permissions, 'terminal.attr.read');
 
 export async function getTerminal(
   ctx: AppContext,
-  actor: Actor,
+  actor: Caller,
   merchantId: string,
   id: string,
   db: DbOrTx = ctx.db,
@@ -175,20 +174,20 @@ async function validateAttributes(db: DbOrTx, list: TerminalAttributeInput[]) {
  */
 export async function updateTerminal(
   ctx: AppContext,
-  actor: Actor,
+  actor: Caller,
   merchantId: string,
   id: string,
   body: { name?: string; attributes?: TerminalAttributeInput[]; feeBps?: number; callbackUrl?: string | null },
   mode: 'merge' | 'replace',
 ): Promise<TerminalDetails> {
   if (body.feeBps !== undefined && !canSeeAttributes(actor)) throw forbidden(refusalMessage(['terminal.attr.read']));
-  if (body.callbackUrl !== undefined && !hasPermission(actor.permissions, 'merchant.callback.edit')) {
+  if (body.callbackUrl !== undefined && !hasPermission(actor.user.permissions, 'merchant.callback.edit')) {
     throw forbidden(refusalMessage(['merchant.callback.edit']));
   }
   if (body.callbackUrl && ctx.config.env === 'production' && !body.callbackUrl.startsWith('https://')) {
     throw badRequest('Callback URL must use https', { callbackUrl: 'Callback URL must use https' });
   }
-  if (body.name !== undefined && !hasPermission(actor.permissions, 'terminal.create')) {
+  if (body.name !== undefined && !hasPermission(actor.user.permissions, 'terminal.create')) {
     throw forbidden(refusalMessage(['terminal.create']));
   }
   if (body.attributes !== undefined && !canSeeAttributes(actor))
@@ -230,7 +229,7 @@ export async function updateTerminal(
     if (JSON.stringify(before) !== JSON.stringify(after)) {
       await recordAudit(
         tx,
-        actor.audit,
+        staffActor(actor.user, actor.ip),
         { action: 'terminal.updated', merchantId, targetType: 'terminal', targetId: id, before, after },
         ctx.now(),
       );
@@ -241,7 +240,7 @@ export async function updateTerminal(
 
 export async function deleteAttribute(
   ctx: AppContext,
-  audit: AuditActor,
+  caller: Caller,
   merchantId: string,
   terminalId: string,
   attributeId: number,
@@ -259,7 +258,7 @@ export async function deleteAttribute(
       .where(eq(references.id, removed.attrTypeId));
     await recordAudit(
       tx,
-      audit,
+      staffActor(caller.user, caller.ip),
       {
         action: 'terminal.attribute_removed',
         merchantId,
@@ -275,7 +274,7 @@ export async function deleteAttribute(
 /** A new terminal starts in test mode and offers every payment method of its currency. */
 export async function createTerminal(
   ctx: AppContext,
-  actor: Actor,
+  actor: Caller,
   merchantId: string,
   body: TerminalCreateBody,
 ): Promise<TerminalDetails> {
@@ -315,12 +314,12 @@ export async function createTerminal(
       code: 'TERMINAL_CREATED',
       description: `Terminal '${body.name}' created in test mode`,
       data: { terminalId: t!.id },
-      userId: actor.id,
+      userId: actor.user.id,
       eventTime: ctx.now(),
     });
     await recordAudit(
       tx,
-      actor.audit,
+      staffActor(actor.user, actor.ip),
       {
         action: 'terminal.created',
         merchantId,
@@ -338,7 +337,7 @@ export async function createTerminal(
 /** Test → production, one way (SPEC §4). Already production: 409. */
 export async function switchToProduction(
   ctx: AppContext,
-  actor: Actor,
+  actor: Caller,
   merchantId: string,
   terminalId: string,
 ): Promise<TerminalListItem> {
@@ -355,12 +354,12 @@ export async function switchToProduction(
       code: 'TERMINAL_PRODUCTION',
       description: 'Terminal switched from test to production',
       data: { terminalId },
-      userId: actor.id,
+      userId: actor.user.id,
       eventTime: ctx.now(),
     });
     await recordAudit(
       tx,
-      actor.audit,
+      staffActor(actor.user, actor.ip),
       {
         action: 'terminal.switched_to_production',
         merchantId,

@@ -1,10 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { FastifyRequest } from 'fastify';
-import { usersRoutes as spec } from '@paydesk/contracts/routes/users';
+import { userRouteSpecs as spec } from '@paydesk/contracts/routes/users';
 import type { AppContext } from '../../lib/context';
 import { serve } from '../../lib/route';
-import { currentUser } from '../../plugins/auth';
-import { staffActor } from '../audit/service';
+import { currentCaller, currentUser } from '../../plugins/auth';
 import {
   changeUserRole,
   createRole,
@@ -18,13 +16,10 @@ import {
 } from './service';
 
 /** Team management (users.manage): platform staff manage everyone, a merchant's staff their own team. */
-export const usersRoutes =
+export const usersPlugin =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
-    const actor = (req: FastifyRequest) => {
-      const user = currentUser(req);
-      return { user, audit: staffActor(user, req.ip) };
-    };
+    const actor = currentCaller;
 
     serve(app, spec['GET /api/v1/users'], async (req) => ({
       data: await listUsers(ctx, currentUser(req), req.query),

@@ -16,9 +16,9 @@ import { merchants, roles, users } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
 import { hashPassword } from '../../lib/password';
-import { endSessions, type SessionUser } from '../../plugins/auth';
+import { endSessions, type Caller, type SessionUser } from '../../plugins/auth';
 import { removeSecondFactor } from '../auth/service';
-import { recordAudit, type AuditActor } from '../audit/service';
+import { recordAudit, staffActor } from '../audit/service';
 
 /**
  * The team: staff users and their roles (DESIGN §1a). Rules, whoever calls:
@@ -29,8 +29,6 @@ import { recordAudit, type AuditActor } from '../audit/service';
  * - disabling or resetting a password revokes the user's sessions; a role change applies on the next
  *   request because permissions are read on every request.
  */
-
-type Actor = { user: SessionUser; audit: AuditActor };
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -209,7 +207,7 @@ async function assertRoleNameFree(tx: Tx, name: string, exceptId?: number) {
   }
 }
 
-export async function createRole(ctx: AppContext, actor: Actor, body: RoleCreateBody): Promise<Role> {
+export async function createRole(ctx: AppContext, actor: Caller, body: RoleCreateBody): Promise<Role> {
   assertMayGrant(actor.user, body.permissions);
   return ctx.db.transaction(async (tx) => {
     await assertRoleNameFree(tx, body.name);
@@ -219,7 +217,7 @@ export async function createRole(ctx: AppContext, actor: Actor, body: RoleCreate
       .returning();
     await recordAudit(
       tx,
-      actor.audit,
+      staffActor(actor.user, actor.ip),
       {
         action: 'role.created',
         targetType: 'role',
@@ -232,7 +230,7 @@ export async function createRole(ctx: AppContext, actor: Actor, body: RoleCreate
   });
 }
 
-export async function updateRole(ctx: AppContext, actor: Actor, id: number, body: RoleUpdateBody): Promise<Role> {
+export async function updateRole(ctx: AppContext, actor: Caller, id: number, body: RoleUpdateBody): Promise<Role> {
   return ctx.db.transaction(async (tx) => {
     await lockAdmins(tx);
     const [before] = await tx.select().from(roles).where(eq(roles.id, id)).for('update');
@@ -257,7 +255,7 @@ export async function updateRole(ctx: AppContext, actor: Actor, id: number, body
     await assertPlatformAdminRemains(tx, 'This role cannot lose users.manage');
     await recordAudit(
       tx,
-      actor.audit,
+      staffActor(actor.user, actor.ip),
       {
         action: 'role.updated',
         targetType: 'role',
@@ -296,7 +294,7 @@ function assertRoleFits(role: RoleRow, scope: RoleScope) {
 
 export async function createUser(
   ctx: AppContext,
-  actor: Actor,
+  actor: Caller,
   body: UserCreateBody,
 ): Promise<{ user: TeamUser; temporaryPassword: string }> {
   const me = actor.user;
@@ -335,7 +333,7 @@ export async function createUser(
       .returning({ id: users.id });
     await recordAudit(
       tx,
-      actor.audit,
+      staffActor(actor.user, actor.ip),
       {
         action: 'user.created',
         merchantId,
@@ -365,7 +363,7 @@ async function lockEditable(tx: Tx, actor: SessionUser, id: string, action: stri
   return target;
 }
 
-export async function changeUserRole(ctx: AppContext, actor: Actor, id: string, roleId: number): Promise<TeamUser> {
+export async function changeUserRole(ctx: AppContext, actor: Caller, id: string, roleId: number): Promise<TeamUser> {
   return ctx.db.transaction(async (tx) => {
     await lockAdmins(tx);
     const target = await lockEditable(tx, actor.user, id, 'change the role of');
@@ -378,7 +376,7 @@ export async function changeUserRole(ctx: AppContext, actor: Actor, id: string, 
     await assertPlatformAdminRemains(tx, 'This role change is refused');
     await recordAudit(
       tx,
-      actor.audit,
+      staffActor(actor.user, actor.ip),
       {
         action: 'user.role_changed',
         merchantId: target.user.merchantId,
@@ -393,7 +391,12 @@ export async function changeUserRole(ctx: AppContext, actor: Actor, id: string, 
   });
 }
 
-export async function setUserDisabled(ctx: AppContext, actor: Actor, id: string, disabled: boolean): Promise<TeamUser> {
+export async function setUserDisabled(
+  ctx: AppContext,
+  actor: Caller,
+  id: string,
+  disabled: boolean,
+): Promise<TeamUser> {
   return ctx.db.transaction(async (tx) => {
     await lockAdmins(tx);
     const target = await lockEditable(tx, actor.user, id, disabled ? 'disable' : 'enable');
@@ -412,7 +415,7 @@ export async function setUserDisabled(ctx: AppContext, actor: Actor, id: string,
     }
     await recordAudit(
       tx,
-      actor.audit,
+      staffActor(actor.user, actor.ip),
       {
         action: disabled ? 'user.disabled' : 'user.enabled',
         merchantId: target.user.merchantId,
@@ -429,7 +432,7 @@ export async function setUserDisabled(ctx: AppContext, actor: Actor, id: string,
 
 export async function resetUserPassword(
   ctx: AppContext,
-  actor: Actor,
+  actor: Caller,
   id: string,
 ): Promise<{ user: TeamUser; temporaryPassword: string }> {
   const password = temporaryPassword();
@@ -444,7 +447,7 @@ export async function resetUserPassword(
     await endSessions(tx, id, now);
     await recordAudit(
       tx,
-      actor.audit,
+      staffActor(actor.user, actor.ip),
       {
         action: 'user.password_reset',
         merchantId: target.user.merchantId,
@@ -463,7 +466,7 @@ export async function resetUserPassword(
  * recovery codes go, the user's sessions end; where a second factor is required the user sets up a new one at
  * the next sign-in.
  */
-export async function resetUserTwoFactor(ctx: AppContext, actor: Actor, id: string): Promise<TeamUser> {
+export async function resetUserTwoFactor(ctx: AppContext, actor: Caller, id: string): Promise<TeamUser> {
   return ctx.db.transaction(async (tx) => {
     const target = await lockEditable(tx, actor.user, id, 'reset two-factor sign-in of');
     if (!target.user.totpEnabledAt && !target.user.totpPendingSecret) {
@@ -474,7 +477,7 @@ export async function resetUserTwoFactor(ctx: AppContext, actor: Actor, id: stri
     await endSessions(tx, id, now);
     await recordAudit(
       tx,
-      actor.audit,
+      staffActor(actor.user, actor.ip),
       {
         action: 'user.two_factor_reset',
         merchantId: target.user.merchantId,

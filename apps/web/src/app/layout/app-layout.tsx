@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { Outlet, matchPath, useLocation } from 'react-router';
 import { hasPermission } from '@paydesk/contracts/permissions';
 import { autoRetryQuery } from '../../features/settings/api/auto-retry-setting';
-import { ROUTES } from '../../lib/routes';
+import { PAGES } from '../../lib/pages';
 import type { ScreenPrefetch } from '../../lib/screen-prefetch';
 import { terminalsQuery } from '../../lib/terminals';
 import { MerchantScopeGate } from './merchant-scope-gate';
@@ -50,7 +50,7 @@ export function AppLayout() {
 /** The top bar's calls (see TopBar and useScopeControls), asked for while the layout is being built. */
 export const prefetchLayout: ScreenPrefetch = ({ queryClient, me, merchantId, pathname }) => {
   if (me.mustChangePassword) return;
-  if (matchPath(ROUTES.Invoices, pathname) || matchPath(ROUTES.Reports, pathname))
+  if (matchPath(PAGES.Invoices, pathname) || matchPath(PAGES.Reports, pathname))
     void queryClient.prefetchQuery(terminalsQuery(merchantId));
   if (hasPermission(me.permissions, 'settings.read')) void queryClient.prefetchQuery(autoRetryQuery);
 };

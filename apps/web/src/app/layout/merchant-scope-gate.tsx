@@ -1,4 +1,4 @@
-import { useDeferredValue, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useContext, useDeferredValue, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Center } from '@mantine/core';
@@ -8,7 +8,7 @@ import { merchantsQuery } from '../../lib/merchant';
 import { pickMerchant, rememberedMerchantStore, scopedMerchantStore } from '../../lib/merchant-scope';
 import { useStore } from '../../lib/persisted-store';
 import { useCan, useCurrentUser } from '../../lib/session';
-import { prefetchScreenData } from '../router';
+import { ScreenDataPrefetch } from '../../lib/screen-prefetch';
 
 /**
  * Settles which merchant back-office calls are scoped to before any screen fetches (DESIGN §1):
@@ -18,6 +18,7 @@ import { prefetchScreenData } from '../router';
 export function MerchantScopeGate({ children }: { children: ReactNode }) {
   // with a one-time password the merchant list is refused too: nothing to scope until a new password is set
   const me = useCurrentUser();
+  const prefetchScreenData = useContext(ScreenDataPrefetch);
   const canPickMerchant = useCan('merchant.rw.all') && !me.mustChangePassword;
   const merchants = useQuery({ ...merchantsQuery, enabled: canPickMerchant });
   const remembered = useStore(rememberedMerchantStore);
@@ -39,7 +40,7 @@ export function MerchantScopeGate({ children }: { children: ReactNode }) {
     prefetched.current = true;
     const merchantId = wanted ?? me.merchantId;
     prefetchScreenData({ queryClient, me, merchantId, pathname, search: new URLSearchParams(search) });
-  }, [wanted, scoped, me, queryClient, pathname, search]);
+  }, [wanted, scoped, me, queryClient, pathname, search, prefetchScreenData]);
 
   const settled = wanted !== undefined && scoped === wanted;
   // The signed-in layout and its screen are the biggest render of a visit: done as a background render, which React

@@ -28,7 +28,7 @@ import {
 } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
 import { canSeeMonitoring, hasPermission } from '@paydesk/contracts/permissions';
-import { ROUTES, SUPPORT_URL } from '../../lib/routes';
+import { PAGES, SUPPORT_URL } from '../../lib/pages';
 import { useCurrentUser } from '../../lib/session';
 import { Logo } from '../../components/logo';
 import { useLogout } from '../../lib/use-logout';
@@ -46,34 +46,34 @@ type NavEntry = {
 
 /** Navigation entries of SPEC §2 with the permissions that show them. */
 const ENTRIES: NavEntry[] = [
-  { label: 'Dashboard', to: ROUTES.Invoices, icon: IconLayoutDashboard, visible: () => true },
+  { label: 'Dashboard', to: PAGES.Invoices, icon: IconLayoutDashboard, visible: () => true },
   {
     label: 'Reports',
-    to: ROUTES.Reports,
+    to: PAGES.Reports,
     icon: IconReportAnalytics,
     visible: (p) => hasPermission(p, 'merchant.read.report'),
   },
   {
     label: 'Merchant',
-    to: ROUTES.Merchant,
+    to: PAGES.Merchant,
     icon: IconBuildingStore,
     visible: (p) => hasPermission(p, 'merchant.read'),
   },
-  { label: 'Terminals', to: ROUTES.Terminals, icon: IconTerminal2, visible: () => true },
-  { label: 'Accounts', to: ROUTES.Accounts, icon: IconUsers, visible: (p) => hasPermission(p, 'people.account') },
-  { label: 'Monitoring', to: ROUTES.Monitoring, icon: IconActivity, visible: canSeeMonitoring },
-  { label: 'Team', to: ROUTES.Team, icon: IconUserShield, visible: (p) => hasPermission(p, 'users.manage') },
-  { label: 'Audit', to: ROUTES.Audit, icon: IconHistory, visible: (p) => hasPermission(p, 'audit.read') },
+  { label: 'Terminals', to: PAGES.Terminals, icon: IconTerminal2, visible: () => true },
+  { label: 'Accounts', to: PAGES.Accounts, icon: IconUsers, visible: (p) => hasPermission(p, 'people.account') },
+  { label: 'Monitoring', to: PAGES.Monitoring, icon: IconActivity, visible: canSeeMonitoring },
+  { label: 'Team', to: PAGES.Team, icon: IconUserShield, visible: (p) => hasPermission(p, 'users.manage') },
+  { label: 'Audit', to: PAGES.Audit, icon: IconHistory, visible: (p) => hasPermission(p, 'audit.read') },
   {
     label: 'Exceptions',
-    to: ROUTES.Exceptions,
+    to: PAGES.Exceptions,
     icon: IconAlertTriangle,
     visible: (p) => hasPermission(p, 'exceptions.read'),
     useCount: useDeskCount,
   },
   {
     label: 'Approvals',
-    to: ROUTES.Approvals,
+    to: PAGES.Approvals,
     icon: IconChecklist,
     visible: mayDecideApprovals,
     useCount: useApprovalCount,
@@ -127,7 +127,7 @@ function NavSections({ entries, pathname, mustChangePassword, onClose, logout }:
     <>
       <AppShell.Section mb="lg">
         <Group justify="space-between" wrap="nowrap">
-          <UnstyledButton component={Link} to={ROUTES.Invoices} aria-label="Paydesk: go to transactions">
+          <UnstyledButton component={Link} to={PAGES.Invoices} aria-label="Paydesk: go to transactions">
             <Logo />
           </UnstyledButton>
           <CloseButton hiddenFrom="lg" size="lg" aria-label="Close navigation" onClick={onClose} />
@@ -156,10 +156,10 @@ function NavSections({ entries, pathname, mustChangePassword, onClose, logout }:
         {!mustChangePassword && (
           <NavLink
             component={Link}
-            to={ROUTES.Settings}
+            to={PAGES.Settings}
             label="Settings"
-            active={isActive(pathname, ROUTES.Settings)}
-            aria-current={isActive(pathname, ROUTES.Settings) ? 'page' : undefined}
+            active={isActive(pathname, PAGES.Settings)}
+            aria-current={isActive(pathname, PAGES.Settings) ? 'page' : undefined}
             leftSection={<IconSettings size={20} stroke={1.6} aria-hidden />}
             style={{ borderRadius: 'var(--mantine-radius-md)' }}
           />

@@ -3,7 +3,7 @@ import { IconBell } from '@tabler/icons-react';
 import { Link, useMatch } from 'react-router';
 import { AutoRetryToggle } from '../../features/settings/components/auto-retry-toggle';
 import { useNotificationCount } from '../../lib/notification-count';
-import { ROUTES } from '../../lib/routes';
+import { PAGES } from '../../lib/pages';
 import { useCan, useCurrentUser } from '../../lib/session';
 import { MerchantPicker } from './merchant-picker';
 import { TerminalSelect } from './terminal-select';
@@ -16,8 +16,8 @@ export function useScopeControls() {
   // with a one-time password the server answers nothing but Change password: no merchant-bound controls
   const working = !me.mustChangePassword;
   const merchant = useCan('merchant.rw.all') && working;
-  const onInvoices = useMatch(ROUTES.Invoices);
-  const onReports = useMatch(ROUTES.Reports);
+  const onInvoices = useMatch(PAGES.Invoices);
+  const onReports = useMatch(PAGES.Reports);
   const terminal = working && Boolean(onInvoices || onReports);
   return { merchant, terminal, any: merchant || terminal };
 }
@@ -84,7 +84,7 @@ function NotificationBell() {
       >
         <ActionIcon
           component={Link}
-          to={ROUTES.Notifications}
+          to={PAGES.Notifications}
           variant="subtle"
           color="gray"
           size="lg"

@@ -22,7 +22,7 @@ import { PageTitle } from '../../../components/page-title';
 import { Refusal } from '../../../components/refusal';
 import { RevealableNumber } from '../../../components/revealable-number';
 import { toast } from '../../../components/toast';
-import { ROUTES } from '../../../lib/routes';
+import { PAGES } from '../../../lib/pages';
 import { useCan } from '../../../lib/session';
 import {
   revealCredential,
@@ -61,7 +61,7 @@ export default function AccountDetailsPage() {
   const header = (
     <>
       <Breadcrumbs mb="xs" aria-label="Breadcrumb">
-        <Anchor component={Link} to={ROUTES.Accounts} size="sm">
+        <Anchor component={Link} to={PAGES.Accounts} size="sm">
           Accounts
         </Anchor>
         <span aria-current="page">Account {Number.isInteger(id) ? id : ''}</span>

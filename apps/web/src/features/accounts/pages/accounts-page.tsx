@@ -7,7 +7,7 @@ import { SectionLoader } from '../../../components/full-page-loader';
 import { PageTitle } from '../../../components/page-title';
 import { Refusal } from '../../../components/refusal';
 import { toast } from '../../../components/toast';
-import { ROUTES } from '../../../lib/routes';
+import { PAGES } from '../../../lib/pages';
 import { useCan } from '../../../lib/session';
 import { useAccounts, useSetAccountEnabled } from '../api/accounts';
 import { NewAccountDialog } from '../components/new-account-dialog';
@@ -31,7 +31,7 @@ function AccountsList() {
   const { data, isPending, error } = useAccounts();
   const setEnabled = useSetAccountEnabled();
   const [creating, setCreating] = useState(false);
-  const open = (a: AccountListItem) => navigate(ROUTES.AccountDetails(String(a.id)), { state: a });
+  const open = (a: AccountListItem) => navigate(PAGES.AccountDetails(String(a.id)), { state: a });
 
   const toggle = (a: AccountListItem, enabled: boolean) =>
     setEnabled.mutate(

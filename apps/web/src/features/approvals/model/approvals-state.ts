@@ -8,7 +8,7 @@ import {
 } from '@paydesk/contracts/approvals';
 import { durationText } from '@paydesk/contracts/notifications';
 import type { QueryParams } from '../../../lib/api';
-import { ROUTES } from '../../../lib/routes';
+import { PAGES } from '../../../lib/pages';
 
 /** What the Approvals page shows, as its URL says it: a bookmark or a shared link opens the same list. */
 export type ApprovalsState = {
@@ -68,7 +68,7 @@ export const formatAge = (sinceIso: string, now: number): string => durationText
 
 /** The screen of what a request changes, when the back-office has one: the invoice, the provider account. */
 export function targetPath(item: Pick<ApprovalItem, 'targetType' | 'targetId'>): string | null {
-  if (item.targetType === 'invoice') return ROUTES.InvoiceDetails(item.targetId);
-  if (item.targetType === 'account') return ROUTES.AccountDetails(item.targetId);
+  if (item.targetType === 'invoice') return PAGES.InvoiceDetails(item.targetId);
+  if (item.targetType === 'account') return PAGES.AccountDetails(item.targetId);
   return null;
 }

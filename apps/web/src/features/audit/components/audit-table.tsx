@@ -4,7 +4,7 @@ import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { AuditEntry } from '@paydesk/contracts/audit';
 import { formatDateLong } from '@paydesk/contracts/dates';
-import { ROUTES } from '../../../lib/routes';
+import { PAGES } from '../../../lib/pages';
 import { ACTOR_KIND, AUDIT_ACTION_LABELS } from '../model/action-labels';
 import { ChangeView } from './change-view';
 
@@ -26,7 +26,7 @@ function Target({ entry, full }: { entry: AuditEntry; full?: boolean }) {
       {entry.targetType === 'invoice' && id ? (
         <Anchor
           component={Link}
-          to={ROUTES.InvoiceDetails(id)}
+          to={PAGES.InvoiceDetails(id)}
           size="xs"
           ff="monospace"
           aria-label={`Invoice ${id}`}

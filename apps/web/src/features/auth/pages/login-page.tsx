@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router';
 import type { LoginBody, Me } from '@paydesk/contracts/auth';
 import { Logo } from '../../../components/logo';
 import { toast } from '../../../components/toast';
-import { ROUTES } from '../../../lib/routes';
+import { PAGES } from '../../../lib/pages';
 import { useLogin, type SecondFactorChallenge } from '../api/login';
 
 // The form's schema (zod, the contracts' auth schemas) and the second step are loaded once the user starts
@@ -45,7 +45,7 @@ export default function LoginPage() {
   }, [challenge]);
 
   const signedIn = (me: Me | null) => {
-    if (me) void navigate(ROUTES.Invoices, { replace: true });
+    if (me) void navigate(PAGES.Invoices, { replace: true });
     else toast.error('Signed in, but the browser did not keep the session. Check that cookies are allowed.');
   };
 

@@ -4,7 +4,7 @@ import { Alert, Anchor, Button, Divider, Group, Modal, Stack, Table, Text, TextI
 import type { IncomingCandidate } from '@paydesk/contracts/exceptions';
 import { statusByCode } from '@paydesk/contracts/statuses';
 import { actionErrorMessage } from '../../../lib/api';
-import { ROUTES } from '../../../lib/routes';
+import { PAGES } from '../../../lib/pages';
 import { SectionLoader } from '../../../components/full-page-loader';
 import { toast } from '../../../components/toast';
 import { useIncomingDetail, useMatchIncoming, useReturnIncoming } from '../api/exceptions';
@@ -103,7 +103,7 @@ export function ResolveIncomingDialog({ id, onClose }: Props) {
                   {detail.data!.candidates.map((c) => (
                     <Table.Tr key={c.invoiceId}>
                       <Table.Td>
-                        <Anchor component={Link} to={ROUTES.InvoiceDetails(c.invoiceId)} target="_blank">
+                        <Anchor component={Link} to={PAGES.InvoiceDetails(c.invoiceId)} target="_blank">
                           {c.merchantInvoiceId}
                         </Anchor>
                         <Text size="xs" c="dimmed">

@@ -3,7 +3,7 @@ import { Link, useSearchParams } from 'react-router';
 import { Alert, Anchor, Badge, Button, Center, Group, Paper, SegmentedControl, Table, Tabs, Text } from '@mantine/core';
 import type { ContradictionItem, ExceptionCsvQueue, ExceptionQueue, StuckKind } from '@paydesk/contracts/exceptions';
 import { actionErrorMessage } from '../../../lib/api';
-import { ROUTES } from '../../../lib/routes';
+import { PAGES } from '../../../lib/pages';
 import { useCan } from '../../../lib/session';
 import { PageTitle } from '../../../components/page-title';
 import { CsvButton } from '../../../components/csv-button';
@@ -265,7 +265,7 @@ function UnmatchedQueue({ state, update }: QueueProps) {
                   {!toResolve && (
                     <Table.Td>
                       {r.status === 'MATCHED' && r.matchedInvoiceId ? (
-                        <Anchor component={Link} to={ROUTES.InvoiceDetails(r.matchedInvoiceId)}>
+                        <Anchor component={Link} to={PAGES.InvoiceDetails(r.matchedInvoiceId)}>
                           Matched
                         </Anchor>
                       ) : r.status === 'RETURNED' ? (
@@ -338,7 +338,7 @@ function StuckQueue({ kind, state, update }: QueueProps & { kind: StuckKind }) {
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatAge(r.since, now)}</Table.Td>
                   <Table.Td>{r.merchantName}</Table.Td>
                   <Table.Td>
-                    <Anchor component={Link} to={ROUTES.InvoiceDetails(r.invoiceId)}>
+                    <Anchor component={Link} to={PAGES.InvoiceDetails(r.invoiceId)}>
                       {r.merchantInvoiceId}
                     </Anchor>
                   </Table.Td>
@@ -417,7 +417,7 @@ function ContradictionQueue({ state, update }: QueueProps) {
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatAge(c.createdAt, now)}</Table.Td>
                   <Table.Td>{c.merchantName}</Table.Td>
                   <Table.Td>
-                    <Anchor component={Link} to={ROUTES.InvoiceDetails(c.invoiceId)}>
+                    <Anchor component={Link} to={PAGES.InvoiceDetails(c.invoiceId)}>
                       {c.merchantInvoiceId}
                     </Anchor>
                     <Text size="xs" c="dimmed">
@@ -538,7 +538,7 @@ function PausedAccounts() {
                 <Table.Tr key={a.accountId}>
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatAge(a.pausedAt!, now)}</Table.Td>
                   <Table.Td>
-                    <Anchor component={Link} to={ROUTES.AccountDetails(String(a.accountId))}>
+                    <Anchor component={Link} to={PAGES.AccountDetails(String(a.accountId))}>
                       {a.accountId} · {a.provider}
                     </Anchor>
                     <Text size="xs" c="dimmed">

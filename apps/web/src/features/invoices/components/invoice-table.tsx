@@ -4,7 +4,7 @@ import { Link, useNavigate, type NavigateFunction } from 'react-router';
 import { formatDateLong } from '@paydesk/contracts/dates';
 import type { Invoice } from '@paydesk/contracts/invoices';
 import { formatMoneyEn } from '../../../lib/format';
-import { ROUTES } from '../../../lib/routes';
+import { PAGES } from '../../../lib/pages';
 import classes from './invoice-table.module.css';
 import { PlainBadge, PlainStatusBadge } from './status-badge';
 
@@ -52,7 +52,7 @@ const TD = Table.classes.td;
  * first render on a phone (docs/benchmarks.md, Back-office first load).
  */
 function InvoiceRow({ inv, onOpen }: { inv: Invoice; onOpen: NavigateFunction }) {
-  const to = ROUTES.InvoiceDetails(inv.invoiceId);
+  const to = PAGES.InvoiceDetails(inv.invoiceId);
   return (
     <tr
       className={`${Table.classes.tr} ${classes.row}`}

@@ -2,7 +2,7 @@ import { Alert, Anchor, Stack, Text } from '@mantine/core';
 import { IconHourglass } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { durationText } from '@paydesk/contracts/notifications';
-import { ROUTES } from '../../../lib/routes';
+import { PAGES } from '../../../lib/pages';
 import { usePendingApprovals } from '../api/pending-approvals';
 
 /**
@@ -24,7 +24,7 @@ export function PendingApprovalBanner({ invoiceId }: { invoiceId: string }) {
             {r.summary} — asked by {r.maker}, expires in {durationText(new Date(r.expiresAt).getTime() - now)}
           </Text>
         ))}
-        <Anchor component={Link} to={ROUTES.Approvals} size="sm">
+        <Anchor component={Link} to={PAGES.Approvals} size="sm">
           Open Approvals
         </Anchor>
       </Stack>

@@ -4,7 +4,7 @@ import { Link, useParams } from 'react-router';
 import { useDocumentTitle } from '../../../components/page-title';
 import { SectionLoader } from '../../../components/full-page-loader';
 import { isApiError } from '../../../lib/api';
-import { ROUTES } from '../../../lib/routes';
+import { PAGES } from '../../../lib/pages';
 import { useInvoice } from '../api/invoice';
 import { HistorySections, StatusHistory } from '../components/history-sections';
 import { PendingApprovalBanner } from '../components/pending-approval-banner';
@@ -20,7 +20,7 @@ export default function InvoiceDetailsPage() {
     <>
       <Anchor
         component={Link}
-        to={ROUTES.Invoices}
+        to={PAGES.Invoices}
         size="sm"
         mb="xs"
         display="inline-flex"

@@ -25,7 +25,7 @@ import { SectionLoader } from '../../../components/full-page-loader';
 import { toast } from '../../../components/toast';
 import { actionErrorMessage, isApiError } from '../../../lib/api';
 import { formatCount } from '../../../lib/format';
-import { ROUTES } from '../../../lib/routes';
+import { PAGES } from '../../../lib/pages';
 import { useCan } from '../../../lib/session';
 import { useDeliveries, useReplay, useReplayPreview } from '../api/callbacks';
 import {
@@ -107,7 +107,7 @@ export function CallbackDeliveries({ merchant, state, update }: Props) {
                       </Text>
                     </Table.Td>
                     <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                      <Anchor component={Link} to={ROUTES.InvoiceDetails(d.invoiceId)} size="sm">
+                      <Anchor component={Link} to={PAGES.InvoiceDetails(d.invoiceId)} size="sm">
                         {d.merchantInvoiceId}
                       </Anchor>
                     </Table.Td>

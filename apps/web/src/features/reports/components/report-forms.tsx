@@ -127,7 +127,7 @@ export function ProviderReportCard() {
         label="Currency"
         what="a currency"
         loading={currencies.isPending}
-        data={(currencies.data ?? []).map((c) => ({ value: c.code, label: c.code }))}
+        data={(currencies.data ?? []).map((c) => ({ value: String(c.id), label: c.code }))}
       />
       <PickerField
         control={form.control}

@@ -8,7 +8,7 @@ import { changePasswordForm, PASSWORD_RULE_TEXT, type ChangePasswordForm } from 
 import { PageTitle } from '../../../components/page-title';
 import { toast } from '../../../components/toast';
 import { isApiError } from '../../../lib/api';
-import { ROUTES } from '../../../lib/routes';
+import { PAGES } from '../../../lib/pages';
 import { meQueryKey, useCurrentUser } from '../../../lib/session';
 import { useChangePassword } from '../api/change-password';
 
@@ -35,7 +35,7 @@ export default function ChangePasswordPage() {
         form.reset(EMPTY);
         if (forced) {
           await queryClient.refetchQueries({ queryKey: meQueryKey });
-          await navigate(ROUTES.Invoices, { replace: true });
+          await navigate(PAGES.Invoices, { replace: true });
         }
       },
       (error: unknown) => {
@@ -54,7 +54,7 @@ export default function ChangePasswordPage() {
     <>
       {!forced && (
         <Breadcrumbs mb="xs" aria-label="Breadcrumb">
-          <Anchor component={Link} to={ROUTES.Settings} size="sm">
+          <Anchor component={Link} to={PAGES.Settings} size="sm">
             Settings
           </Anchor>
           <span aria-current="page">Change password</span>

@@ -2,7 +2,7 @@ import { Card, NavLink, Stack, Text } from '@mantine/core';
 import { IconChevronRight, IconKey, IconShieldLock } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { PageTitle } from '../../../components/page-title';
-import { ROUTES } from '../../../lib/routes';
+import { PAGES } from '../../../lib/pages';
 import { useCurrentUser } from '../../../lib/session';
 
 export default function SettingsPage() {
@@ -14,7 +14,7 @@ export default function SettingsPage() {
         <Stack gap={0}>
           <NavLink
             component={Link}
-            to={ROUTES.ChangePassword}
+            to={PAGES.ChangePassword}
             label="Change password"
             description={
               <Text size="xs" c="dimmed">
@@ -27,7 +27,7 @@ export default function SettingsPage() {
           />
           <NavLink
             component={Link}
-            to={ROUTES.TwoFactor}
+            to={PAGES.TwoFactor}
             label="Two-factor sign-in"
             description={
               <Text size="xs" c="dimmed">

@@ -8,7 +8,7 @@ import { formatDateLong } from '@paydesk/contracts/dates';
 import { SectionLoader } from '../../../components/full-page-loader';
 import { PageTitle } from '../../../components/page-title';
 import { toast } from '../../../components/toast';
-import { ROUTES } from '../../../lib/routes';
+import { PAGES } from '../../../lib/pages';
 import { meQueryKey, useCurrentUser } from '../../../lib/session';
 import { twoFactorStatusQuery } from '../api/two-factor';
 import { RECOVERY_CODES_LOW } from '../model/two-factor';
@@ -32,7 +32,7 @@ export default function TwoFactorPage() {
   return (
     <>
       <Breadcrumbs mb="xs" aria-label="Breadcrumb">
-        <Anchor component={Link} to={ROUTES.Settings} size="sm">
+        <Anchor component={Link} to={PAGES.Settings} size="sm">
           Settings
         </Anchor>
         <span aria-current="page">Two-factor sign-in</span>

@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, useNavigate } from 'react-router';
 import { Logo } from '../../../components/logo';
 import { toast } from '../../../components/toast';
-import { ROUTES } from '../../../lib/routes';
+import { PAGES } from '../../../lib/pages';
 import { meQueryKey, useCurrentUser } from '../../../lib/session';
 import { useLogout } from '../../../lib/use-logout';
 import { TwoFactorEnrolment } from '../components/two-factor-enrolment';
@@ -26,12 +26,12 @@ export default function TwoFactorSetupPage() {
     document.title = 'Set up two-factor sign-in · Paydesk';
   }, []);
 
-  if (!forced) return <Navigate to={ROUTES.TwoFactor} replace />;
+  if (!forced) return <Navigate to={PAGES.TwoFactor} replace />;
 
   const done = async () => {
     await queryClient.refetchQueries({ queryKey: meQueryKey, exact: true });
     toast.success('Two-factor sign-in is on');
-    await navigate(ROUTES.Invoices, { replace: true });
+    await navigate(PAGES.Invoices, { replace: true });
   };
 
   return (

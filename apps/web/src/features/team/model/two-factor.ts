@@ -2,13 +2,13 @@ import type { Me } from '@paydesk/contracts/auth';
 import { hasPermission } from '@paydesk/contracts/permissions';
 import type { TeamUser } from '@paydesk/contracts/team';
 
-type Caller = Pick<Me, 'id' | 'scope' | 'permissions'>;
+type Viewer = Pick<Me, 'id' | 'scope' | 'permissions'>;
 
 /**
  * Resetting someone's second factor (they lost their phone and their recovery codes) is for platform staff who
  * manage users, on a user who has it on, never on oneself; the server enforces the same.
  */
-export const canResetTwoFactor = (me: Caller, user: Pick<TeamUser, 'id' | 'twoFactorEnabled'>) =>
+export const canResetTwoFactor = (me: Viewer, user: Pick<TeamUser, 'id' | 'twoFactorEnabled'>) =>
   me.scope === 'platform' &&
   hasPermission(me.permissions, 'users.manage') &&
   user.twoFactorEnabled &&

@@ -1,5 +1,5 @@
 /** Route names and paths of SPEC §2: features link to each other through these, never by importing each other. */
-export const ROUTES = {
+export const PAGES = {
   Login: '/login',
   Invoices: '/invoices',
   InvoiceDetails: (id: string) => `/invoices/${encodeURIComponent(id)}`,
