@@ -26,7 +26,7 @@ const modulePublic = (m) => [
 /** Contracts modules without zod: the payment form's bundle may carry their code (types of the others only). */
 const ZOD_FREE_CONTRACTS = ['card', 'countdown', 'money', 'phone', 'statuses', 'dates', 'exact-json'];
 
-// Import boundaries (STYLE.md), on resolved paths so that relative imports count too:
+// Import boundaries (docs/architecture.md, "Layout and boundaries"), on resolved paths so that relative imports count too:
 // app → features → components/lib; features never import each other; the web never imports the server;
 // the payment form carries nothing of the back-office; a server module reaches another only through its service.
 const sharedZones = [

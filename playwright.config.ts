@@ -8,7 +8,7 @@ const PORT = Number(process.env.E2E_PORT) || 3100;
 const DATA_DIR = PORT === 3100 ? '.tmp/e2e-data' : `.tmp/e2e-data-${PORT}`;
 process.env.E2E_DATA_DIR ??= path.resolve(import.meta.dirname, DATA_DIR);
 
-/** End-to-end against the real server with demo data, driving Debian's Chromium (DESIGN §6). */
+/** End-to-end against the real server with demo data, driving Debian's Chromium (e2e/support/chromium.ts). */
 export default defineConfig({
   testDir: 'e2e',
   fullyParallel: false,

@@ -5,7 +5,7 @@ import { REPORT_COLUMNS } from '../packages/contracts/src/reports';
 import { expect, test } from './support/auth';
 
 /**
- * CSV downloads (issue 13 item 10): the invoices export and the reports are downloaded by navigation, so the browser's
+ * CSV downloads: the invoices export and the reports are downloaded by navigation, so the browser's
  * download manager streams them to disk; the page never reads the body. A refusal before the file starts is told in
  * words, never as a raw JSON page.
  */

@@ -2,7 +2,7 @@ import type { Page, TestInfo } from '@playwright/test';
 import { expect, signIn, signOut, test } from './support/auth';
 import { createInvoice, demoMerchant } from './support/merchant-api';
 
-/** Issue 13: Transaction details readable at 1280–1920 px, every currency on the finance strip, privacy, sign-out. */
+/** Transaction details readable at 1280–1920 px, every currency on the finance strip, privacy, sign-out. */
 
 const toast = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
 const SECTIONS = /^(Errors|Event Log|Callbacks|Support History|Transactions)/;

@@ -3,12 +3,12 @@ import { expect, test } from './support/auth';
 import { seriousViolations } from './support/a11y';
 
 /**
- * The Transactions list past its first 10,000 rows (issue 15): numbered pages reach the capped total, "next" on the
- * last of them goes on by position (keyset cursor in the URL), newer/older steps walk every row and back, and "Count
- * exactly" gives the filter's exact total. The e2e server seeds Second Shop with SEED_EXTRA_INVOICES (10,500)
- * canceled invoices EXTRA-0000001… older than its demo history (playwright.config.ts). The walk filters on them
- * alone (search "EXTRA-", status Canceled): rows nothing changes while the test runs (the demo's own invoices move
- * on with the sandbox and the expiry worker), so the filter's exact total is known.
+ * The Transactions list past its first 10,000 rows (docs/performance.md, "Keyset pagination"): numbered pages reach the
+ * capped total, "next" on the last of them goes on by position (keyset cursor in the URL), newer/older steps walk every
+ * row and back, and "Count exactly" gives the filter's exact total. The e2e server seeds Second Shop with
+ * SEED_EXTRA_INVOICES (10,500) canceled invoices EXTRA-0000001… older than its demo history (playwright.config.ts). The
+ * walk filters on them alone (search "EXTRA-", status Canceled): rows nothing changes while the test runs (the demo's
+ * own invoices move on with the sandbox and the expiry worker), so the filter's exact total is known.
  */
 
 const EXTRA = 10_500;

@@ -2,7 +2,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './support/auth';
 import { createInvoice, demoMerchant } from './support/merchant-api';
 
-/** Transactions list and Transaction details (SPEC §2) as the demo roles see them. */
+/** Transactions list and Transaction details as the demo roles see them. */
 
 const rows = (page: Page) => page.getByTestId('invoice-row');
 const rowIds = async (page: Page) => (await rows(page).getByRole('link').allTextContents()).map((s) => s.trim());

@@ -20,7 +20,7 @@ test.describe('terminals', () => {
     page,
     signInAs,
   }) => {
-    // creating terminals, their fees and limits, and going live are platform work (DESIGN §1a)
+    // creating terminals, their fees and limits, and going live are platform work (docs/architecture.md, "Who is who")
     await signInAs('admin');
     await page
       .getByRole('navigation', { name: 'Main navigation' })

@@ -1,28 +1,16 @@
 import { generateKeyPairSync } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
+import type { TerminalStatItem } from '@paydesk/contracts/monitoring';
 import { DEMO_PASSWORD, expect, test } from './support/auth';
 import { cancelInvoice, createInvoice } from './support/merchant-api';
 import { apiSession, suffix } from './support/people';
 
 /**
- * Monitoring's success-rate chart (issue 13 item 5): a time series per terminal with labelled axes, the terminal's
+ * Monitoring's success-rate chart: a time series per terminal with labelled axes, the terminal's
  * thresholds as bands, counts on hover, and table percentages coloured by the thresholds.
  */
 
-type Point = { t: string; total: number; successCount: number; finishedCount: number; successPercent: number | null };
-type Stat = {
-  terminalId: string;
-  name: string;
-  total: number;
-  newCount: number;
-  successCount: number;
-  /** of the finished invoices; null while none has finished */
-  successPercent: number | null;
-  successPercentLowThreshold: number | null;
-  successPercentHighThreshold: number | null;
-  bucketMinutes: number;
-  series: Point[];
-};
+type Stat = TerminalStatItem;
 
 const LEVEL_COLOR = { low: 'red', mid: 'orange', high: 'teal' } as const;
 

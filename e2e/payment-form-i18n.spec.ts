@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { createInvoice, formPath } from './support/merchant-api';
 
 // The payment form on a phone, in the customer's language: SVG flags, card numbers that keep their
-// groups whole, the SBP bank list of the form's country, and server errors in Russian (issue 13).
+// groups whole, the SBP bank list of the form's country, and server errors in Russian.
 test.describe.configure({ timeout: 60_000 });
 
 const main = (page: Page) => page.getByRole('main');

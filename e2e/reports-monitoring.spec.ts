@@ -4,9 +4,9 @@ import { expect, signOut, test } from './support/auth';
 import { createInvoice } from './support/merchant-api';
 
 /**
- * Monitoring, Reports and the balance tile with its Settlement dialog (SPEC §2). Provider and pool
- * reports and settlements are platform work (DESIGN §1a): platform staff run them on Demo Merchant,
- * the merchant picker's first entry.
+ * Monitoring, Reports and the balance tile with its Settlement dialog. Provider and pool reports and settlements are
+ * platform work (docs/architecture.md, "Who is who"): platform staff run them on Demo Merchant, the merchant picker's
+ * first entry.
  */
 
 type Stat = {

@@ -4,7 +4,7 @@ import { createInvoice, type CreatedInvoice } from './support/merchant-api';
 import { ALL_NAV_ENTRIES, expectedNav, permissionsOf } from './support/roles';
 
 /**
- * What each role sees (DESIGN §1a): the navigation, and on a transaction the sections and the
+ * What each role sees (docs/architecture.md, "Who is who"): the navigation, and on a transaction the sections and the
  * buttons its permissions give. Money corrections are the platform's: only ops may change a live
  * invoice's status or amount, retry a payout or read payment credentials.
  */

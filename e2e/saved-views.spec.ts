@@ -1,7 +1,7 @@
 import type { Page, TestInfo } from '@playwright/test';
 import { expect, signIn, test } from './support/auth';
 
-/** Saved views of the Transactions list (issue 13): saved, shared, opened, renamed, deleted, by whom. */
+/** Saved views of the Transactions list: saved, shared, opened, renamed, deleted, by whom. */
 
 const views = (page: Page) => page.getByRole('navigation', { name: 'Saved views' });
 const viewLink = (page: Page, name: string) => views(page).getByRole('link', { name });

@@ -4,7 +4,7 @@ import { createInvoice, type CreatedInvoice } from './support/merchant-api';
 
 /**
  * Approving a support ticket sets its invoice DONE; a deposit that was never routed to a provider
- * account (DESIGN §3) is DONE only against the account the money arrived on, which the operator names
+ * account is DONE only against the account the money arrived on, which the operator names
  * in the approval dialog.
  */
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The e2e suite drives Debian's Chromium (DESIGN §6); make sure it is there before Playwright starts.
+// The e2e suite drives Debian's Chromium package (not a browser Playwright downloads); make sure it is there before
+// Playwright starts.
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 

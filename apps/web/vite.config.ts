@@ -10,7 +10,7 @@ import type { Plugin } from 'vite';
 const page = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const landing = landingScreens();
 
-// Two entries in one build (DESIGN §1): the back-office SPA and the public payment form,
+// Two entries in one build: the back-office SPA and the public payment form,
 // which must not pull in any back-office code.
 export default defineConfig({
   plugins: [
@@ -39,9 +39,10 @@ export default defineConfig({
 });
 
 /**
- * Fewer, larger chunks for the back-office (issue 15): the server speaks HTTP/1.1, so a browser fetches at most six
- * files at a time and every further file costs a round trip. Left to itself the bundler cut the back-office's
- * first screen into 34 files and the signed-in invoices list into 60 more (most under 2 KB). Here:
+ * Fewer, larger chunks for the back-office (docs/performance.md, "Back-office chunks"): the server speaks HTTP/1.1, so
+ * a browser fetches at most six files at a time and every further file costs a round trip. Left to itself the bundler
+ * cut the back-office's first screen into 34 files and the signed-in invoices list into 60 more (most under 2 KB).
+ * Here:
  * - React, shared by both pages, is one file;
  * - everything the back-office entry loads at once is one file (`shell`), apart from what the payment form
  *   needs (its own code and the contracts' helpers it shares), so that the payment form loads no back-office code;
@@ -177,7 +178,8 @@ function landingScreens() {
  * route-preloads.json beside index.html: for each landing address, the files of its screens that index.html does
  * not load already (their chunks and the chunks those import, and their styles). The server names them in the
  * index.html it sends for that address (`<link rel="modulepreload">`), so that the browser fetches them with the
- * entry instead of after the entry has run (issue 15). `signedIn` is hinted only to a browser with a session cookie.
+ * entry instead of after the entry has run (docs/performance.md, "Landing files and first calls named in
+ * index.html"). `signedIn` is hinted only to a browser with a session cookie.
  */
 function routePreloads(): Plugin {
   const screens = {
@@ -224,11 +226,11 @@ function routePreloads(): Plugin {
 
 /**
  * The back-office's first paint is the loader index.html draws itself (inline styles), not the app: its stylesheet
- * must not hold that paint (issue 15: on a slow phone the page stayed blank ~2 s while the stylesheet shared the link
- * with the scripts). The entry's `<link rel="stylesheet">` becomes a preload (fetched at once, blocking nothing)
- * marked `data-entry-style`; main.tsx applies it, in the same place in <head> (so the cascade is as before: the
- * theme's variables, written inside #root, still come after it), and renders the app once it has loaded. Build only:
- * in dev the styles come with the modules.
+ * must not hold that paint (docs/performance.md, "Loader painted before the stylesheet": on a slow phone the page
+ * stayed blank ~2 s while the stylesheet shared the link with the scripts). The entry's `<link rel="stylesheet">`
+ * becomes a preload (fetched at once, blocking nothing) marked `data-entry-style`; main.tsx applies it, in the same
+ * place in <head> (so the cascade is as before: the theme's variables, written inside #root, still come after it), and
+ * renders the app once it has loaded. Build only: in dev the styles come with the modules.
  */
 function entryStylesAfterFirstPaint(): Plugin {
   return {

@@ -1,4 +1,4 @@
-/** Debian's Chromium and the flags every browser test runs it with (DESIGN §6). */
+/** Debian's Chromium and the flags every browser test runs it with (`npx playwright install` cannot download one here). */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
   '--headless',

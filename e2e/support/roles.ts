@@ -28,7 +28,7 @@ export const ALL_NAV_ENTRIES = [
   'Approvals',
 ] as const;
 
-/** SPEC §2 / §6 and the trust model: which navigation entries a demo user's role gives. */
+/** Which navigation entries a demo user's role gives (docs/architecture.md, "Who is who"). */
 export function expectedNav(user: DemoRole) {
   const p = permissionsOf(user);
   const has = (x: string) => p.includes(x);

@@ -1,5 +1,5 @@
 /**
- * Merchant API create-invoice benchmark (DESIGN §5: ≥ 0.8× of pgbench running the same statements at the same
+ * Merchant API create-invoice benchmark (target: ≥ 0.8× of pgbench running the same statements at the same
  * concurrency, or ≤ 0.4 ms of server CPU a create where the two cores are the limit; p99 < 100 ms).
  * Creates a fresh PostgreSQL database, seeds only a merchant, a terminal and its method, runs the server in its own
  * process and drives it with autocannon from this one; then, in the same repetition, pgbench runs the very

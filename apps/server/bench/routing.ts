@@ -1,5 +1,6 @@
 /**
- * Payment-form credential step (routing) benchmark (DESIGN §5: p99 independent of ledger history).
+ * Payment-form credential step (routing) benchmark (target: p99 independent of ledger history; docs/benchmarks.md,
+ * "Credential step (routing) against ledger history").
  * On a fresh PostgreSQL database: one merchant, a UZS deposit terminal and 4 provider accounts; the
  * server runs in its own process (no workers) and autocannon asks for requisites of distinct NEW
  * invoices at 8, 16 and 32 concurrent customers — first with an empty ledger, then with 1,000,000

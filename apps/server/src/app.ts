@@ -195,8 +195,8 @@ type RoutePreloads = Record<'public' | 'signedIn', Record<string, { js: string[]
 /**
  * index.html for a landing address (Login; the transactions list of a browser with a session cookie) names the
  * files of its screens (`<link rel="modulepreload">`, from route-preloads.json of the web build), so that the
- * browser fetches them with the entry instead of after the entry has run (issue 15: on a slow network each round
- * trip saved is a step less before the first screen). For a valid session it also names the calls after the session
+ * browser fetches them with the entry instead of after the entry has run (on a slow network each round trip
+ * saved is a step less before the first screen). For a valid session it also names the calls after the session
  * call that the session alone decides (`<link rel="preload" as="fetch">`: the merchant list of a user who picks the
  * merchant), so that they travel with the scripts instead of after them. Other addresses, and a build without the
  * file, get index.html as it is. The page and the file are read again when they change on disk (a new build is

@@ -29,7 +29,6 @@ const envSchema = z.object({
   DATA_ENCRYPTION_KEY_FILE: z.string().optional(),
   SESSION_TTL_HOURS: z.coerce.number().positive().default(12),
   COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
-  SUPPORT_URL: z.string().default('https://support.example.com'),
   PROVIDER_TOKENS: z.string().optional(),
   SANDBOX_DELAY_MS: z.coerce.number().int().min(0).default(3000),
   ACCOUNT_PAUSE_AFTER: z.coerce.number().int().min(0).max(1000).default(10),
@@ -71,7 +70,6 @@ export type Config = {
   dataEncryptionKeyFile: string | undefined;
   sessionTtlHours: number;
   cookieSecure: 'auto' | 'true' | 'false';
-  supportUrl: string;
   /** "token:providerCode,token2:providerCode2" */
   providerTokens: Map<string, string>;
   sandboxDelayMs: number;
@@ -148,7 +146,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataEncryptionKeyFile: e.DATA_ENCRYPTION_KEY_FILE || undefined,
     sessionTtlHours: e.SESSION_TTL_HOURS,
     cookieSecure: e.COOKIE_SECURE,
-    supportUrl: e.SUPPORT_URL,
     providerTokens,
     sandboxDelayMs: e.SANDBOX_DELAY_MS,
     accountPauseAfter: e.ACCOUNT_PAUSE_AFTER,

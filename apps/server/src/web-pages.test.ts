@@ -6,7 +6,7 @@ import { MERCHANT_PICKER_CALL } from '@paydesk/contracts/first-calls';
 import { createTestApp, loginAs, type TestApp } from '../test/harness';
 
 /**
- * index.html of a landing address names the files of its screens (issue 15, route-preloads.json of the web build):
+ * index.html of a landing address names the files of its screens (route-preloads.json of the web build):
  * Login's for everyone, the transactions list's only for a browser with a session cookie; every other address, and
  * a build without the file, gets index.html as it is.
  */

@@ -136,7 +136,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     clock,
     demo,
     async close() {
-      // every callback this file's tests queued has the body the document's webhooks promise (issue 14)
+      // every callback this file's tests queued has the body the document's webhooks promise
       const payloads = await ctx.db.execute<{ id: string; payload: unknown }>(sql`SELECT id, payload FROM callbacks`);
       const wrong = payloads.rows.filter((r) => !webhookPayload.safeParse(r.payload).success);
       await app.close();
@@ -151,7 +151,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
       if (withPans.length) {
         throw new Error(`Full card numbers in callbacks or log lines:\n${withPans.map(maskPansInText).join('\n')}`);
       }
-      // every answer this file's tests got must be what the OpenAPI document says (issue 14)
+      // every answer this file's tests got must be what the OpenAPI document says
       if (responses.violations.length) {
         const seen = new Set<string>();
         const lines = responses.violations

@@ -4,7 +4,7 @@ import addFormats from 'ajv-formats';
 import { openApiDocument, openApiPath } from '../src/openapi/document';
 
 /**
- * Checks every answer the API test suites get against the OpenAPI document the server serves (issue 14):
+ * Checks every answer the API test suites get against the OpenAPI document the server serves:
  * the status must be documented for the operation, and a JSON body must match the documented schema
  * (error bodies included, with their documented codes). Violations are collected, not thrown, so the
  * test that caused one still sees the real answer; the harness fails the file when it closes.

@@ -54,7 +54,7 @@ export const accountEnabledResponse = dataOf(accountListItem);
 
 const optionalText = z.string().max(200, 'At most 200 characters').optional();
 
-/** New account (SPEC §5): payment method and provider are required. */
+/** New account: payment method and provider are required. */
 export const accountCreateBody = z
   .object({
     paymentMethodId: dbId('Payment method is required'),
@@ -174,7 +174,7 @@ export const accountLimitBody = z
   .strict();
 export type AccountLimitBody = z.infer<typeof accountLimitBody>;
 
-/** The limit input keeps only digits (SPEC §5). */
+/** The limit input keeps only digits. */
 export const digitsOnly = (raw: string) => raw.replace(/\D+/g, '');
 
 /** A provider account credential's full value, shown on purpose: audited and limited per person and hour. */

@@ -28,7 +28,7 @@ export const changePasswordBody = z
   .strict();
 export type ChangePasswordBody = z.infer<typeof changePasswordBody>;
 
-/** The web form of Change password: the confirmation must equal the new password (SPEC §5). */
+/** The web form of Change password: the confirmation must equal the new password. */
 export const changePasswordForm = z
   .object({
     oldPassword: z.string().min(1, 'Old password is required'),

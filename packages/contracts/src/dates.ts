@@ -1,5 +1,5 @@
 /**
- * Dates of SPEC §5/§9. Invoice queries carry days as dd/MM/yyyy; screens show times in the long
+ * Dates. Invoice queries carry days as dd/MM/yyyy; screens show times in the long
  * ('dd MMM yyyy HH:mm:ss') or short ('dd/MM/yyyy HH:mm:ss') format. Days and times are UTC, like
  * the clock in the top bar, so a day filter means the same rows for every viewer.
  */

@@ -3,10 +3,10 @@ import { dataOf, scopedQuery } from './common';
 import { FLOW_TYPES, INVOICE_STATUS_CODES } from './statuses';
 import { exactInt } from './exact-int';
 
-/** Balance, deposit and withdrawal sums (SPEC §3 "Balance item"): the first element is shown. */
+/** Balance, deposit and withdrawal sums, one item per currency (the terminal's currency first). */
 export const LEDGER_BOOKS = ['live', 'test'] as const;
 export type LedgerBook = (typeof LEDGER_BOOKS)[number];
-/** `book=test` reads the test book that test terminals post to; live money is the default (DESIGN §1a). */
+/** `book=test` reads the test book that test terminals post to; live money is the default. */
 export const balanceQuery = scopedQuery({
   terminalId: z.uuid().optional(),
   book: z.enum(LEDGER_BOOKS).default('live'),
@@ -54,7 +54,7 @@ export const callbackListResponse = dataOf(z.array(callbackItem));
 export const callbackEnqueueResponse = dataOf(z.object({ id: z.uuid(), status: z.enum(CALLBACK_STATUSES) }));
 
 /**
- * The callbacks Paydesk POSTs to a merchant (issue 14): invoice.status when the status changed,
+ * The callbacks Paydesk POSTs to a merchant: invoice.status when the status changed,
  * invoice.amount_changed when an operator or the customer changed the amount, invoice.manual when
  * staff sent one by hand. The body is this schema, built and checked by the server before it is
  * stored; the Standard Webhooks headers carry the id, timestamp and signature.

@@ -1,7 +1,7 @@
 import { parse } from 'lossless-json';
 
 /**
- * Exact integers on the wire (DESIGN §2: JSON carries amounts as integers). A figure that can grow
+ * Exact integers on the wire (JSON carries amounts as integers, in minor units). A figure that can grow
  * past 2^53 (an account limit, a balance, a sum) is a JS `bigint` where it exceeds
  * Number.MAX_SAFE_INTEGER and a `number` below; JSON carries it as a plain integer either way, so
  * clients in any language read the same digits. The server and the back-office parse and write

@@ -1,9 +1,10 @@
 /**
  * The invoice list's constants and its keyset cursor, without zod: the back-office's first screen imports them, and
- * must not load the schemas' library for it (issue 15). invoices.ts re-exports them with the list's schemas.
+ * must not load the schemas' library for it (docs/performance.md, "Fewer files, no zod and no Intl on the first
+ * screen"). invoices.ts re-exports them with the list's schemas.
  */
 
-/* ---- Constants of SPEC §9 ---- */
+/* ---- The list's constants ---- */
 
 export const INVOICE_PAGE_SIZES = [5, 10, 15, 25, 40] as const;
 export const INVOICE_DEFAULT_PAGE_SIZE = 10;
@@ -15,8 +16,9 @@ export const INVOICE_SEARCH_MAX = 200;
 export const INVOICE_CSV_FILENAME = 'Invoices.csv';
 
 /**
- * A position in the list for keyset pagination (issue 15): the created time at the database's precision and the id
- * of a row, as one opaque base64url token. "Next" and "previous" cost the same on the first and the millionth row.
+ * A position in the list for keyset pagination (docs/performance.md, "Keyset pagination"): the created time at the
+ * database's precision and the id of a row, as one opaque base64url token. "Next" and "previous" cost the same on the
+ * first and the millionth row.
  */
 export type InvoiceCursor = { createdAt: string; id: string };
 const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)$/;

@@ -27,7 +27,7 @@ const blankToUndefined = (v: unknown) => (v === '' ? undefined : v);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
 const minorUnits = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
-/** Repeated keys without index (?statusIds=1&statusIds=4, SPEC §5): one value or many, always an array. */
+/** Repeated keys without index (?statusIds=1&statusIds=4): one value or many, always an array. */
 const statusIds = z.preprocess(
   (v) => (v === undefined || v === '' ? undefined : Array.isArray(v) ? v : [v]),
   z
@@ -102,7 +102,7 @@ export type InvoiceListQuery = z.infer<typeof invoiceListQuery>;
 /** GET /api/v1/invoice/count: the exact number of invoices matching the filters, beyond the list's cap. */
 export const invoiceCountResponse = dataOf(z.object({ total: z.int() }));
 
-/* ---- The Invoice of SPEC §3 ---- */
+/* ---- The Invoice ---- */
 
 export const invoiceStatusRef = z.object({ id: z.int(), code: z.enum(INVOICE_STATUS_CODES), value: z.string() });
 export type InvoiceStatusRef = z.infer<typeof invoiceStatusRef>;
@@ -188,7 +188,7 @@ export const invoiceStatusDictionaryResponse = dataOf(z.array(invoiceStatusRef))
 /* ---- Actions ---- */
 
 export const INVOICE_REASON_MAX = 500;
-/** Every operator correction says why (DESIGN §3); the audit trail keeps it. */
+/** Every operator correction says why; the audit trail keeps it. */
 export const invoiceReason = z
   .string({ error: 'Reason is required' })
   .trim()

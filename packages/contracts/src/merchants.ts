@@ -16,14 +16,14 @@ export const merchantResponse = dataOf(merchantSchema);
 
 export const merchantListQuery = z
   .object({
-    // a bound on the work a request asks for (issue 15): 10,000 pages of up to 200 merchants
+    // a bound on the work a request asks for: 10,000 pages of up to 200 merchants
     page: z.coerce.number().int().min(0).max(10_000).default(0),
     size: z.coerce.number().int().min(1).max(200).default(50),
   })
   .strict();
 export const merchantListResponse = z.object({ data: z.array(merchantSchema), total: z.number().int() });
 
-/* ---- Merchant edit and creation (SPEC §5) ---- */
+/* ---- Merchant edit and creation ---- */
 
 export const PUBLIC_KEY_MESSAGE = 'Public key must be an Ed25519 public key in PEM (SPKI) format';
 const PEM_SHAPE = /^-----BEGIN PUBLIC KEY-----\s+[A-Za-z0-9+/=\s]+-----END PUBLIC KEY-----$/;
@@ -39,7 +39,7 @@ export const merchantName = entityName;
 
 export const merchantParams = z.object({ id: z.uuid({ error: 'Merchant id must be a UUID' }) }).strict();
 
-/** PUT /api/v1/merchant/{id}: the name (merchant.read, SPEC §7). Keys have routes of their own (merchant.key.edit). */
+/** PUT /api/v1/merchant/{id}: the name (merchant.read). Keys have routes of their own (merchant.key.edit). */
 export const merchantUpdateBody = z.object({ name: merchantName }).strict();
 export type MerchantUpdateBody = z.infer<typeof merchantUpdateBody>;
 
@@ -62,7 +62,7 @@ export type MerchantCreateBody = z.infer<typeof merchantCreateBody>;
 export const merchantForm = z.object({ name: merchantName });
 export type MerchantForm = z.infer<typeof merchantForm>;
 
-/** A PEM split for display: the BEGIN line, the base64 body (joined), the END line (SPEC §2: three lines). */
+/** A PEM split for display: the BEGIN line, the base64 body (joined), the END line (three lines). */
 export function pemDisplayLines(pem: string): [begin: string, body: string, end: string] | null {
   const lines = pem
     .trim()

@@ -39,7 +39,7 @@ describe('minor/major conversions', () => {
   });
 });
 
-describe('amount change input (SPEC §5)', () => {
+describe('amount change input', () => {
   it('strips to digits and the first dot', () => {
     expect(sanitizeAmountInput('1a2.3.4b')).toBe('12.34');
     expect(sanitizeAmountInput(' 1 000,50')).toBe('100050');

@@ -25,7 +25,7 @@ export function majorStringToMinor(input: string, dimension: number): number | n
   return Number.isSafeInteger(n) ? n : null;
 }
 
-/** Locale formatting with the dimension as min and max fraction digits (SPEC §9). */
+/** Locale formatting with the dimension as min and max fraction digits. */
 export function formatMoney(minor: number | bigint, dimension: number, locale = 'en', currencyCode?: string): string {
   const s = minorToMajorString(minor, dimension);
   const [int, frac] = s.replace('-', '').split('.');
@@ -44,7 +44,7 @@ export const AMOUNT_INPUT_ERRORS = {
   positive: 'The amount must be greater than 0',
 } as const;
 
-/** Strip an amount input to digits and the first dot (SPEC §5). */
+/** Strip an amount input to digits and the first dot. */
 export function sanitizeAmountInput(raw: string): string {
   const kept = raw.replace(/[^\d.]/g, '');
   const dot = kept.indexOf('.');
@@ -52,7 +52,7 @@ export function sanitizeAmountInput(raw: string): string {
 }
 
 /**
- * The amount-change parser of SPEC §5: digits and dots only, at most two decimals,
+ * The amount-change parser: digits and dots only, at most two decimals,
  * sent as minor units by the currency dimension. `display` is the amount as people read it everywhere else
  * (formatMoney: grouped, the dimension's decimals, with the currency code when given), never the typed text.
  */

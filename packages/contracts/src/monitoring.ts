@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { dataOf, scopedQuery } from './common';
 import { FINAL_STATUSES } from './statuses';
 
-/** Period choices of SPEC §9: 0 = from UTC day start (sent as minutes since UTC midnight), 1 h, 3 h. */
+/** Period choices: 0 = from UTC day start (sent as minutes since UTC midnight), 1 h, 3 h. */
 export const MONITORING_PERIODS = [
   { value: 0, label: 'From day start' },
   { value: 60, label: '1 h' },

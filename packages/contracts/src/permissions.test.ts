@@ -11,7 +11,7 @@ import {
   refusalMessage,
 } from './permissions';
 
-describe('platform and merchant permissions (DESIGN §1a)', () => {
+describe('platform and merchant permissions', () => {
   it('split every permission into exactly one of the two kinds', () => {
     const platform: readonly string[] = PLATFORM_PERMISSIONS;
     expect(MERCHANT_PERMISSIONS.filter((p) => platform.includes(p))).toEqual([]);

@@ -1,5 +1,5 @@
 /**
- * Who may do what (DESIGN §1a). Platform permissions decide where money goes and what is true
+ * Who may do what (docs/architecture.md, "Who is who"). Platform permissions decide where money goes and what is true
  * about it: only platform staff (users with no merchant) may hold them. Merchant permissions may
  * be held by either kind; a merchant user uses them on its own merchant only.
  */
@@ -129,7 +129,7 @@ const MERCHANT_READ_ALL: MerchantPermission[] = MERCHANT_PERMISSIONS.filter((p) 
 
 export type PresetRole = { name: string; scope: RoleScope; description: string; permissions: readonly Permission[] };
 
-/** The preset roles of DESIGN §1a, seeded and kept in step with this list at start-up. */
+/** The preset roles, seeded and kept in step with this list at start-up. */
 export const PRESET_ROLES = {
   platform_admin: {
     name: 'Platform admin',
@@ -224,6 +224,6 @@ export type PresetRoleCode = keyof typeof PRESET_ROLES;
 
 export const hasPermission = (perms: readonly string[], p: Permission) => perms.includes(p);
 
-/** Navigation entries of SPEC §2 and who sees them. */
+/** The back-office navigation entries and who sees them. */
 export const canSeeMonitoring = (perms: readonly string[]) =>
   hasPermission(perms, 'terminal.statistic.settings') && hasPermission(perms, 'data.terminal.statistic');

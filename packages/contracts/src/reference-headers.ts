@@ -1,6 +1,6 @@
-/** The reference lists' header ids, without zod (the back-office's first screen imports them: issue 15). */
+/** The reference lists' header ids, without zod (the back-office's first screen imports them: docs/performance.md). */
 
-/** Reference lists by header id (SPEC §3). */
+/** Reference lists by header id. */
 export const REFERENCE_HEADERS = {
   99: 'gender',
   100: 'event type',

@@ -7,7 +7,7 @@ export type ReportKind = (typeof REPORT_KINDS)[number];
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-/** A real calendar day as yyyy-MM-dd (SPEC §5: report dates are sent as yyyy-MM-dd). */
+/** A real calendar day as yyyy-MM-dd (report dates are sent as yyyy-MM-dd). */
 export function isIsoDay(s: string): boolean {
   if (!ISO_DAY.test(s)) return false;
   const d = new Date(`${s}T00:00:00Z`);

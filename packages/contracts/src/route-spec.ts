@@ -3,7 +3,7 @@ import { ERROR_STATUS, type ErrorCode } from './errors';
 import type { Permission } from './permissions';
 
 /**
- * One route, described once (issue 14): the server registers it from this, the OpenAPI document is
+ * One route, described once: the server registers it from this, the OpenAPI document is
  * generated from this, and the web's API client is typed from this, so the three cannot drift.
  */
 

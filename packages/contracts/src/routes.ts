@@ -25,7 +25,7 @@ import { accountHealthRouteSpecs } from './routes/account-health';
 import { statementRouteSpecs } from './routes/statements';
 
 /**
- * Every route of the API, keyed `METHOD /path` (issue 14): the server registers each from here, the
+ * Every route of the API, keyed `METHOD /path`: the server registers each from here, the
  * OpenAPI documents are generated from here, and the web's client is typed from here.
  */
 export const API_ROUTES = {

@@ -5,7 +5,7 @@ import { INVOICE_PAGE_SIZES, INVOICE_SEARCH_MAX, INVOICE_DEFAULT_PAGE_SIZE } fro
 import { FLOW_TYPES, INVOICE_STATUSES, statusById } from './statuses';
 
 /**
- * Saved views of the Transactions list (issue 13): a named set of filters, search and page size
+ * Saved views of the Transactions list: a named set of filters, search and page size
  * that a user keeps for themself or shares with everyone working on the same merchant.
  */
 export const SAVED_VIEW_NAME_MAX = 60;

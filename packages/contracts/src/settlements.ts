@@ -3,7 +3,7 @@ import { dataOf, scopedQuery } from './common';
 import { majorStringToMinor } from './money';
 import { exactInt } from './exact-int';
 
-/** The settlement amount is denominated in USDT (SPEC §9), 6 decimals. */
+/** The settlement amount is denominated in USDT, 6 decimals. */
 export const USDT_DIMENSION = 6;
 
 /** Without the terminal known, base amounts may have this many decimals; the server checks the currency's own. */

@@ -66,7 +66,7 @@ describe('status machine', () => {
     for (const s of ['DONE', 'DECLINED', 'CANCELED']) expect(deadline('DEPOSIT', s)).toBeNull();
     expect(deadline('WITHDRAWAL', 'IN_PROGRESS')).toBeNull();
   });
-  it('colours of SPEC §4', () => {
+  it('status colours', () => {
     expect(statusColor('DECLINED')).toBe('error');
     expect(statusColor('CANCELED')).toBe('error');
     expect(statusColor('DONE')).toBe('success');

@@ -20,7 +20,7 @@ export const statusByCode = (code: string) => INVOICE_STATUSES.find((s) => s.cod
 export const FLOW_TYPES = ['DEPOSIT', 'WITHDRAWAL'] as const;
 export type FlowType = (typeof FLOW_TYPES)[number];
 
-/** The statuses each flow has (DESIGN §3): PAYED ("Have paid") is a deposit status only. */
+/** The statuses each flow has: PAYED ("Have paid") is a deposit status only. */
 export const FLOW_STATUSES: Record<FlowType, readonly InvoiceStatus[]> = {
   DEPOSIT: ['NEW', 'IN_PROGRESS', 'PAYED', 'DONE', 'DECLINED', 'CANCELED'],
   WITHDRAWAL: ['NEW', 'IN_PROGRESS', 'DONE', 'DECLINED', 'CANCELED'],
@@ -28,7 +28,7 @@ export const FLOW_STATUSES: Record<FlowType, readonly InvoiceStatus[]> = {
 export const statusExistsInFlow = (flow: FlowType, status: string) =>
   (FLOW_STATUSES[flow] as readonly string[]).includes(status);
 
-/* ---- The invoice lifecycle's rules (DESIGN §3). The engine applies them; nothing else lists statuses. ---- */
+/* ---- The invoice lifecycle's rules (docs/engine.md). The engine applies them; nothing else lists statuses. ---- */
 
 /** Every invoice starts here (the merchant API creates it). */
 export const INITIAL_STATUS = 'NEW' satisfies InvoiceStatus;
@@ -37,7 +37,7 @@ export const isFinal = (s: string) => (FINAL_STATUSES as readonly string[]).incl
 
 /**
  * Transitions the engine itself makes (customer, provider, workers, merchant). Operators with
- * invoice.status.change may set any other status of the flow (SPEC §4), under the same guards.
+ * invoice.status.change may set any other status of the flow, under the same guards.
  */
 const FLOW_TRANSITIONS: Record<FlowType, Partial<Record<InvoiceStatus, readonly InvoiceStatus[]>>> = {
   DEPOSIT: {
@@ -107,7 +107,7 @@ export function expiryDeadline(inv: { flowType: string; status: string; expiresA
 }
 
 export type StatusColor = 'error' | 'success' | 'neutral' | 'primary' | 'warning';
-/** SPEC §4 status colours. */
+/** Status colours. */
 export function statusColor(code: string): StatusColor {
   switch (code) {
     case 'DECLINED':
@@ -177,7 +177,10 @@ export function retryRefusal(inv: InvoiceLike): string | null {
 }
 /** The state part of the retry rule: a withdrawal neither CANCELED nor DONE (where Retry is offered at all). */
 export const canRetry = (inv: InvoiceLike) => retryRefusal({ flowType: inv.flowType, status: inv.status }) === null;
-/** The Retry button: the state rule above plus invoice.retry (a platform permission, DESIGN §1a). */
+/**
+ * The Retry button: the state rule above plus invoice.retry (a platform permission: docs/architecture.md, "Who is
+ * who").
+ */
 export const canRequestRetry = (inv: InvoiceLike, perms: readonly string[]) =>
   canRetry(inv) && has(perms, 'invoice.retry');
 

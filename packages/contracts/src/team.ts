@@ -4,7 +4,7 @@ import { PASSWORD_MIN } from './auth';
 import { dbIdParam } from './references';
 import { PERMISSIONS, ROLE_SCOPES, permissionsFitScope } from './permissions';
 
-/* ---- Roles (DESIGN §1a): named permission sets with a scope ---- */
+/* ---- Roles: named permission sets with a scope (docs/architecture.md, "Who is who") ---- */
 
 export const roleSchema = z.object({
   id: z.int(),

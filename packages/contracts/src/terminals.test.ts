@@ -8,7 +8,7 @@ import {
   terminalFormToPutBody,
 } from './terminals';
 
-describe('attributeValueIssue (SPEC §5)', () => {
+describe('attributeValueIssue', () => {
   it.each([
     ['I', '42', null],
     ['I', '-7', null],

@@ -16,7 +16,7 @@ export const terminalListItem = z.object({
 export type TerminalListItem = z.infer<typeof terminalListItem>;
 export const terminalListResponse = z.object({ data: z.array(terminalListItem) });
 
-/* ---- Validation rules of SPEC §5, shared by the server and the web forms ---- */
+/* ---- Validation rules, shared by the server and the web forms ---- */
 
 export const NAME_MIN = 3;
 export const NAME_MESSAGES = {
@@ -46,7 +46,7 @@ export const ATTRIBUTE_VALUE_MESSAGES = {
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
-/** Whether a non-empty attribute value fits its type (SPEC §5). */
+/** Whether a non-empty attribute value fits its type. */
 export function isAttributeValueOfType(paramType: ParamType, value: string): boolean {
   switch (paramType) {
     case 'I':
@@ -100,7 +100,7 @@ export const terminalDetails = z.object({
   /** dimension: the currency's decimal places, which amount attributes (minor units) are converted by */
   currency: z.object({ code: z.string(), dimension: z.int() }),
   isTest: z.boolean(),
-  /** The terminal currently processes in test mode (same as isTest; kept for the SPEC §3 field). */
+  /** The terminal currently processes in test mode (same as isTest; kept for clients that read this field). */
   inTest: z.boolean(),
   enabled: z.boolean(),
   /** Only with terminal.attr.read. */
@@ -187,7 +187,7 @@ export const terminalAttributeDeleteQuery = scopedQuery({
   attributeId: dbIdParam('attributeId must be a positive integer'),
 });
 
-/** New terminal (SPEC §5): name, flow type (reference id, header 200) and currency (currency id). */
+/** New terminal: name, flow type (reference id, header 200) and currency (currency id). */
 export const terminalCreateBody = z
   .object({
     name: entityName,

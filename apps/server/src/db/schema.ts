@@ -25,7 +25,7 @@ import {
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 /**
- * Exact integers (DESIGN §2, no precision lost): PostgreSQL returns int8 as text and nothing parses
+ * Exact integers (no precision lost, whatever the amount): PostgreSQL returns int8 as text and nothing parses
  * it globally. Two kinds of money column:
  * - `money`: a bounded amount (invoice amounts, fees, ledger legs, method limits, settlement amounts).
  *   Every API refuses values past 2^53 − 1 and a CHECK (migration 0006) keeps the column inside that
@@ -56,7 +56,7 @@ export const merchants = pgTable('merchants', {
 });
 
 /**
- * Roles are named permission sets with a scope (DESIGN §1a). The migration adds a CHECK that a
+ * Roles are named permission sets with a scope (docs/architecture.md, "Who is who"). The migration adds a CHECK that a
  * merchant-scoped role holds no platform permission, and users reference (id, scope) so that a
  * merchant user can only ever hold a merchant role.
  */
@@ -180,7 +180,7 @@ export const currencies = pgTable('currencies', {
   dimension: integer('dimension').notNull(),
 });
 
-/** Reference lists by header id (SPEC §3): 99 gender … 205 bank name. */
+/** Reference lists by header id (contracts' REFERENCE_HEADERS): 99 gender … 205 bank name. */
 export const references = pgTable(
   'references',
   {
@@ -305,7 +305,7 @@ export const terminalPoolMembers = pgTable(
   (t) => [primaryKey({ columns: [t.poolId, t.terminalId] })],
 );
 
-/** Provider accounts ("people accounts" in SPEC): where customers send money / payouts come from. */
+/** Provider accounts ("people accounts" in the API's paths): where customers send money / payouts come from. */
 export const providerAccounts = pgTable('provider_accounts', {
   id: serial('id').primaryKey(),
   providerId: integer('provider_id')
@@ -433,7 +433,7 @@ export const invoices = pgTable(
     index('invoices_merchant_created_idx').on(t.merchantId, t.createdAt.desc(), t.id),
     index('invoices_merchant_status_created_idx').on(t.merchantId, t.status, t.createdAt.desc()),
     index('invoices_terminal_created_idx').on(t.terminalId, t.createdAt.desc()),
-    // invoice list filters (DESIGN §5): terminal with an index-only capped count, last status day, sum range
+    // invoice list filters, each with its index: terminal (an index-only capped count), last status day, sum range
     index('invoices_merchant_terminal_created_idx').on(t.merchantId, t.terminalId, t.createdAt.desc(), t.id),
     index('invoices_merchant_status_date_idx').on(t.merchantId, t.statusDate),
     index('invoices_merchant_amount_idx').on(t.merchantId, t.amount),
@@ -447,7 +447,7 @@ export const invoices = pgTable(
     index('invoices_merchant_credential_hash_idx')
       .on(t.merchantId, t.credentialHash)
       .where(sql`${t.credentialHash} IS NOT NULL`),
-    // reports (issue 15): a period of one terminal's / one account's DONE live invoices, read from the index alone
+    // reports: a period of one terminal's / one account's DONE live invoices, read from the index alone
     index('invoices_terminal_done_idx')
       .on(t.terminalId, t.statusDate, t.flowType, t.amount)
       .where(sql`${t.status} = 'DONE' AND NOT ${t.isTest}`),
@@ -784,7 +784,7 @@ export const ledgerEntries = pgTable(
       .references(() => currencies.id),
     amount: money('amount').notNull(),
     kind: text('kind').notNull(),
-    /** 'live' or 'test': test invoices post to a book of their own, never to live money (DESIGN §1a). */
+    /** 'live' or 'test': test invoices post to a book of their own, never to live money (ledger/service.ts Book). */
     book: text('book').notNull().default('live'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
@@ -801,7 +801,7 @@ export const ledgerEntries = pgTable(
 /**
  * The balance of every ledger account, one row per (book, account, owner, currency), updated in the
  * same transaction as the entries it sums (ledger/service.ts insertLegs), so that funds checks and
- * routing read one row whatever the history (DESIGN §5). `key` is that tuple as text; the
+ * routing read one row whatever the history (their cost never grows with it). `key` is that tuple as text; the
  * reconciliation (ledger/reconcile.ts) proves the rows equal the sums of the entries.
  */
 export const ledgerBalances = pgTable(
@@ -823,7 +823,7 @@ export const ledgerBalances = pgTable(
 );
 
 /**
- * Period checkpoints of the ledger (issue 15): per merchant, currency, book, terminal and UTC day, the sums the
+ * Period checkpoints of the ledger: per merchant, currency, book, terminal and UTC day, the sums the
  * balance report shows (live book) and the finance tiles' (both books). Kept by a statement trigger on ledger_entries
  * in the transaction that posts the entries (migrations 0013, 0014), so a report over any period, or a total over
  * all of them, reads one row per day and terminal whatever the number of entries. `holds`: what the day's postings
@@ -1161,7 +1161,7 @@ export const idempotencyKeys = pgTable(
 );
 
 /**
- * Saved views of the Transactions list (issue 13): filters, search and page size under a name,
+ * Saved views of the Transactions list: filters, search and page size under a name,
  * kept by one user on one merchant, private or shared with everyone working on that merchant.
  */
 export const savedViews = pgTable(

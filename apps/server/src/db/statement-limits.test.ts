@@ -6,7 +6,7 @@ import { injectSigned, invoiceBody, merchantSigner } from '../../test/merchant-c
 import { copyOut } from '../lib/copy-out';
 
 /**
- * Bounded work per request (issue 15): on PostgreSQL every statement the serving app runs is stopped after
+ * Bounded work per request: on PostgreSQL every statement the serving app runs is stopped after
  * statementTimeoutMs; an export has its own, longer limit. (PGlite cannot interrupt a statement: there the bounds
  * are in the queries, see the invoice list's page bound and cursor.)
  */

@@ -177,7 +177,7 @@ describe.skipIf(!process.env.DATABASE_URL)('long reads past their own limit (Pos
 });
 
 /**
- * The embedded database has one connection: a long export or report must not hold it for the whole file (issue 15).
+ * The embedded database has one connection: a long export or report must not hold it for the whole file.
  * Over HTTP, with ROWS invoices: a list request made while the file streams is answered before the file ends.
  */
 describe.skipIf(Boolean(process.env.DATABASE_URL))('long reads on the embedded database (PGlite)', () => {

@@ -14,8 +14,8 @@ import { knownFacts } from './known-facts';
 const knownMerchants = knownFacts();
 
 /**
- * The merchant a back-office call works on (DESIGN §1): a user with merchant.rw.all may name one
- * with ?merchantId=; everyone else always gets their own merchant, whatever they send.
+ * The merchant a back-office call works on (docs/architecture.md, "Who is who"): a user with merchant.rw.all may
+ * name one with ?merchantId=; everyone else always gets their own merchant, whatever they send.
  */
 export async function merchantScope(ctx: AppContext, user: SessionUser, requested?: string | null): Promise<string> {
   if (user.permissions.includes('merchant.rw.all')) {

@@ -4,9 +4,9 @@ import { currencies, invoices, terminals } from '../db/schema';
 import { notFound } from './errors';
 
 /**
- * Tenant-scoped lookups (DESIGN §1): the merchant is a required argument and sits inside the WHERE,
- * so another merchant's row is simply "not found" (404), never a row to re-check by hand. Routes get
- * the merchant from the request's scope (lib/scope.ts merchantOf), services pass it down.
+ * Tenant-scoped lookups (docs/architecture.md, "Who is who"): the merchant is a required argument and sits inside
+ * the WHERE, so another merchant's row is simply "not found" (404), never a row to re-check by hand. Routes get the
+ * merchant from the request's scope (lib/scope.ts merchantOf), services pass it down.
  */
 export async function ownedInvoice(db: DbOrTx, merchantId: string, invoiceId: string) {
   const [row] = await db

@@ -9,7 +9,7 @@ import { TMP_DIR } from '../../test/paths';
 import { CURL_SNIPPET, SIGN_SNIPPET } from './quickstart';
 
 /**
- * The contract as an integrator meets it (issue 14): a client generated with openapi-typescript from the
+ * The contract as an integrator meets it: a client generated with openapi-typescript from the
  * document the server serves, a small merchant integration compiled against it under `tsc --strict`, then
  * run against the real server over HTTP. And the developer page's quickstart, run as written.
  */

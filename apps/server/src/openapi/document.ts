@@ -5,8 +5,8 @@ import { quickstartMarkdown } from './quickstart';
 import { webhookPayloadSchema, webhooksOf } from './webhooks';
 
 /**
- * The OpenAPI 3.1 documents (issue 14), generated from the route table in contracts: the whole API at
- * /api/docs/json, and each published surface (merchant, provider, payment form, back-office) on its own.
+ * The OpenAPI 3.1 documents, generated from the route table in contracts (docs/architecture.md, "Parts"): the whole
+ * API at /api/docs/json, and each published surface (merchant, provider, payment form, back-office) on its own.
  */
 
 type JsonSchema = Record<string, unknown>;

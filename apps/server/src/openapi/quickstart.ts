@@ -1,7 +1,7 @@
 import { SIGNATURE_WINDOW_SECONDS } from '@paydesk/contracts';
 
 /**
- * The developer page's quickstart (issue 14): a test invoice with curl and a signing snippet in Node,
+ * The developer page's quickstart: a test invoice with curl and a signing snippet in Node,
  * the payment form, the callback and how to verify it, then the rules an integrator needs (signing,
  * idempotency, errors). The snippets are run as written by the contract test (openapi/contract.test.ts).
  */

@@ -12,7 +12,7 @@ import {
 } from '@paydesk/contracts';
 
 /**
- * The callbacks Paydesk sends, as OpenAPI 3.1 `webhooks` (issue 14): one per type, with the payload
+ * The callbacks Paydesk sends, as OpenAPI 3.1 `webhooks`: one per type, with the payload
  * schema the server builds every body from (contracts' webhookPayload), the Standard Webhooks headers
  * and the retry schedule.
  */

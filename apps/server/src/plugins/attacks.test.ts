@@ -165,7 +165,7 @@ describe('attack 4: replacing the API signing key with only merchant.read', () =
     const foreign = await call('shop2', 'PUT', `/api/v1/merchant/${demoId}/public-key`, { clientPublicKey: pem });
     expect(foreign.statusCode).toBe(404);
     expect(await snapshot()).toBe(before);
-    // renaming still works with merchant.read, as SPEC says
+    // renaming still works with merchant.read (the route's access rule)
     const rename = await call('finance', 'PUT', `/api/v1/merchant/${demoId}`, { name: 'Demo Merchant' });
     expect(rename.statusCode).toBe(200);
   });

@@ -28,7 +28,7 @@ export type SessionUser = {
   scope: RoleScope;
   roleId: number;
   roleName: string;
-  /** The role's permissions that this user's scope may hold (DESIGN §1a): the only list any check reads. */
+  /** The role's permissions that this user's scope may hold (effectivePermissions): the only list any check reads. */
   permissions: Permission[];
   mustChangePassword: boolean;
   twoFactorEnabled: boolean;
@@ -63,7 +63,8 @@ export const COOKIE_NAME = 'jwt';
 const SECRET_KEY = 'internal.jwt_secret';
 
 /**
- * The one enforcement point of DESIGN §1a: may this user pass a guard naming these permissions?
+ * The one enforcement point of route permissions (docs/architecture.md, "Who is who"): may this user pass a guard
+ * naming these permissions?
  * A merchant user never passes a guard that names a platform permission, whatever its role says.
  */
 export function guardRefusal(user: SessionUser, auth: Exclude<RouteAuth, 'public' | 'session'>): string | null {

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOption
 import { AppError } from '../lib/errors';
 
 /**
- * Edge input, in one place (DESIGN §6: no 500 on anything a client can send).
+ * Edge input, in one place: nothing a client can send may cause a 500.
  * - Every string a request carries (body, query, path parameters) is refused with a 400 naming the
  *   field when it holds a NUL character or a lone UTF-16 surrogate: PostgreSQL text cannot store NUL
  *   (it answered 500), and a lone surrogate would be silently replaced on the way to the database.

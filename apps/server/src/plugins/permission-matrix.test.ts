@@ -6,8 +6,8 @@ import { createTestApp, loginAs, type TestApp } from '../../test/harness';
 import { guardRefusal, type RouteAuth, type SessionUser } from './auth';
 
 /**
- * The permission matrix of DESIGN §1a, generated from the route table: every staff route × every
- * preset role (and no session) gets exactly the answer the design implies. A route added without
+ * The permission matrix (docs/architecture.md, "Who is who"), generated from the route table: every staff route ×
+ * every preset role (and no session) gets exactly the answer the rules below imply. A route added without
  * an entry below fails the first test, so every new route's rule is reviewed here.
  */
 type Rule = 'public' | 'session' | Permission[] | { platformOnly: true; all: Permission[] };
@@ -69,7 +69,8 @@ const RULES: Record<string, Rule> = {
   'GET /api/v1/invoice/csv': 'session',
   'GET /api/v1/invoice/count': 'session',
   'GET /api/v1/invoice/:id': 'session',
-  // test invoices: anyone who sees them (SPEC); live ones: invoice.status.change, checked in the service
+  // test invoices: anyone who sees them (contracts' canChangeStatus); live ones: invoice.status.change, checked in
+  // the service
   'PATCH /api/v1/invoice/status': 'session',
   'PATCH /api/v1/invoice/amount': ['invoice.amount.change'],
   'GET /api/v1/event/status': 'session',
@@ -154,7 +155,7 @@ const ROLE_USERS: Record<PresetRoleCode, string> = {
 
 const MERCHANT_SET: ReadonlySet<string> = new Set(MERCHANT_PERMISSIONS);
 
-/** DESIGN §1a read directly: a merchant-scoped user holds only merchant permissions. */
+/** The rule read directly: a merchant-scoped user holds only merchant permissions. */
 function mayPass(role: PresetRoleCode, rule: Rule): boolean {
   if (rule === 'public' || rule === 'session') return true;
   const { scope, permissions } = PRESET_ROLES[role];
@@ -210,7 +211,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-describe('permission matrix (DESIGN §1a)', () => {
+describe('permission matrix', () => {
   it('every staff route has an entry, and its declared rule is the one reviewed here', () => {
     const declared = Object.fromEntries(t.app.staffRoutes.map((r) => [`${r.method} ${r.url}`, r.auth]));
     expect(

@@ -19,7 +19,7 @@ afterAll(async () => t?.close());
  * The engine's loops as the embedded default runs them (workers/index.ts), on whichever database the suite uses: the
  * probes' SQL, the nudge from the app's request hook, the gate on its traffic.
  */
-describe('engine loops that yield to requests (issue 15 item 7)', () => {
+describe('engine loops that yield to requests', () => {
   // the request hook that nudges is the embedded database's (app.ts registers it there only)
   it.skipIf(Boolean(process.env.DATABASE_URL))(
     'an idle, backed-off callback loop is nudged by the write that enqueued a callback: delivered within ~1 s',

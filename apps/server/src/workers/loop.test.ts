@@ -24,7 +24,7 @@ function recorded(answer: (n: number) => TickResult, opts: Parameters<typeof sta
   return { at, gaps, loop };
 }
 
-describe('worker loop scheduling (issue 15 item 7)', () => {
+describe('worker loop scheduling', () => {
   let loops: Loop[] = [];
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
@@ -201,7 +201,7 @@ describe('worker loop scheduling (issue 15 item 7)', () => {
   });
 });
 
-describe('request traffic hook (issue 15 item 7)', () => {
+describe('request traffic hook', () => {
   it('counts requests in flight until the answer is sent, and nudges after writes only', async () => {
     const app = Fastify();
     const ctx = {};

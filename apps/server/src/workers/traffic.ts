@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 /**
- * The app's interactive traffic as the background loops see it (issue 15 item 7). On the embedded database every
+ * The app's interactive traffic as the background loops see it. On the embedded database every
  * statement shares one connection, so a worker tick that starts while a request is being served makes that request
  * wait: the loops ask `quiet()` before each tick, and requests that may have created work (anything but a read)
  * `nudge` the loops out of their idle back-off.

@@ -9,7 +9,7 @@ import { PAGES } from '../lib/pages';
 import { CurrentUserContext, meQuery, usePermissions } from '../lib/session';
 
 /**
- * Protected layout: authorised means the current-user call succeeds; if it fails the user is signed out (SPEC §4).
+ * Protected layout: authorised means the current-user call succeeds; if it fails the user is signed out.
  * A user signed in with a one-time password is kept on Change password until a new one is chosen, then a user
  * whose organisation requires two-factor sign-in on its setup until it is on (the server refuses everything else
  * meanwhile). The setup screen itself decides when it is finished: it shows the recovery codes after the flag

@@ -61,7 +61,7 @@ void queryClient.prefetchQuery(meQuery).then(async () => {
 preloadScreens(window.location.pathname);
 const router = createAppRouter();
 
-// A 401 from any back-office call means the session is gone (SPEC §4).
+// A 401 from any back-office call means the session is gone.
 setUnauthorizedHandler(() => {
   if (isSignedIn(queryClient)) clearSession(queryClient);
 });

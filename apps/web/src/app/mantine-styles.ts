@@ -1,8 +1,8 @@
 /**
  * Mantine's styles for the components the back-office uses, in the order of @mantine/core/styles.css (that file is
- * these files one after another, so the cascade is the same): the whole file is 48 components larger (issue 15).
- * The build fails when a component in use lacks its file here or the order differs (mantineStyles() in
- * vite.config.ts), naming the file to add.
+ * these files one after another, so the cascade is the same): the whole file is 48 components larger
+ * (docs/performance.md, "Mantine styles per component"). The build fails when a component in use lacks its file here or
+ * the order differs (mantineStyles() in vite.config.ts), naming the file to add.
  */
 import '@mantine/core/styles/baseline.css';
 import '@mantine/core/styles/default-css-variables.css';

@@ -77,7 +77,7 @@ const guarded = (title: string, all: Permission[], Page: LazyExoticComponent<Com
   </RequirePermission>
 );
 
-/** Route names and paths of SPEC §2; `handle.name` carries the route name, `handle.title` the page's name in words. */
+/** The back-office routes; `handle.name` carries the route name, `handle.title` the page's name in words. */
 const routes: RouteObject[] = [
   route(
     {

@@ -30,7 +30,7 @@ export type BalanceCardProps = {
 const show = (f: MoneyFigure) => formatMoneyEn(f.amount, f.currency.dimension, f.currency.code);
 
 /**
- * A finance tile (SPEC §2 "Balance card and settlement"), every currency on a line of its own (issue 13). The
+ * A finance tile (balance, deposits or withdrawals), every currency on a line of its own. The
  * 'balance' tile of a chosen terminal offers the Settlement dialog to users with settlement.create. Memoised: a tile
  * is redrawn when its own figures change, not with every answer the screen gets.
  */

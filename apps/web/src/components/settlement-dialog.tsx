@@ -9,7 +9,7 @@ import { call, isApiError } from '../lib/api';
 import { FINANCE_KEY } from '../lib/finance';
 import { toast } from './toast';
 
-/** SPEC §9: the settlement dialog is 768px wide. */
+/** The settlement dialog is 768px wide. */
 const SETTLEMENT_DIALOG_WIDTH = 768;
 
 type Props = {

@@ -1,7 +1,7 @@
 import { notifications } from '@mantine/notifications';
 import { IconCheck, IconHourglass, IconX } from '@tabler/icons-react';
 
-/** Toasts of SPEC §8: top right, closing after 5000 ms (set on the Notifications host). */
+/** Toasts: top right, closing after 5000 ms (set on the Notifications host). */
 export const toast = {
   success: (message: string, title?: string) =>
     notifications.show({ message, title, color: 'teal', icon: <IconCheck size={18} aria-hidden /> }),

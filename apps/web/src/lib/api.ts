@@ -41,7 +41,10 @@ export type RequestOptions = {
   query?: QueryParams;
   body?: unknown;
   signal?: AbortSignal;
-  /** Add the picked merchant as ?merchantId= (DESIGN §1). Off only for calls that are not merchant-scoped. */
+  /**
+   * Add the picked merchant as ?merchantId= (docs/architecture.md, "Who is who"). Off only for calls that are not
+   * merchant-scoped.
+   */
   scoped?: boolean;
   /** A 401 signs the user out; off for the calls that decide the session themselves (login, /me, logout). */
   signOutOn401?: boolean;
@@ -69,7 +72,7 @@ export function setSessionStepRequiredHandler(handler: () => void) {
 }
 
 /**
- * Builds a same-origin URL. Empty values are dropped and arrays become repeated keys without index (SPEC §5).
+ * Builds a same-origin URL. Empty values are dropped and arrays become repeated keys without index (?a=1&a=2).
  */
 export function apiUrl(path: string, query: QueryParams = {}, scoped = true): string {
   const params = new URLSearchParams();

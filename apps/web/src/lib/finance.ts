@@ -14,8 +14,8 @@ export const FINANCE_KEY = ['finance'] as const;
 
 /**
  * Balance, deposit or withdrawal sums from the ledger (merchant.read.finance) of a terminal, or of the merchant
- * when terminalId is '': one item per currency (the terminal's first), every one shown (issue 13: SPEC §3's "the
- * first element is shown" hid Demo Merchant's RUB). One cache entry per tile, shared by every screen.
+ * when terminalId is '': one item per currency (the terminal's first), every one shown (showing only the first hid
+ * Demo Merchant's RUB). One cache entry per tile, shared by every screen.
  */
 export function useFinance(kind: FinanceKind, terminalId: string, enabled = true, book: LedgerBook = 'live') {
   return useQuery({ ...financeQuery(useCurrentMerchantId(), kind, terminalId, book), enabled });

@@ -4,7 +4,10 @@ import indexHtml from '../../index.html?raw';
 import { apiUrl } from './api';
 import { scopedMerchantStore } from './merchant-scope';
 
-/** The server names these calls in index.html (issue 15); the browser reuses a preloaded answer for the same URL only. */
+/**
+ * The server names these calls in index.html (docs/performance.md); the browser reuses a preloaded answer for the
+ * same URL only.
+ */
 describe('the first calls the server names are the URLs the app asks for', () => {
   it('the merchant picker’s list, whatever merchant is picked (it is not merchant-scoped)', () => {
     scopedMerchantStore.set('00000000-0000-4000-8000-000000000001');

@@ -1,10 +1,10 @@
 import { createContext, use, useId, useLayoutEffect } from 'react';
 
 /**
- * The first screen of a visit appears whole (issue 15): the signed-in layout and its screen are built out of sight
- * while their first calls travel, and shown at once when the parts that would otherwise grow after the first
- * paint (finance tiles whose currencies are not known yet, the list's rows, the saved views above them) have what
- * they need. Nothing on screen moves as answers arrive: no layout shift, and the page is painted once.
+ * The first screen of a visit appears whole (docs/performance.md, "First-paint holds"): the signed-in layout and its
+ * screen are built out of sight while their first calls travel, and shown at once when the parts that would otherwise
+ * grow after the first paint (finance tiles whose currencies are not known yet, the list's rows, the saved views above
+ * them) have what they need. Nothing on screen moves as answers arrive: no layout shift, and the page is painted once.
  *
  * A part holds the first paint with `useFirstPaintHold(ready)`; the holder (MerchantScopeGate) shows the content
  * once every mounted hold is ready, or after FIRST_PAINT_MAX_WAIT_MS whatever the calls do. Later screens of the

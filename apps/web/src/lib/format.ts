@@ -1,7 +1,7 @@
 /**
- * English number formatting for the back-office's first screen without `Intl` (issue 15): the first `Intl` call of
- * a page sets up ICU's number formats (≈ 10–20 ms of main thread, four times that on Lighthouse's mobile CPU), and
- * `formatMoney` builds two formatters per figure. The output is the same as `formatMoney(…, 'en', code)` and
+ * English number formatting for the back-office's first screen without `Intl` (docs/performance.md): the first `Intl`
+ * call of a page sets up ICU's number formats (≈ 10–20 ms of main thread, four times that on Lighthouse's mobile CPU),
+ * and `formatMoney` builds two formatters per figure. The output is the same as `formatMoney(…, 'en', code)` and
  * `n.toLocaleString('en')` give (checked in format.test.ts).
  */
 const group = (digits: string) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');

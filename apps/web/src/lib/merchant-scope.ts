@@ -1,6 +1,6 @@
 import { createStore } from './persisted-store';
 
-/** The merchant last picked by a merchant.rw.all user, remembered across sessions (SPEC §2). */
+/** The merchant last picked by a merchant.rw.all user, remembered across sessions. */
 export const rememberedMerchantStore = createStore<string | null>(null, 'paydesk.merchantId');
 
 /**

@@ -5,7 +5,7 @@ import { scopedMerchantStore } from './merchant-scope';
 import { useStore } from './persisted-store';
 import { useCurrentUser } from './session';
 
-/** All merchants (first 50), for merchant.rw.all users (SPEC §6). Not itself merchant-scoped. */
+/** All merchants (first 50), for merchant.rw.all users. Not itself merchant-scoped. */
 export const merchantsQuery = queryOptions({
   queryKey: ['merchants', 'list'] as const,
   queryFn: ({ signal }) =>

@@ -1,4 +1,4 @@
-/** Route names and paths of SPEC §2: features link to each other through these, never by importing each other. */
+/** Route names and paths: features link to each other through these, never by importing each other. */
 export const PAGES = {
   Login: '/login',
   Invoices: '/invoices',

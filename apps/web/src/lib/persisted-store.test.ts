@@ -23,7 +23,7 @@ globalThis.localStorage = new Proxy(storage, {
       : undefined,
 }) as unknown as Storage;
 
-describe('per-user selections (issue 13)', () => {
+describe('per-user selections', () => {
   beforeEach(() => storage.clear());
 
   it('sign-out clears every stored selection and resets the stores; other keys stay', () => {

@@ -6,7 +6,7 @@ import { useCurrentMerchantId } from './merchant';
 /** Reference lists change with a deployment, not during a session. */
 const REFERENCE_STALE_MS = 60 * 60_000;
 
-/** A reference list by header id (SPEC §3); terminal attribute types (105) are cached for good (SPEC §7). */
+/** A reference list by header id; terminal attribute types (105) are cached for good. */
 const referenceQuery = (refHeaderId: ReferenceHeaderId) =>
   queryOptions({
     queryKey: ['reference', refHeaderId] as const,

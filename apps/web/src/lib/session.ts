@@ -7,7 +7,7 @@ import { claimUserSelections } from './persisted-store';
 
 export const meQueryKey = ['me'] as const;
 
-/** The current user, or null when signed out: the session is "authorised" exactly when this call succeeds (SPEC §4). */
+/** The current user, or null when signed out: the session is "authorised" exactly when this call succeeds. */
 export const meQuery = queryOptions({
   queryKey: meQueryKey,
   queryFn: async ({ signal }): Promise<Me | null> => {

@@ -6,7 +6,7 @@ import { createStore, useStore } from './persisted-store';
 
 export const terminalsQueryKey = ['terminals'] as const;
 
-/** The merchant's terminals: fetched once and cached for good (SPEC §7), one entry per merchant. */
+/** The merchant's terminals: fetched once and cached for good, one entry per merchant. */
 export const terminalsQuery = (merchantId: string | null) =>
   queryOptions({
     queryKey: [...terminalsQueryKey, 'list', merchantId ?? 'own'] as const,
@@ -20,7 +20,7 @@ export function useTerminals() {
   return useQuery(terminalsQuery(useCurrentMerchantId()));
 }
 
-/** '' means ALL TERMINALS (no filter). Remembered locally (SPEC §9). */
+/** '' means ALL TERMINALS (no filter). Remembered locally. */
 export const selectedTerminalStore = createStore<string>('', 'paydesk.terminalId');
 
 /**

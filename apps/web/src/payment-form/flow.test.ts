@@ -34,7 +34,7 @@ const form = (over: Partial<FormInit> = {}): FormInit => ({
 const run = (state: FlowState, ...actions: Parameters<typeof flowReducer>[1][]) =>
   actions.reduce(flowReducer, state) as Ready;
 
-describe('payment form flow (SPEC §4)', () => {
+describe('payment form flow', () => {
   it('starts with the method choice when several methods exist', () => {
     expect(initialState(form(), 0).step).toEqual({ name: 'method' });
   });

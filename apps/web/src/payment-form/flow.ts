@@ -2,7 +2,7 @@ import type { FormInit, FormMethod } from '@paydesk/contracts/payment-form';
 import type { InvoiceStatus } from '@paydesk/contracts/statuses';
 import { countdownDeadline } from '@paydesk/contracts/countdown';
 
-/** The flow of SPEC §4: Init or Method, then Credential, then Processing, then Success or Fail. */
+/** The flow: Init or Method, then Credential, then Processing, then Success or Fail. */
 
 export const AMOUNT_STEP = 100_000;
 export const QUICK_AMOUNTS = [100_000, 1_000_000, 5_000_000, 10_000_000] as const;
@@ -100,7 +100,7 @@ export function initialState(form: FormInit, now: number): Ready {
   return base;
 }
 
-/** Stepper: plus and minus are ignored past the currency's bounds (SPEC §5). */
+/** Stepper: plus and minus are ignored past the currency's bounds. */
 export function stepAmount(amount: number, delta: number, bounds: { minValue: number; maxValue: number }): number {
   const next = amount + delta;
   return next > bounds.maxValue || next < bounds.minValue ? amount : next;

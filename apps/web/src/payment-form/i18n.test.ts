@@ -20,7 +20,7 @@ describe('payment form languages', () => {
     expect(languageFromSearch('?lang=')).toBe('en');
   });
 
-  it('has the SPEC §8 keys with the SPEC wording in English', () => {
+  it('has every key, with the English wording', () => {
     expect(get(en, 'form.header.fail')).toBe('Fail');
     expect(get(en, 'form.text.fail')).toBe('Something went wrong');
     expect(get(en, 'form.text.processing')).toBe('Wait. Payment in progress...');

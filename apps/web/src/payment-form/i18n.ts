@@ -5,7 +5,7 @@ import en, { type Messages } from './locales/en';
 const LANGUAGES = ['en', 'ru', 'uz'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-/** `?lang=` chooses the language; anything else (or nothing) is English (SPEC §1). */
+/** `?lang=` chooses the language; anything else (or nothing) is English. */
 export function languageFromSearch(search: string): Language {
   const lang = new URLSearchParams(search).get('lang')?.trim().toLowerCase();
   return (LANGUAGES as readonly string[]).includes(lang ?? '') ? (lang as Language) : 'en';

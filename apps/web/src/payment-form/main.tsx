@@ -5,7 +5,8 @@ import { formIdFromPath } from './lib/urls';
 import { PaymentForm } from './payment-form';
 import './styles.css';
 
-// The public payment form: its own entry and bundle, nothing of the back-office (DESIGN §4).
+// The public payment form: its own entry and bundle, nothing of the back-office (docs/performance.md, "The payment
+// form's own small bundle").
 const lang = languageFromSearch(window.location.search);
 document.documentElement.lang = lang;
 

@@ -13,7 +13,8 @@ export const engineRouteSpecs = {
       'Sends a new payout attempt (a new provider transaction) for a declined withdrawal, taking the hold on the balance again. Refused while an earlier attempt is still with the provider or once one was paid.',
     tags: ['Engine'],
     api: 'back-office',
-    // DESIGN §1a: re-sending a payout is platform-only; the engine adds the state and retry rules
+    // re-sending a payout is platform-only (docs/architecture.md, "Who is who"); the engine adds the state and
+    // retry rules
     access: { all: ['invoice.retry'] },
     query: merchantScopeQuery.strict(),
     body: invoiceIdBody,

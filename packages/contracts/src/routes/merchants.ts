@@ -48,7 +48,7 @@ export const merchantRouteSpecs = {
     path: '/api/v1/merchant/:id',
     operationId: 'renameMerchant',
     summary: 'Rename a merchant',
-    description: 'Renames the merchant (SPEC: merchant.read). Keys change through their own routes.',
+    description: 'Renames the merchant (needs merchant.read). Keys change through their own routes.',
     access: { all: ['merchant.read'] },
     params: merchantParams,
     query: plainScopedQuery,

@@ -32,7 +32,7 @@ ALTER TABLE "roles" ADD COLUMN "updated_at" timestamp with time zone DEFAULT now
 ALTER TABLE "users" ADD COLUMN "scope" text GENERATED ALWAYS AS (CASE WHEN merchant_id IS NULL THEN 'platform' ELSE 'merchant' END) STORED NOT NULL;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "disabled_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "must_change_password" boolean DEFAULT false NOT NULL;--> statement-breakpoint
--- Existing databases: the preset roles of DESIGN §1a (permissions are kept in step with contracts at start-up),
+-- Existing databases: the preset roles of contracts' PRESET_ROLES (permissions are kept in step at start-up),
 -- old demo roles mapped onto them, any other role scoped by who holds it.
 INSERT INTO "roles" ("code", "name", "scope", "permissions") VALUES
   ('platform_admin', 'Platform admin', 'platform', '{}'), ('platform_operator', 'Platform operator', 'platform', '{}'),
@@ -66,7 +66,8 @@ ALTER TABLE "users" ADD CONSTRAINT "users_role_scope_fk" FOREIGN KEY ("role_id",
 CREATE INDEX "users_merchant_idx" ON "users" USING btree ("merchant_id");--> statement-breakpoint
 ALTER TABLE "roles" ADD CONSTRAINT "roles_code_unique" UNIQUE("code");--> statement-breakpoint
 ALTER TABLE "roles" ADD CONSTRAINT "roles_scope_check" CHECK ("roles"."scope" IN ('platform', 'merchant'));--> statement-breakpoint
--- A merchant role never holds a platform permission (DESIGN §1a); contracts' PLATFORM_PERMISSIONS, checked by a test.
+-- A merchant role never holds a platform permission (docs/architecture.md, "Who is who"); contracts'
+-- PLATFORM_PERMISSIONS, checked by a test.
 ALTER TABLE "roles" ADD CONSTRAINT "roles_merchant_permissions_check" CHECK ("scope" = 'platform' OR NOT ("permissions" && ARRAY['merchant.rw.all', 'people.account', 'people.account.edit', 'report.read.provider', 'report.read.pool.balance', 'invoice.status.change', 'invoice.amount.change', 'invoice.provider.read', 'invoice.credentials.read', 'ticket.decision', 'terminal.create', 'terminal.attr.read', 'terminal.prod.change', 'settlement.create', 'invoice.retry']::text[]));--> statement-breakpoint
 CREATE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

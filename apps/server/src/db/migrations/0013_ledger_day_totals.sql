@@ -1,4 +1,4 @@
--- Period checkpoints of the live ledger for the balance report (issue 15): per merchant, currency, terminal and UTC
+-- Period checkpoints of the live ledger for the balance report: per merchant, currency, terminal and UTC
 -- day, the sums the report shows. Kept by a statement trigger in the transaction that posts the entries (the ledger
 -- is append-only), so a report over any period reads one row per day and terminal, and its opening balance the
 -- days before it, whatever the number of entries. Backfilled from the entries already there.

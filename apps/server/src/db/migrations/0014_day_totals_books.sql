@@ -1,4 +1,4 @@
--- The ledger's day totals for both books, with the held funds (issue 15): the finance tiles' deposit and withdrawal
+-- The ledger's day totals for both books, with the held funds: the finance tiles' deposit and withdrawal
 -- totals (all time, live or test book, a merchant or one terminal) read one row per day instead of every entry of the
 -- merchant joined with its invoices (0.9 s per tile for a merchant of 1,000,000 invoices). `holds`: what the day's
 -- postings added to the merchant's held funds (payouts in flight), so that withdrawals paid = withdrawals − holds.

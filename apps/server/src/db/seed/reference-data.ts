@@ -62,7 +62,7 @@ export const BANKS = [
   { code: 'OTPBANK', value: 'ОТП Банк', latin: 'OTP Bank', country: 'RU' },
 ] as const;
 
-/** Every reference header of SPEC §3. */
+/** Every reference header of contracts' REFERENCE_HEADERS. */
 const REFERENCES: Record<number, readonly Ref[]> = {
   99: [
     { code: 'M', value: 'Male' },

@@ -258,7 +258,7 @@ describe('POST /api/v1/people/create', () => {
     expect(bare.json().data.bankName).toBeNull();
   });
 
-  it('400 with the SPEC §5 messages, 403 without people.account.edit', async () => {
+  it('400 with a message per missing or unknown field, 403 without people.account.edit', async () => {
     const empty = await call('POST', '/api/v1/people/create', 'ops', {});
     expect(empty.statusCode).toBe(400);
     expect(empty.json().error.fields).toEqual({

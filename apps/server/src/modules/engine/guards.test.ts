@@ -6,8 +6,8 @@ import { injectSigned, invoiceBody, merchantSigner, type Signer } from '../../..
 import { reconcileLedger } from '../ledger/reconcile';
 
 /**
- * DESIGN §3, "the invariants hold whoever acts": the operator scenarios of the money-invariants
- * issue, each refused with a message naming the rule (or, for money that arrived, accepted and flagged).
+ * The invariants hold whoever acts (engine/guards.ts enforceInvariants): operator scenarios that would break a money
+ * invariant, each refused with a message naming the rule (or, for money that arrived, accepted and flagged).
  */
 let t: TestApp;
 let sign: Signer;

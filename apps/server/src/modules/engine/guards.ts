@@ -34,7 +34,7 @@ export class RequisitesRefusal extends AppError {
 }
 
 /**
- * The invariants of DESIGN §3, checked for EVERY change of an invoice's status, amount or account,
+ * The money invariants (docs/engine.md), checked for EVERY change of an invoice's status, amount or account,
  * whoever makes it (customer, provider, sandbox, worker, operator, ticket approval, retry), inside
  * the change's transaction and before anything is written. A change that would break one is
  * refused with a message that names the rule:
@@ -109,9 +109,9 @@ async function assertPayoutAmountFixed(tx: Tx, before: InvoiceState, after: Invo
 }
 
 /**
- * Nothing is issued twice to a provider (DESIGN §3, the retry rule): while a provider transaction of the
- * invoice is pending, the invoice leaves the statuses that wait for the provider only by its answer,
- * or — staff correcting — to a final status: DONE for a withdrawal (it was paid), any final one for a
+ * Nothing is issued twice to a provider (the retry rule; contracts' pendingProviderForbids): while a provider
+ * transaction of the invoice is pending, the invoice leaves the statuses that wait for the provider only by its
+ * answer, or — staff correcting — to a final status: DONE for a withdrawal (it was paid), any final one for a
  * deposit (its confirmation, if the money comes, is kept as unmatched money for staff). Moving it back
  * (to NEW, or a withdrawal to DECLINED/CANCELED) would let the customer, a retry or an operator send a
  * second payout or confirmation beside the first.
@@ -165,7 +165,7 @@ async function assertFunds(tx: Tx, before: InvoiceState, after: InvoiceState) {
 }
 
 /**
- * The one funds rule (DESIGN §3): a merchant's available balance in a book never goes below zero,
+ * The one funds rule: a merchant's available balance in a book never goes below zero,
  * whatever takes from it (a payout hold, an amount change, a retry, a settlement). Takes the
  * merchant's funds lock, so concurrent takers are serialized; returns the balance it saw.
  */

@@ -3,7 +3,7 @@ import type { DbOrTx } from '../../db/create-db';
 import { reconcileLedger } from '../ledger/reconcile';
 
 /**
- * The money invariants (DESIGN §3 and §6) read from the database, shared by the model test and the
+ * The money invariants (docs/architecture.md, "The engine") read from the database, shared by the model test and the
  * scale-out test: throws with the offending rows (and the log of actions that led there) on the
  * first one broken.
  */

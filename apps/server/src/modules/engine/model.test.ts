@@ -13,7 +13,7 @@ import { tickCallbacks } from '../callbacks/service';
 import { checkCallbackInvariants } from '../callbacks/invariants.testkit';
 
 /**
- * Model-based test of the money invariants (DESIGN §3 and §6; the idea of Jepsen's bank test):
+ * Model-based test of the money invariants (docs/architecture.md, "The engine"; the idea of Jepsen's bank test):
  * random sequences of every action by every actor — merchant API, customers on the payment form,
  * providers (money that matches, money that matches nothing, answers that contradict staff), the sandbox, workers,
  * operators (status, amount, retry, matching or returning unmatched money, resolving contradictions), settlements — on live and

@@ -9,7 +9,7 @@ import { operatorActor, retryWithdrawal } from './service';
 export const enginePlugin =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
-    // DESIGN §1a: re-sending a payout is platform-only; the engine adds the state and retry rules
+    // re-sending a payout is platform-only (invoice.retry); the engine adds the state and retry rules
     serve(app, spec['POST /api/v1/invoice/retry'], async (req) => {
       const merchantId = await merchantOf(req);
       const r = await retryWithdrawal(ctx, {

@@ -174,7 +174,7 @@ describe('withdrawal flow', () => {
     expect(retry.json().data).toMatchObject({ status: 'IN_PROGRESS', attempt: 2 });
     const reheld = (await sums(terminal.id)).balance;
     expect(reheld).toBeLessThan(before.balance);
-    // DESIGN §3: never a second payout beside a pending one: 409, no third attempt, nothing held twice
+    // never a second payout beside a pending one: 409, no third attempt, nothing held twice
     const twice = await retryAs(ops);
     expect(twice.statusCode).toBe(409);
     expect(twice.json().error.code).toBe('INVALID_STATE');

@@ -43,7 +43,7 @@ function sealedCard(ctx: AppContext, value: string) {
 export async function seedInvoiceFixtures(ctx: AppContext, merchantId: string) {
   const [rub] = await ctx.db.select().from(currencies).where(eq(currencies.code, 'RUB'));
   const [method] = await ctx.db.select().from(paymentMethods).limit(1);
-  // deposits that got requisites were routed to a live RUB provider account (DONE needs one: DESIGN §3)
+  // deposits that got requisites were routed to a live RUB provider account (DONE needs one: engine/guards.ts)
   const [account] = await ctx.db
     .select({ id: providerAccounts.id })
     .from(providerAccounts)

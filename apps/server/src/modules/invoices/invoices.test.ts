@@ -82,7 +82,7 @@ const expectIds = (res: { data: { invoiceId: string }[]; total: number }, rows: 
   expect(res.total).toBe(want.length);
 };
 const T = () => ({ terminalId: fx.terminalId });
-/** Platform staff name the merchant they work on (DESIGN §1): the owner's. */
+/** Platform staff name the merchant they work on (?merchantId=, lib/scope.ts): the owner's. */
 const scoped = (url: string) => `${url}${url.includes('?') ? '&' : '?'}merchantId=${merchantId}`;
 const sid = (code: string) => statusByCode(code)!.id;
 
@@ -357,7 +357,7 @@ describe('merchant scope', () => {
 });
 
 describe('GET /api/v1/invoice/:id', () => {
-  it('the Invoice of SPEC §3, permission-gated fields by user', async () => {
+  it('the invoice with its permission-gated fields, by user', async () => {
     const inv = fx.invoices[3]!; // withdrawal with provider id and a card
     const ops = invoiceResponse.parse((await get(scoped(`/api/v1/invoice/${inv.id}`), 'ops')).json()).data;
     expect(ops).toMatchObject({
@@ -393,7 +393,7 @@ describe('GET /api/v1/invoice/:id', () => {
     });
   });
 
-  describe('requisites of the account (issue 13)', () => {
+  describe('requisites of the account', () => {
     // a routed deposit: the requisite the customer paid to, on a provider account with holder and bank
     const inv = () => fx.invoices[14]!;
     const requisite = '4276380012345678';
@@ -801,7 +801,7 @@ describe('PATCH /api/v1/invoice/amount', () => {
       .where(and(eq(eventLog.invoiceId, inv.id), eq(eventLog.code, 'AMOUNT_CHANGED')));
     expect(logged!.data).toMatchObject({ before: inv.amount, after: 123_456, reason: 'customer sent more' });
     expect(logged!.userId).toBeTruthy();
-    // people read the description: major units with the currency's dimension and code (issue 13)
+    // people read the description: major units with the currency's dimension and code
     expect(inv.amount).toBe(133_450);
     expect(logged!.description).toBe('Amount changed from 1,334.50 RUB to 1,234.56 RUB: customer sent more');
   });

@@ -6,7 +6,7 @@ import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
 import { invoices } from '../../db/schema';
 
 /**
- * Pagination that reaches every row (issue 15): keyset cursors beside page numbers, page numbers bounded by the
+ * Pagination that reaches every row: keyset cursors beside page numbers, page numbers bounded by the
  * capped total, and an exact count on request.
  */
 

@@ -40,7 +40,7 @@ export function requisiteDigits(term: string | undefined): string | null {
   return /^\d{9,19}$/.test(digits) ? digits : null;
 }
 
-/** The WHERE clause (over alias `i`) of a filter; each condition is index-friendly (DESIGN §5). */
+/** The WHERE clause (over alias `i`) of a filter; each condition is served by an index of invoices (db/schema.ts). */
 function whereSql(f: InvoiceFilter, opts: FilterOptions): SQL {
   const c: SQL[] = [sql`i.merchant_id = ${opts.merchantId}::uuid`];
   if (f.terminalId) c.push(sql`i.terminal_id = ${f.terminalId}::uuid`);
@@ -147,7 +147,7 @@ export function listSql(f: InvoiceFilter, opts: FilterOptions, page: number, siz
 }
 
 /**
- * A page by position (keyset, issue 15): the `size + 1` rows after (older than) or before (newer than) a cursor row in
+ * A page by position (keyset): the `size + 1` rows after (older than) or before (newer than) a cursor row in
  * the list's order, so the cost is the same at any depth; the one extra row says whether there is more. `before`
  * reads newest-last and the caller reverses it. The created_at bound is redundant with the OR but gives the index
  * scan its start.
@@ -277,7 +277,7 @@ export function statusRef(code: string) {
   return { id: s.id, code: s.code as InvoiceStatus, value: s.value };
 }
 
-/** A database row as the Invoice of SPEC §3, with the permission-gated fields blanked. */
+/** A database row as the API's Invoice (contracts' invoice schema), with the permission-gated fields blanked. */
 export function toInvoice(r: ItemRow, v: Visibility): Invoice {
   const hasCredentials = r.bank_name !== null || r.owner_name !== null || r.provider_name !== null;
   return {

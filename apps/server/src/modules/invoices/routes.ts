@@ -80,7 +80,7 @@ export const invoicesPlugin =
       data: await invoiceTransactionList(ctx, await merchantOf(req), req.query.invoiceId),
     }));
 
-    // The invoice-status reference (SPEC §7: fetched by name, cached forever by the web).
+    // The invoice-status reference: fetched by name; the answer may be cached for a day (cache-control below).
     serve(app, spec['GET /api/v1/dictionary/:name'], async (req, reply) => {
       if (req.params.name !== 'InvoiceStatus') throw notFound(`Dictionary ${req.params.name}`);
       reply.header('cache-control', 'private, max-age=86400');

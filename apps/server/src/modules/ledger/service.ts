@@ -16,7 +16,7 @@ import {
 
 type InvoiceRow = typeof invoices.$inferSelect;
 
-/** Live money, or the test book that test terminals post to (DESIGN §1a: test is not live). */
+/** Live money, or the test book that test terminals post to (test money never counts as live). */
 export type Book = 'live' | 'test';
 export const bookOf = (isTest: boolean): Book => (isTest ? 'test' : 'live');
 

@@ -53,7 +53,7 @@ async function sandboxDeposit(amount: number) {
   return create.json().data.invoiceId as string;
 }
 
-describe('the test book (DESIGN §1a: test is not live)', () => {
+describe('the test book (test money never counts as live)', () => {
   it('a sandbox-confirmed test deposit moves the test balance only; live money, limits and reports stay', async () => {
     const liveBefore = await balance('live');
     const testBefore = await balance('test');

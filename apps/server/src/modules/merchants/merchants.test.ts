@@ -65,7 +65,7 @@ describe('PUT /api/v1/merchant/{id}', () => {
     expect(await storedMerchant(demoId)).toEqual(before);
   });
 
-  it('validates the name with the SPEC §5 messages', async () => {
+  it('validates the name: required, at least 3 characters', async () => {
     for (const [name, message] of [
       ['', 'Name is required'],
       ['ab', 'Name must be at least 3 characters long'],
@@ -256,7 +256,7 @@ describe('POST /api/v1/merchant', () => {
     expect(row!.webhookSecret).not.toBe(demo!.webhookSecret);
     const list = (await call('GET', '/api/v1/merchant?page=0&size=50', 'admin')).json();
     expect(list.data.map((m: { id: string }) => m.id)).toContain(created.id);
-    // the list's pages are bounded (issue 15): a page past them is a 400, not an OFFSET the database refuses
+    // the list's pages are bounded: a page past them is a 400, not an OFFSET the database refuses
     for (const page of ['10001', '100000000000000000']) {
       const far = await call('GET', `/api/v1/merchant?page=${page}&size=200`, 'admin');
       expect(far.statusCode, page).toBe(400);

@@ -61,7 +61,7 @@ export async function listMerchants(ctx: AppContext, page: number, size: number)
 }
 
 /**
- * The merchant API verifies request signatures with this key (DESIGN §3), so only a parseable
+ * The merchant API verifies request signatures with this key (merchant-api/signature.ts), so only a parseable
  * Ed25519 SPKI key is accepted; it is stored in canonical PEM form.
  */
 function canonicalEd25519Pem(pem: string): string {

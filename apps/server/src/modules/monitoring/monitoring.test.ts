@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import type { TerminalStatItem } from '@paydesk/contracts';
 import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
 import { invoices } from '../../db/schema';
 
@@ -8,39 +9,15 @@ import { invoices } from '../../db/schema';
  * Demo merchant ids read from this file's own database (the harness's demo JSON is one file shared by every
  * concurrent test run, so another run may have rewritten it).
  */
-async function demoOf(t: TestApp) {
-  const m = await t.ctx.db.execute<{ id: string }>(sql`SELECT id FROM merchants WHERE name = 'Demo Merchant'`);
-  const merchantId = String(m.rows[0]!.id);
-  const ts = await t.ctx.db.execute<{ id: string; name: string }>(
-    sql`SELECT id, name FROM terminals WHERE merchant_id = ${merchantId}`,
-  );
-  return { merchantId, terminals: ts.rows.map((r) => ({ id: String(r.id), name: String(r.name) })) };
-}
-
 let t: TestApp;
-let demo: Awaited<ReturnType<typeof demoOf>>;
+/** The demo merchant and its terminals, as the seed wrote them. */
+let demo: TestApp['demo'];
 let owner: string;
 let admin: string;
 let secondId: string;
 let testTerminal: { id: string; currencyId: number };
 
-type Stat = {
-  terminalId: string;
-  name: string;
-  enable: boolean;
-  total: number;
-  newCount: number;
-  successCount: number;
-  successPercent: number | null;
-  cancelCount: number;
-  cancelPercent: number | null;
-  declinedCount: number;
-  declinedPercent: number | null;
-  successPercentLowThreshold: number | null;
-  successPercentHighThreshold: number | null;
-  bucketMinutes: number;
-  series: { t: string; total: number; successCount: number; finishedCount: number; successPercent: number | null }[];
-};
+type Stat = TerminalStatItem;
 
 /**
  * A few invoices of known outcome on the test terminal, created about `minutesAgo` minutes ago: moved to the middle of
@@ -93,7 +70,7 @@ async function addAt(
 
 beforeAll(async () => {
   t = await createTestApp();
-  demo = await demoOf(t);
+  demo = t.demo;
   owner = await loginAs(t.app, 'owner');
   admin = await loginAs(t.app, 'admin');
   secondId = String(

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { injectSigned, invoiceBody, merchantSigner, type Signer } from '../../../test/merchant-client';
 
-// SBP bank lists per form (issue 13): a RUB form offers Russian banks with Cyrillic and Latin names.
+// SBP bank lists per form: a RUB form offers Russian banks with Cyrillic and Latin names.
 let t: TestApp;
 let sign: Signer;
 type Bank = { id: number; value: string; latinValue: string | null; countryCode: string | null; codeInteger: number };

@@ -227,8 +227,8 @@ export async function requestCredential(ctx: AppContext, formId: string, body: F
 }
 
 /**
- * Routing (DESIGN §3): the candidate accounts, best first, each tried by the engine itself — `assign`
- * moves the invoice onto it, and the guard refuses an account without room or with the amount taken.
+ * Routing (routing/service.ts depositCandidates): the candidate accounts, best first, each tried by the engine
+ * itself — `assign` moves the invoice onto it, and the guard refuses an account without room or with the amount taken.
  * Each try runs in a savepoint, so a refused account's limit-row lock is released before the next
  * is tried: a customer holds the lock of the one account it gets, never of all candidates.
  */

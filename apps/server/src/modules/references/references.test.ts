@@ -24,7 +24,7 @@ afterAll(async () => {
 const get = (url: string, cookie?: string) => t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
 
 describe('GET /api/v1/reference', () => {
-  it('answers every header of SPEC §3 with {id, code, value}', async () => {
+  it('answers every reference header with {id, code, value}', async () => {
     for (const h of REFERENCE_HEADER_IDS) {
       const res = await get(`/api/v1/reference?refHeaderId=${h}`, viewer);
       expect(res.statusCode, `header ${h}`).toBe(200);

@@ -7,17 +7,9 @@ import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
  * Demo merchant ids read from this file's own database (the harness's demo JSON is one file shared by every
  * concurrent test run, so another run may have rewritten it).
  */
-async function demoOf(t: TestApp) {
-  const m = await t.ctx.db.execute<{ id: string }>(sql`SELECT id FROM merchants WHERE name = 'Demo Merchant'`);
-  const merchantId = String(m.rows[0]!.id);
-  const ts = await t.ctx.db.execute<{ id: string; name: string }>(
-    sql`SELECT id, name FROM terminals WHERE merchant_id = ${merchantId}`,
-  );
-  return { merchantId, terminals: ts.rows.map((r) => ({ id: String(r.id), name: String(r.name) })) };
-}
-
 let t: TestApp;
-let demo: Awaited<ReturnType<typeof demoOf>>;
+/** The demo merchant and its terminals, as the seed wrote them. */
+let demo: TestApp['demo'];
 let owner: string;
 /** Platform staff: provider and pool reports are platform permissions; they name the merchant they work on. */
 let ops: string;
@@ -32,7 +24,7 @@ const day = (d: Date) => d.toISOString().slice(0, 10);
 
 beforeAll(async () => {
   t = await createTestApp();
-  demo = await demoOf(t);
+  demo = t.demo;
   owner = await loginAs(t.app, 'owner');
   ops = await loginAs(t.app, 'ops');
   const q = async <T>(s: ReturnType<typeof sql>) => (await t.ctx.db.execute(s)).rows[0] as T;

@@ -5,8 +5,8 @@ import { injectSigned, invoiceBody, merchantSigner, type Signer } from '../../..
 import { depositCandidates } from './service';
 
 /**
- * Routing of requisites (DESIGN §3) as the customer meets it: candidates best first, and the engine's
- * guard deciding which has room — the account with the highest priority that has room under its limit
+ * Routing of requisites (routing/service.ts, engine/guards.ts) as the customer meets it: candidates best first, and
+ * the engine's guard deciding which has room — the account with the highest priority that has room under its limit
  * and, on a unique-amount account, no active deposit of the same amount.
  */
 let t: TestApp;

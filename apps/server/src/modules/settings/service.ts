@@ -9,7 +9,7 @@ type SettingKey = (typeof settingKeys)[number];
 type SettingValue = 'true' | 'false';
 const DEFAULTS: Record<SettingKey, SettingValue> = { 'settings.withdrawal.retry.auto.enable': 'false' };
 
-/** A merchant's setting (DESIGN §1a: settings are per merchant), or its default. */
+/** A merchant's setting (settings are per merchant), or its default. */
 export async function getSetting(db: DbOrTx, merchantId: string, key: SettingKey): Promise<SettingValue> {
   const [row] = await db
     .select({ value: merchantSettings.value })

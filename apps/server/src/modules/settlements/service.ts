@@ -30,7 +30,7 @@ export async function createSettlement(
   const userId = actor.userId;
   const t = await ownedTerminal(ctx.db, merchantId, body.terminalId);
   if (t.isTest) {
-    // DESIGN §1a: a test terminal's money lives in the test book; nothing real can be paid out of it
+    // a test terminal's money lives in the test book; nothing real can be paid out of it
     throw new AppError('INVALID_STATE', 'Settlements are recorded on live terminals only: this is a test terminal', {
       terminalId: 'Choose a live terminal',
     });

@@ -6,17 +6,9 @@ import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
  * Demo merchant ids read from this file's own database (the harness's demo JSON is one file shared by every
  * concurrent test run, so another run may have rewritten it).
  */
-async function demoOf(t: TestApp) {
-  const m = await t.ctx.db.execute<{ id: string }>(sql`SELECT id FROM merchants WHERE name = 'Demo Merchant'`);
-  const merchantId = String(m.rows[0]!.id);
-  const ts = await t.ctx.db.execute<{ id: string; name: string }>(
-    sql`SELECT id, name FROM terminals WHERE merchant_id = ${merchantId}`,
-  );
-  return { merchantId, terminals: ts.rows.map((r) => ({ id: String(r.id), name: String(r.name) })) };
-}
-
 let t: TestApp;
-let demo: Awaited<ReturnType<typeof demoOf>>;
+/** The demo merchant and its terminals, as the seed wrote them. */
+let demo: TestApp['demo'];
 /** The merchant owner: reads the balance tile. */
 let owner: string;
 /** Platform admin: settlement.create is a platform permission (ops does not hold it either). */
@@ -25,7 +17,7 @@ let uzsDeposit: { id: string; currencyId: number };
 
 beforeAll(async () => {
   t = await createTestApp();
-  demo = await demoOf(t);
+  demo = t.demo;
   owner = await loginAs(t.app, 'owner');
   admin = await loginAs(t.app, 'admin');
   const id = demo.terminals.find((x) => x.name === 'UZS Deposit')!.id;

@@ -334,7 +334,7 @@ export async function createTerminal(
   return getTerminal(ctx, actor, merchantId, id);
 }
 
-/** Test → production, one way (SPEC §4). Already production: 409. */
+/** Test → production, one way: a production terminal never goes back to test. Already production: 409. */
 export async function switchToProduction(
   ctx: AppContext,
   actor: Caller,

@@ -34,7 +34,7 @@ function call(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, 
   });
 }
 const terminal = (name: string) => demoTerminals.find((x) => x.name === name)!;
-/** Platform staff work on the merchant they name (DESIGN §1): the demo merchant unless told otherwise. */
+/** Platform staff work on the merchant they name (?merchantId=, lib/scope.ts): by default the demo merchant. */
 const on = (url: string, merchantId = demoMerchantId) =>
   `${url}${url.includes('?') ? '&' : '?'}merchantId=${merchantId}`;
 /** The terminal as platform staff see it (with its attributes), to prove a refusal changed nothing. */
@@ -102,7 +102,7 @@ describe('PATCH /api/v1/terminal/{id}', () => {
     expect(list.find((x: { id: string }) => x.id === terminal('RUB Deposit').id).name).toBe('RUB Deposit Main');
   });
 
-  it('validates the name with the SPEC §5 messages', async () => {
+  it('validates the name: required, not blank, at least 3 characters', async () => {
     for (const [name, message] of [
       ['', 'Name is required'],
       ['   ', 'Name is required'],

@@ -21,7 +21,7 @@ import { removeSecondFactor } from '../auth/service';
 import { recordAudit, staffActor } from '../audit/service';
 
 /**
- * The team: staff users and their roles (DESIGN §1a). Rules, whoever calls:
+ * The team: staff users and their roles (docs/architecture.md, "Who is who"). Rules, whoever calls:
  * - a merchant's staff see and edit only their merchant's users, and give only merchant roles;
  * - nobody gives (or edits a role to hold) a permission it does not hold itself, nor edits a user
  *   whose role holds more than it does;

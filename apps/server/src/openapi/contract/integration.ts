@@ -1,5 +1,5 @@
 /**
- * A small merchant integration written the way an integrator would (issue 14): its types come only from
+ * A small merchant integration written the way an integrator would: its types come only from
  * `schema.d.ts`, which the contract test generates with openapi-typescript from the document the server
  * serves; it compiles under `tsc --strict` and runs against the real server. It prints what it saw as JSON.
  */

@@ -11,14 +11,14 @@ import { MerchantScopeGate } from './merchant-scope-gate';
 import { NavBar } from './nav-bar';
 import { TopBar, useScopeControls } from './top-bar';
 
-const NAVBAR_WIDTH = 283; // SPEC §9
+const NAVBAR_WIDTH = 283; // px
 /** Below this breakpoint (75em) the navigation hides behind the burger and the top bar takes two rows. */
 const NAV_BREAKPOINT = 'lg';
 /** One row of controls; two (see top-bar.module.css) when the merchant or terminal select is shown on a narrow screen. */
 const HEADER_ONE_ROW = 64;
 const HEADER_TWO_ROWS = 106;
 
-/** The signed-in layout of SPEC §2: left navigation, top bar, content. */
+/** The signed-in layout: left navigation, top bar, content. */
 export function AppLayout() {
   const [navOpened, nav] = useDisclosure(false);
   const { pathname } = useLocation();

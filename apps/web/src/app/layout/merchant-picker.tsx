@@ -6,7 +6,7 @@ import { useStore } from '../../lib/persisted-store';
 import { isMerchantScopedQuery } from '../../lib/query-client';
 import { selectedTerminalStore } from '../../lib/terminals';
 
-/** merchant.rw.all: choose the merchant every back-office call works on (SPEC §2, DESIGN §1). */
+/** merchant.rw.all: choose the merchant every back-office call works on (sent as ?merchantId=). */
 export function MerchantPicker() {
   const queryClient = useQueryClient();
   const { data } = useQuery(merchantsQuery);

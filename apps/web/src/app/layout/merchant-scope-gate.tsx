@@ -11,9 +11,9 @@ import { useCan, useCurrentUser } from '../../lib/session';
 import { ScreenDataPrefetch } from '../../lib/screen-prefetch';
 
 /**
- * Settles which merchant back-office calls are scoped to before any screen fetches (DESIGN §1):
- * for merchant.rw.all users the remembered choice if it still exists, else the first merchant;
- * for everyone else none (the server uses their own merchant).
+ * Settles which merchant back-office calls are scoped to before any screen fetches (?merchantId=, which only
+ * merchant.rw.all may send): for merchant.rw.all users the remembered choice if it still exists, else the first
+ * merchant; for everyone else none (the server uses their own merchant).
  */
 export function MerchantScopeGate({ children }: { children: ReactNode }) {
   // with a one-time password the merchant list is refused too: nothing to scope until a new password is set

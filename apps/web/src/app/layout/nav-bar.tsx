@@ -44,7 +44,7 @@ type NavEntry = {
   useCount?: () => number | undefined;
 };
 
-/** Navigation entries of SPEC §2 with the permissions that show them. */
+/** The navigation entries with the permissions that show them. */
 const ENTRIES: NavEntry[] = [
   { label: 'Dashboard', to: PAGES.Invoices, icon: IconLayoutDashboard, visible: () => true },
   {

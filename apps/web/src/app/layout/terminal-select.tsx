@@ -6,7 +6,7 @@ import { useSelectedTerminal, useTerminals } from '../../lib/terminals';
 const ALL = '__all__';
 const normalize = (s: string) => s.toLowerCase().replace(/\s+/g, '');
 
-/** Case- and whitespace-insensitive substring match (SPEC §2). */
+/** Case- and whitespace-insensitive substring match. */
 const filter: OptionsFilter = ({ options, search }) => {
   const needle = normalize(search);
   return (options as ComboboxItem[]).filter((o) => normalize(o.label).includes(needle));

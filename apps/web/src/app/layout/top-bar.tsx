@@ -24,7 +24,7 @@ export function useScopeControls() {
 
 type Props = { navOpened: boolean; onToggleNav: () => void };
 
-/** Top bar of SPEC §2: merchant picker, terminal selector (invoices, reports), auto retry, clock, user. */
+/** The top bar: merchant picker, terminal selector (invoices, reports), auto retry, clock, user. */
 export function TopBar({ navOpened, onToggleNav }: Props) {
   const me = useCurrentUser();
   const working = !me.mustChangePassword;

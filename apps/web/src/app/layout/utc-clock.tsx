@@ -3,7 +3,7 @@ import { Group, Text } from '@mantine/core';
 
 const utcTime = () => new Date().toISOString().slice(11, 19); // HH:MM:SS in UTC
 
-/** Live UTC clock refreshed every second (SPEC §2, §9); only this component re-renders. */
+/** Live UTC clock refreshed every second; only this component re-renders. */
 export function UtcClock() {
   const [now, setNow] = useState(utcTime);
   useEffect(() => {

@@ -2,7 +2,7 @@ import { t, type MessageKey } from '../i18n';
 
 type Plan = { app: MessageKey | null; transfer: MessageKey };
 
-// Step-by-step hints for the Russian banks' apps (SPEC §8).
+// Step-by-step hints for the Russian banks' apps.
 const PLANS: Record<string, Plan> = {
   SBERRUB: { app: 'form.instructions.app_sberbank', transfer: 'form.instructions.transfer_card' },
   SBERRUB_X: { app: 'form.instructions.app_sberbank', transfer: 'form.instructions.transfer_phone' },

@@ -38,7 +38,7 @@ function displayNumber(value: string, type: Props['type'], countryCode: string |
   ));
 }
 
-/** The payment requisites card of SPEC §2. */
+/** The payment requisites card: where and how much to pay. */
 export function RequisitesCard(props: Props) {
   const { mode = 'readonly', type = 'card', cardNumber = '' } = props;
   const isPhone = type === 'by_mobile';

@@ -4,7 +4,7 @@ import type { BankOption } from '@paydesk/contracts/payment-form';
 const normalize = (s: string) => s.toLocaleLowerCase().replace(/\s+/g, '').replace(/ё/g, 'е');
 
 /**
- * SBP bank search: case- and whitespace-insensitive substring (SPEC §5) over the bank's own name and
+ * SBP bank search: case- and whitespace-insensitive substring over the bank's own name and
  * its Latin name, so "Сбер" and "sber" both find Сбербанк.
  */
 export function filterBanks(banks: readonly BankOption[], query: string): BankOption[] {

@@ -1,4 +1,4 @@
-/** Copies text; a failure or a missing clipboard is only a console warning (SPEC §8). */
+/** Copies text; a failure or a missing clipboard is only a console warning. */
 export async function copyText(text: string): Promise<boolean> {
   try {
     if (!navigator.clipboard) throw new Error('Clipboard is not available');

@@ -43,7 +43,7 @@ export function CredentialStep({ formId, state, dispatch }: Props) {
         setResult(r);
         dispatch({ type: 'held_amount', amount: r.amount });
         if (deposit && !r.credentials) {
-          // requisites not assigned yet: ask again in a second (SPEC §4)
+          // requisites not assigned yet: ask again in a second
           return await new Promise((resolve) => {
             timer = window.setTimeout(() => resolve(attempt()), CREDENTIAL_RETRY_MS);
           });

@@ -1,4 +1,5 @@
-import { Button, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { IdSelect } from '../../../components/id-select';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { accountCreateBody, type AccountCreateBody, type AccountListItem } from '@paydesk/contracts';
@@ -46,12 +47,12 @@ export function NewAccountDialog({ opened, onClose, onCreated }: Props) {
       control={form.control}
       name={name}
       render={({ field }) => (
-        <Select
+        <IdSelect
           label={label}
           withAsterisk
           data={data}
-          value={field.value ? String(field.value) : null}
-          onChange={(v) => field.onChange(v === null ? undefined : Number(v))}
+          value={field.value}
+          onChange={field.onChange}
           onBlur={field.onBlur}
           error={errors[name]?.message}
           searchable

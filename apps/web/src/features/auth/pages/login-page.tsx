@@ -26,7 +26,7 @@ const resolver: Resolver<LoginBody> = async (values, context, options) => {
 export default function LoginPage() {
   const navigate = useNavigate();
   const login = useLogin();
-  // Validation on submit, then on change (SPEC §4).
+  // Validation on submit, then on change.
   const form = useForm<LoginBody>({
     resolver,
     defaultValues: { username: '', password: '' },

@@ -3,8 +3,9 @@ import type { Invoice } from '@paydesk/contracts/invoices';
 import { call } from '../../../lib/api';
 
 /**
- * Provider accounts an operator may name as the one a deposit's money arrived on (DESIGN §3: a deposit
- * is DONE only against an account). Platform staff only (people.account); the server checks the currency.
+ * Provider accounts an operator may name as the one a deposit's money arrived on (a deposit is DONE only against an
+ * account: docs/engine.md, "One write path for an invoice"). Platform staff only (people.account); the server checks
+ * the currency.
  */
 function useArrivalAccounts(enabled: boolean) {
   return useQuery({

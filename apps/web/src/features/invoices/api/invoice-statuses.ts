@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { call } from '../../../lib/api';
 
-/** The invoice-status reference, fetched by dictionary name and cached forever (SPEC §7). */
+/** The invoice-status reference, fetched by dictionary name and cached forever. */
 const invoiceStatusesQuery = queryOptions({
   queryKey: ['dictionary', 'InvoiceStatus'] as const,
   queryFn: ({ signal }) =>

@@ -33,7 +33,7 @@ const toDraft = (f: InvoiceFilters, dimension: number): Draft => ({
   sumTo: f.sumTo === null ? '' : minorToMajorString(f.sumTo, dimension),
 });
 
-/** NaN values and invalid dates are dropped on apply (SPEC §2). */
+/** NaN values and invalid dates are dropped on apply. */
 const sum = (v: string | number, dimension: number) => (v === '' ? null : majorStringToMinor(String(v), dimension));
 const day = (v: string | null) => (v ? isoDayToDdMmYyyy(v) : null);
 

@@ -24,8 +24,9 @@ export const FinanceStrip = memo(function FinanceStrip({ terminalId }: { termina
 });
 
 /**
- * Live money first (DESIGN §1a: test is not live). A test terminal shows its test book, labelled; with all
- * terminals, a merchant that has test terminals also sees its test figures apart, under the live ones.
+ * Live money first (test terminals post to a test book of their own, never to live figures). A test terminal shows its
+ * test book, labelled; with all terminals, a merchant that has test terminals also sees its test figures apart, under
+ * the live ones.
  */
 function FinanceTile({ kind, terminalId }: { kind: FinanceKind; terminalId: string }) {
   const { data: terminals, isError: terminalsFailed } = useTerminals();

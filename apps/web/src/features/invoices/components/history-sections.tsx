@@ -80,7 +80,7 @@ function Section({
 }
 
 /**
- * An event code in full (issue 13: never "S." / "T."): the label does not clip, so the badge is as wide as its
+ * An event code in full (never cut to "S." / "T."): the label does not clip, so the badge is as wide as its
  * code and the table around it makes room (or scrolls inside its card where the card is narrower).
  */
 function CodeBadge({ code }: { code: string }) {
@@ -147,7 +147,7 @@ const Empty = ({ text }: { text: string }) => (
   </Text>
 );
 
-/** Collapsible sections with counts, each shown only with its permission (SPEC §2). */
+/** Collapsible sections with counts, each shown only with its permission. */
 export function HistorySections({ invoice }: { invoice: InvoiceDetails }) {
   const { invoiceId } = invoice;
   const perms = usePermissions();

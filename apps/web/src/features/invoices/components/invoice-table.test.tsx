@@ -36,7 +36,7 @@ const render = (rows: Invoice[]) =>
 
 /** The rows are plain elements dressed as Mantine's Table cells and Badges (invoice-table.tsx): what they must carry. */
 describe('InvoiceTable rows', () => {
-  it('carry Table.Tr/Td classes and attributes, the link, dates, badges and amount of SPEC §2', () => {
+  it('carry Table.Tr/Td classes and attributes, the link, dates, badges and amount', () => {
     const html = render([invoice()]);
     const row = /<tr [^>]*data-testid="invoice-row"[^>]*>/.exec(html)![0];
     expect(row).toContain(Table.classes.tr);
@@ -48,7 +48,7 @@ describe('InvoiceTable rows', () => {
     expect(html).toContain('mantine-focus-auto');
     expect(html).toContain('24 Nov 2026 06:34:15');
     expect(html).toContain('660,000.00 UZS');
-    // flow (outline grey, lower case), Test (filled orange), status (light, SPEC §4 colour)
+    // flow (outline grey, lower case), Test (filled orange), status (light, the status's colour)
     const badges = [
       ...html.matchAll(new RegExp(`<div class="${Badge.classes.root}" style="([^"]*)"><span[^>]*>([^<]*)`, 'g')),
     ];

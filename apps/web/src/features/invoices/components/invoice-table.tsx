@@ -9,7 +9,7 @@ import classes from './invoice-table.module.css';
 import { PlainBadge, PlainStatusBadge } from './status-badge';
 
 /**
- * Rows of SPEC §2: id upper case, dates in the long format, flow and Test badges, status badge, amount. Memoised:
+ * The list's rows: id upper case, dates in the long format, flow and Test badges, status badge, amount. Memoised:
  * the list's other updates (search text, loading state) do not rebuild the rows. The header and frame are Mantine's
  * Table; the rows are plain cells with Table's own classes (see InvoiceRow).
  */

@@ -24,7 +24,7 @@ type Props = {
 
 /**
  * The confirmation of an operator correction (status, amount): every correction says why, and the
- * audit trail keeps the reason (DESIGN §3).
+ * audit trail keeps the reason.
  */
 export function ReasonDialog({ opened, title, message, loading, accounts, onConfirm, onCancel }: Props) {
   return (

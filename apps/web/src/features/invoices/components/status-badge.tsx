@@ -2,7 +2,7 @@ import type { CSSProperties, ReactNode } from 'react';
 import { Badge, useMantineTheme, type BadgeProps, type MantineTheme } from '@mantine/core';
 import { statusColor, type StatusColor } from '@paydesk/contracts/statuses';
 
-/** SPEC §4 badge colours: primary blue, error red, warning amber, success green, neutral grey. */
+/** Status badge colours: primary blue, error red, warning amber, success green, neutral grey. */
 export const BADGE_COLOR: Record<StatusColor, string> = {
   primary: 'blue',
   error: 'red',

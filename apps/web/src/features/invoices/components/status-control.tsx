@@ -31,7 +31,8 @@ export function StatusControl({ invoice }: { invoice: InvoiceDetails }) {
     disabled: refusal !== null,
   }));
   const target = statuses.find((s) => String(s.id) === picked);
-  // DESIGN §3: a deposit with no routed account becomes DONE only against the account the money arrived on
+  // a deposit with no routed account becomes DONE only against the account the money arrived on
+  // (docs/engine.md, "One write path for an invoice")
   const needsAccount = target?.code === 'DONE' && isUnroutedDeposit(invoice);
   const accountChoices = useArrivalAccountChoices(invoice, needsAccount);
 

@@ -19,7 +19,8 @@ const SUCCESS: Record<TicketDecision, string> = {
 
 /**
  * Approving sets the invoice DONE: a deposit that no account was routed to first names the account the
- * money arrived on (DESIGN §3). An invoice already DONE stays as it is, so approving only closes the ticket.
+ * money arrived on (docs/engine.md, "One write path for an invoice"). An invoice already DONE stays as it is, so
+ * approving only closes the ticket.
  */
 const approvalNeedsAccount = (invoice: InvoiceDetails) =>
   isUnroutedDeposit(invoice) && invoice.invoiceStatus.code !== 'DONE';

@@ -27,7 +27,7 @@ async function copyInvoiceId(id: string) {
     await navigator.clipboard.writeText(id);
     toast.success('Invoice ID copied to clipboard');
   } catch (e) {
-    // SPEC §8: a failed or unsupported clipboard only warns
+    // a failed or unsupported clipboard only warns
     console.warn('Copy failed', e);
   }
 }

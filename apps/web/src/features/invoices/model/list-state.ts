@@ -89,7 +89,7 @@ export function parseListState(sp: URLSearchParams): ListState {
 }
 
 /**
- * Query values of a state; empty ones are dropped by the api client (SPEC §5). Without the page (and position): the
+ * Query values of a state; empty ones are dropped by the api client. Without the page (and position): the
  * filters alone, as the CSV export and the exact count take them.
  */
 export function toQuery(s: ListState, withPage = true): QueryParams {

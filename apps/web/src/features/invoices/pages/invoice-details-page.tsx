@@ -54,7 +54,7 @@ export default function InvoiceDetailsPage() {
               </Paper>
             </Grid.Col>
           </Grid>
-          {/* below the card and across the page (SPEC §2): the event and transaction tables get the width */}
+          {/* below the card and across the page: the event and transaction tables get the width */}
           <HistorySections invoice={invoice} />
         </Stack>
       )}

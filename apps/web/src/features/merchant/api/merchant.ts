@@ -16,7 +16,7 @@ export function useCurrentMerchant() {
   return useQuery(currentMerchantQuery(useStore(scopedMerchantStore)));
 }
 
-/** PUT the name, then the current merchant (and the picker's list) are refetched (SPEC §7). */
+/** PUT the name, then the current merchant (and the picker's list) are refetched. */
 export function useUpdateMerchant() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -2,7 +2,7 @@ import { Code, Group, Stack, Text } from '@mantine/core';
 import { CopyIconButton } from '../../../components/copy-icon-button';
 import { pemDisplayLines } from '@paydesk/contracts';
 
-/** The stored key in three lines (BEGIN, base64 body, END) with a copy control (SPEC §2). */
+/** The stored key in three lines (BEGIN, base64 body, END) with a copy control. */
 export function PublicKeyView({ pem }: { pem: string | null }) {
   if (!pem) {
     return (

@@ -12,7 +12,7 @@ const statisticMerchantsQuery = queryOptions({
 export const useStatisticMerchants = () => useQuery(statisticMerchantsQuery);
 
 /**
- * Per-terminal statistics of one merchant for the period (0 = from UTC day start), refreshed every 60 s (SPEC §9).
+ * Per-terminal statistics of one merchant for the period (0 = from UTC day start), refreshed every 60 s.
  * The minutes for "from day start" are computed at each fetch, so the window grows with the day.
  */
 export function useTerminalStatistics(merchantId: string, period: number, enabled: boolean) {

@@ -64,7 +64,7 @@ function LedgerHealth() {
   );
 }
 
-/** Monitoring (SPEC §2): a tab per merchant, a period choice, per-terminal outcome table refreshed every 60 s. */
+/** Monitoring: a tab per merchant, a period choice, per-terminal outcome table refreshed every 60 s. */
 export default function MonitoringPage() {
   const merchants = useStatisticMerchants();
   const current = useCurrentMerchantId();

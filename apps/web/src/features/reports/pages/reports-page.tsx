@@ -17,7 +17,7 @@ import {
 /** The balance of the terminal chosen in the top bar (or of the merchant), with the Settlement action. */
 function BalanceStrip({ terminalId }: { terminalId: string }) {
   const { data: terminals } = useTerminals();
-  // a test terminal's money is in the test book (DESIGN §1a)
+  // a test terminal's money is in the test book, never in live figures
   const book = terminals?.find((t) => t.id === terminalId)?.isTest ? 'test' : 'live';
   const balance = useFinance('balance', terminalId, true, book);
   const currencies = useCurrencies();
@@ -42,7 +42,7 @@ function BalanceStrip({ terminalId }: { terminalId: string }) {
   );
 }
 
-/** Reports (SPEC §2): four cards, each shown with its permission; every card downloads a CSV. */
+/** Reports: four cards, each shown with its permission; every card downloads a CSV. */
 export default function ReportsPage() {
   const [terminalId] = useSelectedTerminal();
   const canFinance = useCan('merchant.read.finance');

@@ -12,7 +12,7 @@ export const autoRetryQuery = queryOptions({
   refetchOnWindowFocus: false,
 });
 
-/** Optimistic (SPEC §4): the switch moves at once and silently reverts if saving fails. */
+/** Optimistic: the switch moves at once and silently reverts if saving fails. */
 export function useSetAutoRetry() {
   const queryClient = useQueryClient();
   const key = autoRetryQuery.queryKey;

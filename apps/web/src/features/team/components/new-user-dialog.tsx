@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Button, Group, Modal, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { IdSelect } from '../../../components/id-select';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Merchant } from '@paydesk/contracts/merchants';
@@ -154,13 +155,13 @@ function NewUserForm({
           control={form.control}
           name="roleId"
           render={({ field }) => (
-            <Select
+            <IdSelect
               label="Role"
               withAsterisk
               placeholder="Choose a role"
               data={roleOptions}
-              value={field.value ? String(field.value) : null}
-              onChange={(v) => field.onChange(v ? Number(v) : undefined)}
+              value={field.value}
+              onChange={field.onChange}
               error={errors.roleId?.message}
               nothingFoundMessage="No role you may give"
               comboboxProps={{ withinPortal: true }}

@@ -49,7 +49,7 @@ function RoleForm({ mode, onClose }: { mode: RoleDialogMode; onClose: () => void
   const save = useSaveRole();
   const role = mode.kind === 'create' ? null : mode.role;
   const readOnly = mode.kind === 'view';
-  // A role's scope never changes once created; its permissions must fit it (DESIGN §1a).
+  // A role's scope never changes once created; its permissions must fit it (docs/architecture.md, "Who is who").
   const form = useForm({
     resolver: zodResolver(roleCreateBody),
     defaultValues: {

@@ -65,7 +65,7 @@ export function useCreateTerminal() {
   });
 }
 
-/** Test → production (SPEC §4); the web offers no way back. */
+/** Test → production; the web offers no way back. */
 export function useSwitchToProduction() {
   const queryClient = useQueryClient();
   const merchantId = useCurrentMerchantId();

@@ -2,7 +2,7 @@ import { Button, Group, Modal, Text } from '@mantine/core';
 
 type Props = { opened: boolean; loading: boolean; onConfirm: () => void; onCancel: () => void };
 
-/** SPEC §4: the only way from test to production; there is no way back in the UI. */
+/** The only way from test to production; there is no way back in the UI. */
 export function ConfirmProductionDialog({ opened, loading, onConfirm, onCancel }: Props) {
   return (
     <Modal opened={opened} onClose={onCancel} title="State changing" centered>

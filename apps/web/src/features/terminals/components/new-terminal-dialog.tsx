@@ -1,4 +1,5 @@
-import { Button, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { IdSelect } from '../../../components/id-select';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
@@ -54,13 +55,13 @@ export function NewTerminalDialog({ opened, onClose, onCreated }: Props) {
       control={form.control}
       name={name}
       render={({ field }) => (
-        <Select
+        <IdSelect
           label={label}
           withAsterisk
           data={data}
           // undefined until chosen: the schema then says what is missing
-          value={field.value ? String(field.value) : null}
-          onChange={(v) => field.onChange(v === null ? undefined : Number(v))}
+          value={field.value}
+          onChange={field.onChange}
           onBlur={field.onBlur}
           error={errors[name]?.message}
           allowDeselect={false}

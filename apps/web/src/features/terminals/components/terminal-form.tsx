@@ -45,7 +45,7 @@ const toForm = (t: TerminalDetails): TerminalForm => ({
 
 const errorMessage = (e: unknown, fallback: string) => (e instanceof Error && e.message ? e.message : fallback);
 
-/** One terminal's edit form (SPEC §2 Terminals): name, typed attributes, save, and the switch to production. */
+/** One terminal's edit form (Terminals page): name, typed attributes, save, and the switch to production. */
 export function TerminalEditForm({ terminal }: { terminal: TerminalDetails }) {
   const canRename = useCan('terminal.create');
   const canAttr = useCan('terminal.attr.read');
