@@ -31,3 +31,26 @@ describe('payment-form links never come from the Host header', () => {
     expect(res.json().data.formUrl).toMatch(/^https:\/\/pay\.example\.com\/payment\/[\w-]+$/);
   });
 });
+
+describe('DATABASE_REPLICA_URL', () => {
+  it('takes one or more replicas of DATABASE_URL, with the lag a long read accepts', () => {
+    const c = loadConfig({
+      DATABASE_URL: 'postgres://db/paydesk',
+      DATABASE_REPLICA_URL: 'postgres://r1/paydesk, postgres://r2/paydesk',
+      REPLICA_MAX_LAG_MS: '2500',
+    });
+    expect(c.replicaUrls).toEqual(['postgres://r1/paydesk', 'postgres://r2/paydesk']);
+    expect(c.replicaMaxLagMs).toBe(2500);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/paydesk' })).toMatchObject({
+      replicaUrls: [],
+      replicaMaxLagMs: 10_000,
+    });
+  });
+
+  it('is refused without DATABASE_URL (a replica of the embedded database does not exist)', () => {
+    expect(() => loadConfig({ DATABASE_REPLICA_URL: 'postgres://r1/paydesk' })).toThrow(/DATABASE_REPLICA_URL/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://db/p', REPLICA_MAX_LAG_MS: '-1' })).toThrow(
+      /REPLICA_MAX_LAG_MS/,
+    );
+  });
+});

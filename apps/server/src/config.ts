@@ -22,6 +22,11 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: z.string().optional(),
+  /** streaming replicas of DATABASE_URL's server, comma-separated: long reads go to them (docs/operations.md) */
+  DATABASE_REPLICA_URL: z.string().optional(),
+  /** auto: a process applies the migrations its database lacks at start; off: it refuses to start instead */
+  MIGRATE: z.enum(['auto', 'off']).default('auto'),
+  REPLICA_MAX_LAG_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
   DATA_DIR: z.string().default(path.join(repoRoot, 'data')),
   PUBLIC_URL: z.string().optional(),
   JWT_SECRET: z.string().min(32).optional(),
@@ -59,6 +64,14 @@ export type Config = {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /**
+   * Streaming replicas of the primary (DATABASE_REPLICA_URL): CSV exports, reports and the audit export read from one
+   * of them when it is at most replicaMaxLagMs behind, else from the primary (lib/replicas.ts).
+   */
+  replicaUrls: string[];
+  replicaMaxLagMs: number;
+  /** At start, apply the migrations the database lacks (auto) or refuse to start (off): db/create-db.ts runMigrations. */
+  migrate: 'auto' | 'off';
   dataDir: string;
   publicUrl: string | undefined;
   jwtSecret: string | undefined;
@@ -122,6 +135,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new Error(`Invalid configuration: ${msg}`);
   }
   const e = parsed.data;
+  if (e.DATABASE_REPLICA_URL?.trim() && !e.DATABASE_URL) {
+    throw new Error('Invalid configuration: DATABASE_REPLICA_URL names replicas of DATABASE_URL, which is not set');
+  }
   // production never takes its own address from a request's Host header (payment-form links, origin checks)
   if (e.NODE_ENV === 'production' && !e.PUBLIC_URL) {
     throw new Error(
@@ -138,6 +154,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL || undefined,
+    replicaUrls: (e.DATABASE_REPLICA_URL ?? '')
+      .split(',')
+      .map((u) => u.trim())
+      .filter(Boolean),
+    replicaMaxLagMs: e.REPLICA_MAX_LAG_MS,
+    migrate: e.MIGRATE,
     // relative to where the command was typed (npm runs workspace scripts inside the workspace)
     dataDir: path.resolve(env.INIT_CWD ?? process.cwd(), e.DATA_DIR),
     publicUrl: e.PUBLIC_URL,

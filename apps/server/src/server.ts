@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
 import { loadConfig, publicBaseUrl, type Config } from './config';
-import { createDb, DataDirLockedError, runMigrations, type DbHandle } from './db/create-db';
+import { createDb, DataDirLockedError, runMigrations, SchemaVersionError, type DbHandle } from './db/create-db';
 import { buildApp, LOG_REDACT } from './app';
 import { createContext } from './lib/context';
 import { KEY_REFRESH_MS } from './lib/data-vault';
@@ -17,7 +17,9 @@ const config = loadConfig();
 async function openDb(config: Config): Promise<DbHandle> {
   try {
     return await createDb(
-      config.databaseUrl ? { databaseUrl: config.databaseUrl, poolMax: config.pgPoolMax } : { dataDir: config.dataDir },
+      config.databaseUrl
+        ? { databaseUrl: config.databaseUrl, poolMax: config.pgPoolMax, replicaUrls: config.replicaUrls }
+        : { dataDir: config.dataDir },
     );
   } catch (err) {
     if (err instanceof DataDirLockedError) {
@@ -36,7 +38,15 @@ const contextOf = (dbh: DbHandle) => createContext(dbh, config);
  * production, on an empty database) the demo seed.
  */
 async function prepare(dbh: DbHandle) {
-  await runMigrations(dbh);
+  try {
+    await runMigrations(dbh, { migrate: config.migrate });
+  } catch (err) {
+    if (err instanceof SchemaVersionError) {
+      console.error(`\n${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
   // currencies, reference lists, providers and payment methods every installation needs (idempotent)
   await ensureReferenceData(dbh.db);
   const ctx = await contextOf(dbh);

@@ -52,7 +52,14 @@ export async function createTestDb(): Promise<DbHandle> {
       }
     }
     await admin.end();
-    const dbh = await createDb({ databaseUrl: withDatabase(url, name), poolMax: 20 });
+    // DATABASE_REPLICA_URL: a streaming replica of DATABASE_URL's server (.ci/run starts one); the new database
+    // reaches it by replication, under the same name
+    const replica = process.env.DATABASE_REPLICA_URL;
+    const dbh = await createDb({
+      databaseUrl: withDatabase(url, name),
+      poolMax: 20,
+      replicaUrls: replica ? [withDatabase(replica, name)] : [],
+    });
     return {
       ...dbh,
       async close() {
@@ -107,6 +114,8 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
       dataEncryptionKeyFile: TEST_KEY_FILE,
       publicUrl: 'http://localhost:3000',
       trustProxy: true,
+      // a long read uses a replica only once it has replayed everything: a test reads back what it just wrote
+      replicaMaxLagMs: 0,
       ...overrides,
     },
   );

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { PRESET_ROLES } from '@paydesk/contracts';
 import pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
@@ -37,6 +38,21 @@ export type DbHandle = {
    * pg-pool's timeout). Null on the embedded database, whose one connection long reads share in batches.
    */
   longReads(opts: { max: number; waitMs: number }): pg.Pool | null;
+  /** The streaming replicas long reads may use instead (DATABASE_REPLICA_URL; none on the embedded database). */
+  replicas: Replica[];
+};
+
+/** A streaming replica of the primary, for long reads (lib/replicas.ts decides when to use it). */
+export type Replica = {
+  /** host:port/database, for metrics, logs and /api/ready (never the credentials) */
+  name: string;
+  /** its long reads' pool, as DbHandle.longReads (made on first use, closed with the handle) */
+  longReads(opts: { max: number; waitMs: number }): pg.Pool;
+  /**
+   * How far behind the primary it is, in ms: 0 when it has replayed all the primary had written when asked, else
+   * the age of the last transaction it replayed. Throws when either server does not answer within `timeoutMs`.
+   */
+  lagMs(timeoutMs: number): Promise<number>;
 };
 
 /**
@@ -53,7 +69,7 @@ function statementLimiter(pool: pg.Pool): (ms: number) => Promise<void> {
 }
 
 export type DbConfig =
-  | { databaseUrl: string; poolMax?: number }
+  | { databaseUrl: string; poolMax?: number; replicaUrls?: string[] }
   | { dataDir: string; poolMax?: number }
   /** Tests: an already-open PGlite, served in-process over a socket. */
   | { pglite: PGlite; poolMax?: number };
@@ -154,12 +170,14 @@ export async function createDb(config: DbConfig): Promise<DbHandle> {
     // the pool drops it and opens a new one on demand
     pool.on('error', (err) => console.error(`PostgreSQL connection lost: ${err.message}`));
     let longReads: pg.Pool | null = null;
+    const replicas = (config.replicaUrls ?? []).map((url) => replicaOf(url, pool));
     return {
       db: drizzle(pool, { schema }),
       pool,
       kind: 'postgres',
+      replicas,
       async close() {
-        await Promise.all([pool.end(), longReads?.end()]);
+        await Promise.all([pool.end(), longReads?.end(), ...replicas.map((r) => r.close())]);
       },
       limitStatements: statementLimiter(pool),
       longReads(opts) {
@@ -192,6 +210,7 @@ export async function createDb(config: DbConfig): Promise<DbHandle> {
       // PGlite accepts the setting but cannot interrupt a statement (no timer signal in WebAssembly)
       limitStatements: statementLimiter(pool),
       longReads: () => null,
+      replicas: [],
       async close() {
         await pool.end();
         await server.stop();
@@ -209,6 +228,7 @@ export async function createDb(config: DbConfig): Promise<DbHandle> {
       kind: 'pglite',
       limitStatements: statementLimiter(pool),
       longReads: () => null,
+      replicas: [],
       async close() {
         await pool.end();
         await new Promise<void>((resolve) => {
@@ -226,27 +246,138 @@ export async function createDb(config: DbConfig): Promise<DbHandle> {
   }
 }
 
+/** Where a connection string points, without its credentials. */
+function whereOf(url: string) {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || 5432}${u.pathname}`;
+  } catch {
+    return 'replica';
+  }
+}
+
+/** The replica at `url`, of the primary behind `primary`. */
+function replicaOf(url: string, primary: pg.Pool): Replica & { close(): Promise<void> } {
+  let reads: pg.Pool | null = null;
+  // the lag check's own connection, kept open: one small query a second at most (lib/replicas.ts caches it)
+  const probe = new pg.Pool({ connectionString: url, max: 1, idleTimeoutMillis: 60_000 });
+  probe.on('error', (err) => console.error(`PostgreSQL replica connection lost: ${err.message}`));
+  const bounded = <T>(p: Promise<T>, ms: number) =>
+    Promise.race([
+      p,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref()),
+    ]);
+  return {
+    name: whereOf(url),
+    longReads(opts) {
+      if (!reads) {
+        reads = new pg.Pool({
+          connectionString: url,
+          max: opts.max,
+          connectionTimeoutMillis: opts.waitMs,
+          idleTimeoutMillis: 60_000,
+        });
+        reads.on('error', (err) => console.error(`PostgreSQL replica connection lost: ${err.message}`));
+      }
+      return reads;
+    },
+    async lagMs(timeoutMs) {
+      return bounded(
+        (async () => {
+          // what the primary has written by now; then whether the replica has replayed it
+          const { rows: p } = await primary.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
+          const { rows: r } = await probe.query<{
+            recovering: boolean;
+            caught_up: boolean | null;
+            behind: number | null;
+          }>(
+            `SELECT pg_is_in_recovery() AS recovering, pg_last_wal_replay_lsn() >= $1::pg_lsn AS caught_up,
+               (extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp()) * 1000)::float8 AS behind`,
+            [p[0]!.lsn],
+          );
+          const row = r[0]!;
+          if (!row.recovering) throw new Error('not a replica: it is not in recovery');
+          if (row.caught_up) return 0;
+          return row.behind === null ? Number.POSITIVE_INFINITY : Math.max(0, Number(row.behind));
+        })(),
+        timeoutMs,
+      );
+    },
+    async close() {
+      await Promise.all([probe.end(), reads?.end()]);
+    },
+  };
+}
+
+/** The database's schema does not fit this build: the process must not start (the message says what to do). */
+export class SchemaVersionError extends Error {}
+
+/** How a process meets a database that lacks some of its migrations: applies them (auto), or refuses (off). */
+export type MigrateMode = 'auto' | 'off';
+
 /**
  * Applies the migrations this build has and the database lacks, then brings the preset roles in step. Several
  * processes starting at once on one PostgreSQL (hosts of a deployment, a rolling upgrade) take turns: a session-level
  * advisory lock, held on a connection of its own, makes each wait for the one migrating, then find nothing to do.
  * (Without it two of them would create the same table at once, and one would crash at start.)
+ *
+ * First, under the same lock, the schema's version is checked against the build (docs/operations.md, "Upgrade"): a
+ * database some newer release has migrated refuses an older build (it would not know the newer schema), and with
+ * `MIGRATE=off` a database that lacks this build's migrations refuses it too (apply them with one process first).
  */
-export async function runMigrations(handle: DbHandle) {
-  const apply = async () => {
+export async function runMigrations(handle: DbHandle, { migrate: mode = 'auto' }: { migrate?: MigrateMode } = {}) {
+  const apply = async (q: (text: string) => Promise<{ rows: { newest: string | null }[] }>) => {
+    await checkSchemaVersion(q, mode);
     await migrate(handle.db, { migrationsFolder: MIGRATIONS_DIR });
     await syncPresetRoles(handle.db);
   };
   // the embedded database serves one process (its data folder is locked): nobody to take turns with
-  if (handle.kind === 'pglite') return apply();
+  if (handle.kind === 'pglite') return apply((text) => handle.pool.query(text));
   const lock = new pg.Client(handle.pool.options);
   await lock.connect();
   try {
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    await apply();
+    await apply((text) => lock.query(text));
   } finally {
     // closing the session releases its advisory lock, also when a migration failed
     await lock.end();
+  }
+}
+
+const dayOf = (millis: number) => new Date(millis).toISOString().slice(0, 16).replace('T', ' ');
+
+/**
+ * The database's newest applied migration (drizzle.__drizzle_migrations records each one's journal time) against
+ * this build's migrations: throws SchemaVersionError when the database is newer than the build, or lacks some of its
+ * migrations and `mode` is off.
+ */
+async function checkSchemaVersion(
+  q: (text: string) => Promise<{ rows: { newest: string | null }[] }>,
+  mode: MigrateMode,
+) {
+  const build = readMigrationFiles({ migrationsFolder: MIGRATIONS_DIR }).map((m) => m.folderMillis);
+  const newestOfBuild = Math.max(...build);
+  let newestApplied = 0;
+  try {
+    const { rows } = await q('SELECT max(created_at)::text AS newest FROM drizzle.__drizzle_migrations');
+    newestApplied = Number(rows[0]?.newest ?? 0);
+  } catch (err) {
+    // an empty database: no migration table yet
+    if ((err as { code?: string }).code !== '42P01') throw err;
+  }
+  if (newestApplied > newestOfBuild) {
+    throw new SchemaVersionError(
+      `This database was migrated by a newer release (its newest migration is of ${dayOf(newestApplied)} UTC; this ` +
+        `build's newest is of ${dayOf(newestOfBuild)} UTC). A build older than the schema does not start: run the ` +
+        `newer release, or restore a backup taken before it migrated.`,
+    );
+  }
+  const pending = build.filter((t) => t > newestApplied).length;
+  if (pending && mode === 'off') {
+    throw new SchemaVersionError(
+      `The database lacks ${pending} migration(s) of this build, and MIGRATE=off: start one process with ` +
+        'MIGRATE=auto to apply them (the others wait for it), then start this one.',
+    );
   }
 }
 

@@ -4,6 +4,7 @@ import { to as copyTo } from 'pg-copy-streams';
 import type { AppContext } from './context';
 import { AppError } from './errors';
 import { knownFacts } from './known-facts';
+import { longReadTarget } from './replicas';
 
 /**
  * A long read in bounded batches, for the embedded database (PGlite: one pool connection, one statement at a time).
@@ -36,9 +37,10 @@ const heldChecks = knownFacts();
 /**
  * Streams `COPY … TO STDOUT` so that memory stays flat whatever the row count.
  *
- * On PostgreSQL: the statement `build` returns, alone, on a connection of the long reads' pool (DbHandle.longReads,
- * set up by connectLongRead: read-only, standard strings, the export's statement limit; so no transaction to open or
- * commit: one round trip, as `COPY` itself), after the read's checks (one round trip for all of those not already
+ * On PostgreSQL: the statement `build` returns, alone, on a connection of the long reads' pool (a replica's when one is
+ * close enough behind the primary, else the primary's: lib/replicas.ts longReadTarget), set up by connectLongRead
+ * (read-only, standard strings, the export's statement limit; so no transaction to open or commit: one round trip, as
+ * `COPY` itself), after the read's checks (one round trip for all of those not already
  * seen to hold). The connection goes back to the pool when the stream ends; on an error or an aborted download it is
  * discarded, since it may be left mid-COPY. No connection free within config longReadWaitMs: SERVICE_BUSY (503).
  *
@@ -54,7 +56,8 @@ export async function copyOut<K>(
   batches?: CopyBatches<K>,
   checks: ReadCheck[] = [],
 ): Promise<Readable> {
-  const longReads = ctx.dbh.longReads({ max: ctx.config.pgLongReadPoolMax, waitMs: ctx.config.longReadWaitMs });
+  // a replica's pool when one is close enough behind the primary, else the primary's (lib/replicas.ts)
+  const longReads = (await longReadTarget(ctx))?.pool ?? null;
   if (!longReads) {
     await checkRead(ctx, checks);
     if (batches) return copyInBatches(ctx, batches);

@@ -5,6 +5,7 @@ import { EXCEPTION_QUEUES, type ExceptionQueue } from '@paydesk/contracts';
 import { callbacks } from '../db/schema';
 import { exceptionSummary } from '../modules/exceptions/queues';
 import type { DbHandle } from '../db/create-db';
+import { replicaStatus } from './replicas';
 
 /**
  * Prometheus metrics. Each app (buildApp) has a registry of its own, so that tests may build many apps in
@@ -19,6 +20,8 @@ export type AppMetrics = {
   /** One HTTP response: `route` is the route pattern (`/api/v1/invoices/:id`), never the URL. */
   observeRequest(method: string, route: string, statusCode: number, seconds: number): void;
   signInFailure(reason: SignInFailureReason): void;
+  /** A long read (CSV export, report) started, on a replica or on the primary (lib/replicas.ts). */
+  longRead(on: 'replica' | 'primary'): void;
   lockout(): void;
   /** The text a scrape gets: this app's metrics and the process's. */
   render(): Promise<string>;
@@ -130,7 +133,12 @@ function oncePerScrape<T>(what: string, run: () => Promise<T>, unknown: T): () =
 }
 
 /** What the metrics read: the database (its pool for the pool gauges) and the server clock (AppContext has both). */
-type MetricsSource = { dbh: DbHandle; db: DbHandle['db']; now: () => Date };
+type MetricsSource = {
+  dbh: DbHandle;
+  db: DbHandle['db'];
+  now: () => Date;
+  config: { pgLongReadPoolMax: number; longReadWaitMs: number; replicaMaxLagMs: number };
+};
 
 export function createAppMetrics(ctx: MetricsSource): AppMetrics {
   const registry = new Registry();
@@ -177,6 +185,26 @@ export function createAppMetrics(ctx: MetricsSource): AppMetrics {
     () => pool.waitingCount,
   );
   poolGauge('paydesk_db_pool_max_connections', 'Size limit of the database pool', () => pool.options.max);
+
+  const longReads = new Counter({
+    name: 'paydesk_long_reads_total',
+    help: 'Long reads (CSV exports, reports, the audit export) started, by where they ran: replica or primary',
+    labelNames: ['on'] as const,
+    registers,
+  });
+  for (const on of ['replica', 'primary'] as const) longReads.inc({ on }, 0);
+  if (ctx.dbh.replicas.length) {
+    new Gauge({
+      name: 'paydesk_replica_lag_seconds',
+      help: 'How far each streaming replica is behind the primary (NaN when it did not answer)',
+      labelNames: ['replica'] as const,
+      registers,
+      async collect() {
+        for (const r of await replicaStatus(ctx))
+          this.set({ replica: r.name }, r.lagMs === null ? NaN : r.lagMs / 1000);
+      },
+    });
+  }
 
   // One query per scrape for both outbox gauges (oncePerScrape). It reads only PENDING rows, through callbacks_due_idx (status, next_attempt_at): the delivered history is never scanned, and a
   // callback leaves PENDING when delivered or after 72 h of retries.
@@ -286,6 +314,9 @@ export function createAppMetrics(ctx: MetricsSource): AppMetrics {
         durationByLabels.set(key, child);
       }
       child.observe(seconds);
+    },
+    longRead(on) {
+      longReads.inc({ on });
     },
     signInFailure(reason) {
       signInFailures.inc({ reason });

@@ -3,6 +3,7 @@ import { LogController, type FastifyInstance, type FastifyReply, type FastifyReq
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { MIGRATIONS_DIR } from '../db/create-db';
 import type { AppContext } from '../lib/context';
+import { replicaStatus } from '../lib/replicas';
 import { AppError } from '../lib/errors';
 import { addressIn, subnetList } from '../lib/ip-ranges';
 import { createAppMetrics, METRICS_CONTENT_TYPE, withTimeout } from '../lib/metrics';
@@ -67,7 +68,9 @@ export function registerObservability(app: FastifyInstance, ctx: AppContext) {
       () => `The database did not answer within ${READY_TIMEOUT_MS} ms`,
     );
     if (problem) throw new AppError('NOT_READY', problem);
-    return { ok: true };
+    // replicas do not decide readiness (long reads fall back to the primary): they are reported, lag and all
+    if (!ctx.dbh.replicas.length) return { ok: true };
+    return { ok: true, replicas: await replicaStatus(ctx) };
   });
 
   const token = ctx.config.metricsToken;

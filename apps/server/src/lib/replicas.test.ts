@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { createTestApp, loginAs, type TestApp } from '../../test/harness';
+import { withDatabase } from '../../test/global-setup';
+
+/**
+ * Long reads on a real streaming replica (lib/replicas.ts). Runs when DATABASE_URL names a PostgreSQL server and
+ * DATABASE_REPLICA_URL a streaming replica of it (`.ci/run` starts one with pg_basebackup -R): a CSV export reads from
+ * the replica (the replica's own statistics count it), writes stay on the primary, and a replica that falls behind is
+ * passed over for the primary and shown so on /api/ready.
+ */
+const replicaBase = process.env.DATABASE_REPLICA_URL;
+const enabled = !!process.env.DATABASE_URL && !!replicaBase;
+
+describe.skipIf(!enabled)('long reads on a streaming replica', () => {
+  let t: TestApp;
+  let owner: string;
+  let replica: pg.Client;
+
+  /** The replica's own count of transactions run in the test's database (a COPY on it is one). */
+  const replicaTransactions = async () => {
+    await replica.query('SELECT pg_stat_clear_snapshot()');
+    const { rows } = await replica.query<{ n: string }>(
+      'SELECT xact_commit::text AS n FROM pg_stat_database WHERE datname = current_database()',
+    );
+    return Number(rows[0]!.n);
+  };
+  const until = async (what: string, ok: () => Promise<boolean>, ms = 15_000) => {
+    const end = Date.now() + ms;
+    while (!(await ok().catch(() => false))) {
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const caughtUp = () => t.ctx.dbh.replicas[0]!.lagMs(1_000).then((lag) => lag === 0);
+  const longReads = async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/metrics' });
+    const count = (on: string) =>
+      Number(new RegExp(`^paydesk_long_reads_total\\{on="${on}"\\} (\\d+)`, 'm').exec(res.body)?.[1] ?? NaN);
+    return { replica: count('replica'), primary: count('primary') };
+  };
+  const exportCsv = () => t.app.inject({ method: 'GET', url: '/api/v1/invoice/csv', headers: { cookie: owner } });
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    owner = await loginAs(t.app, 'owner');
+    // the test's database was created on the primary a moment ago: wait for it on the replica
+    const db = new URL(t.ctx.dbh.pool.options.connectionString!).pathname.slice(1);
+    await until('the database on the replica', async () => {
+      replica = new pg.Client({ connectionString: withDatabase(replicaBase!, db) });
+      await replica.connect();
+      return true;
+    });
+  });
+  afterAll(async () => {
+    await replica?.query('SELECT pg_wal_replay_resume()').catch(() => undefined);
+    await replica?.end();
+    await t?.close();
+  });
+
+  it('a CSV export reads from the replica once it has caught up; the replica counts it', async () => {
+    expect(t.ctx.dbh.replicas.map((r) => r.name)).toEqual([expect.stringMatching(/^127\.0\.0\.1:\d+\/paydesk_t_/)]);
+    await until('the replica to catch up', caughtUp);
+    const before = { reads: await longReads(), transactions: await replicaTransactions() };
+    const res = await exportCsv();
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    expect(res.body.split('\n').length).toBeGreaterThan(2);
+    const reads = await longReads();
+    expect(reads.replica).toBe(before.reads.replica + 1);
+    expect(reads.primary).toBe(before.reads.primary);
+    // the replica's own statistics (flushed within a second or so) saw the export's transaction
+    await until('the replica to count the export', async () => (await replicaTransactions()) > before.transactions);
+  });
+
+  it('writes go to the primary: the app writes, the replica only replays', async () => {
+    const { rows } = await t.ctx.dbh.pool.query<{ recovering: boolean }>('SELECT pg_is_in_recovery() AS recovering');
+    expect(rows[0]!.recovering).toBe(false);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/saved-views',
+      headers: { cookie: owner },
+      payload: { name: `replica ${Date.now()}`, state: { statusIds: [4] } },
+    });
+    expect(res.statusCode, res.body).toBeLessThan(300);
+    const name = res.json().data.name as string;
+    // the same row on the replica, by replication
+    await until('the write to reach the replica', async () => {
+      const r = await replica.query('SELECT 1 FROM saved_views WHERE name = $1', [name]);
+      return r.rowCount === 1;
+    });
+    await expect(replica.query("INSERT INTO saved_views (name) VALUES ('x')")).rejects.toThrow(/read-only/);
+  });
+
+  it('a replica that has fallen behind is passed over for the primary, and /api/ready says so', async () => {
+    await replica.query('SELECT pg_wal_replay_pause()');
+    try {
+      // something the replica has not replayed
+      await t.ctx.dbh.pool.query('SELECT pg_switch_wal()');
+      await t.ctx.dbh.pool.query("UPDATE users SET first_name = first_name WHERE username = 'owner'");
+      await until('the replica to lag', async () => !(await caughtUp()));
+      const before = await longReads();
+      const res = await exportCsv();
+      expect(res.statusCode).toBe(200);
+      const after = await longReads();
+      expect(after).toEqual({ replica: before.replica, primary: before.primary + 1 });
+      const ready = await t.app.inject({ method: 'GET', url: '/api/ready' });
+      expect(ready.statusCode).toBe(200);
+      expect(ready.json().replicas).toEqual([
+        expect.objectContaining({ name: t.ctx.dbh.replicas[0]!.name, used: false }),
+      ]);
+    } finally {
+      await replica.query('SELECT pg_wal_replay_resume()');
+    }
+    await until('the replica to catch up again', caughtUp);
+    const before = await longReads();
+    expect((await exportCsv()).statusCode).toBe(200);
+    expect((await longReads()).replica).toBe(before.replica + 1);
+  });
+});
