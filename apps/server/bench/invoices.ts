@@ -12,12 +12,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { INVOICE_TOTAL_CAP, encodeInvoiceCursor } from '@paydesk/contracts';
-import { loadConfig } from '../src/config';
 import { createDb, runMigrations } from '../src/db/create-db';
-import { seedDemoIfEmpty } from '../src/db/seed';
-import { createContext } from '../src/lib/context';
 import { ensureReferenceData } from '../src/db/seed/reference-data';
-import { benchKeyFile } from './lib';
+import { benchKeyFile, loadInvoiceHistory } from './lib';
 
 const BASE = process.env.BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -43,48 +40,10 @@ async function prepare(url: string) {
   await admin.end();
 
   const dbh = await createDb({ databaseUrl: url, poolMax: 4 });
-  const config = loadConfig(
-    { NODE_ENV: 'development' },
-    { workers: false, dataDir, dataEncryptionKeyFile: benchKeyFile() },
-  );
   await runMigrations(dbh);
   await ensureReferenceData(dbh.db);
-  const demo = await seedDemoIfEmpty(await createContext(dbh, config), { writeFile: false });
-  if (!demo) throw new Error('demo seed did not run');
-  const m = demo.merchantId;
+  const m = await loadInvoiceHistory(dbh, { rows: ROWS, dataDir, log });
   const q = (text: string, params: unknown[] = []) => dbh.pool.query(text, params);
-
-  let t0 = process.hrtime.bigint();
-  await q(
-    `INSERT INTO customers (merchant_id, external_id, first_name, last_name)
-     SELECT $1, 'bench-cust-' || g, 'First' || (g % 97), 'Last' || (g % 389) FROM generate_series(1, 100000) g`,
-    [m],
-  );
-  const CHUNK = 250_000;
-  for (let from = 1; from <= ROWS; from += CHUNK) {
-    const to = Math.min(ROWS, from + CHUNK - 1);
-    // created_at ascends with g over the last 365 days (as a live table fills)
-    await q(
-      `WITH t AS (SELECT array_agg(id ORDER BY name) ids, array_agg(flow_type ORDER BY name) flows,
-                         array_agg(currency_id ORDER BY name) cur, array_agg(is_test ORDER BY name) test, count(*)::int n
-                  FROM terminals WHERE merchant_id = $1),
-            c AS (SELECT array_agg(id) ids, count(*)::int n FROM customers WHERE merchant_id = $1 AND external_id LIKE 'bench-cust-%')
-       INSERT INTO invoices (merchant_id, terminal_id, merchant_invoice_id, provider_invoice_id, form_id, flow_type, status,
-                             amount, fee, currency_id, customer_id, is_test, expires_at, status_date, created_at)
-       SELECT $1, t.ids[x.k], 'bench-' || g, CASE WHEN g % 5 <> 0 THEN 'PRV' || g END, 'bench-form-' || g, t.flows[x.k],
-              (ARRAY['DONE','DONE','DONE','DONE','DONE','DONE','CANCELED','CANCELED','DECLINED','NEW','IN_PROGRESS','PAYED'])[1 + (g * 7) % 12],
-              10000 + (g::bigint * 7919) % 5000000, ((10000 + (g::bigint * 7919) % 5000000) * 25) / 1000, t.cur[x.k],
-              c.ids[1 + g % c.n], t.test[x.k], x.ts + interval '30 minutes', x.ts + interval '7 minutes', x.ts
-       FROM generate_series($2::int, $3::int) g, t, c,
-            LATERAL (SELECT 1 + (g % t.n) AS k, (now() - interval '365 days') + g * ($4::float8 * interval '1 second') AS ts) x`,
-      [m, from, to, (365 * 86400) / ROWS],
-    );
-    log(`  loaded ${to.toLocaleString('en')} invoices (${(ms(t0) / 1000).toFixed(1)} s)`);
-  }
-  t0 = process.hrtime.bigint();
-  await q('VACUUM ANALYZE invoices');
-  await q('VACUUM ANALYZE customers');
-  log(`  VACUUM ANALYZE ${(ms(t0) / 1000).toFixed(1)} s`);
   const [sample] = (
     await q(
       `SELECT (SELECT id FROM invoices WHERE merchant_id = $1 ORDER BY created_at DESC OFFSET 500000 LIMIT 1) AS id,
@@ -92,9 +51,11 @@ async function prepare(url: string) {
       [m],
     )
   ).rows as { id: string; terminal_id: string }[];
-  const [{ n }] = (await q('SELECT count(*)::int AS n FROM invoices WHERE merchant_id = $1', [m])).rows as {
-    n: number;
-  }[];
+  const { n } = (
+    (await q('SELECT count(*)::int AS n FROM invoices WHERE merchant_id = $1', [m])).rows as {
+      n: number;
+    }[]
+  )[0]!;
   await dbh.close();
   return { merchantId: m, invoiceId: sample!.id, terminalId: sample!.terminal_id, total: n! };
 }

@@ -6,8 +6,11 @@ import net from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { createDb, runMigrations } from '../src/db/create-db';
+import { loadConfig } from '../src/config';
+import { createDb, runMigrations, type DbHandle } from '../src/db/create-db';
+import { seedDemoIfEmpty } from '../src/db/seed';
 import { ensureReferenceData } from '../src/db/seed/reference-data';
+import { createContext } from '../src/lib/context';
 
 /** A co-located PostgreSQL is reached over its Unix socket when there is one (cheaper than loopback TCP). */
 export const benchBaseUrl = () =>
@@ -221,4 +224,61 @@ export function signedCreateRequest(args: { merchantId: string; terminalId: stri
       },
     };
   };
+}
+
+/**
+ * The invoice history bench:invoices and bench:reports measure, in a migrated database with its reference data: the
+ * demo seed, 100,000 customers of the demo merchant, then `rows` invoices of it over the last 365 days (created_at
+ * ascending with the row, as a live table fills), on its terminals in turn, with a fixed mix of statuses and amounts,
+ * each on a production provider account of its currency; then VACUUM ANALYZE. Loaded by generate_series in chunks of
+ * 250,000 rows. Returns the demo merchant's id.
+ */
+export async function loadInvoiceHistory(
+  dbh: DbHandle,
+  opts: { rows: number; dataDir: string; log: (line: string) => void },
+): Promise<string> {
+  const config = loadConfig(
+    { NODE_ENV: 'development' },
+    { workers: false, dataDir: opts.dataDir, dataEncryptionKeyFile: benchKeyFile() },
+  );
+  const demo = await seedDemoIfEmpty(await createContext(dbh, config), { writeFile: false });
+  if (!demo) throw new Error('demo seed did not run');
+  const m = demo.merchantId;
+  const q = (text: string, params: unknown[] = []) => dbh.pool.query(text, params);
+  const seconds = (t0: bigint) => (Number(process.hrtime.bigint() - t0) / 1e9).toFixed(1);
+  let t0 = process.hrtime.bigint();
+  await q(
+    `INSERT INTO customers (merchant_id, external_id, first_name, last_name)
+     SELECT $1, 'bench-cust-' || g, 'First' || (g % 97), 'Last' || (g % 389) FROM generate_series(1, 100000) g`,
+    [m],
+  );
+  const CHUNK = 250_000;
+  for (let from = 1; from <= opts.rows; from += CHUNK) {
+    const to = Math.min(opts.rows, from + CHUNK - 1);
+    await q(
+      `WITH t AS (SELECT array_agg(t.id ORDER BY t.name) ids, array_agg(t.flow_type ORDER BY t.name) flows,
+                         array_agg(t.currency_id ORDER BY t.name) cur, array_agg(t.is_test ORDER BY t.name) test,
+                         array_agg((SELECT min(a.id) FROM provider_accounts a JOIN payment_methods pm ON pm.id = a.payment_method_id
+                                    JOIN providers p ON p.id = a.provider_id
+                                    WHERE pm.currency_id = t.currency_id AND NOT p.is_sandbox) ORDER BY t.name) acc,
+                         count(*)::int n
+                  FROM terminals t WHERE t.merchant_id = $1),
+            c AS (SELECT array_agg(id) ids, count(*)::int n FROM customers WHERE merchant_id = $1 AND external_id LIKE 'bench-cust-%')
+       INSERT INTO invoices (merchant_id, terminal_id, merchant_invoice_id, provider_invoice_id, form_id, flow_type, status,
+                             amount, fee, currency_id, customer_id, is_test, expires_at, status_date, created_at, account_id)
+       SELECT $1, t.ids[x.k], 'bench-' || g, CASE WHEN g % 5 <> 0 THEN 'PRV' || g END, 'bench-form-' || g, t.flows[x.k],
+              (ARRAY['DONE','DONE','DONE','DONE','DONE','DONE','CANCELED','CANCELED','DECLINED','NEW','IN_PROGRESS','PAYED'])[1 + (g * 7) % 12],
+              10000 + (g::bigint * 7919) % 5000000, ((10000 + (g::bigint * 7919) % 5000000) * 25) / 1000, t.cur[x.k],
+              c.ids[1 + g % c.n], t.test[x.k], x.ts + interval '30 minutes', x.ts + interval '7 minutes', x.ts, t.acc[x.k]
+       FROM generate_series($2::int, $3::int) g, t, c,
+            LATERAL (SELECT 1 + (g % t.n) AS k, (now() - interval '365 days') + g * ($4::float8 * interval '1 second') AS ts) x`,
+      [m, from, to, (365 * 86400) / opts.rows],
+    );
+    opts.log(`  loaded ${to.toLocaleString('en')} invoices (${seconds(t0)} s)`);
+  }
+  t0 = process.hrtime.bigint();
+  await q('VACUUM ANALYZE invoices');
+  await q('VACUUM ANALYZE customers');
+  opts.log(`  VACUUM ANALYZE ${seconds(t0)} s`);
+  return m;
 }

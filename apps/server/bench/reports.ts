@@ -30,12 +30,11 @@ import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { loadConfig } from '../src/config';
 import { createDb, runMigrations } from '../src/db/create-db';
-import { seedDemoIfEmpty } from '../src/db/seed';
 import { ensureReferenceData } from '../src/db/seed/reference-data';
 import { createContext, type AppContext } from '../src/lib/context';
 import { balancePlan, invoicePlan, poolBalancePlan, providerPlan } from '../src/modules/reports/service';
 import { reportCopySql, type ReportPlan } from '../src/modules/reports/stream';
-import { benchKeyFile, startServer } from './lib';
+import { benchKeyFile, loadInvoiceHistory, startServer } from './lib';
 
 const BASE = process.env.BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -62,51 +61,13 @@ async function prepare(url: string) {
   await admin.end();
 
   const dbh = await createDb({ databaseUrl: url, poolMax: 4 });
-  const config = loadConfig(
-    { NODE_ENV: 'development' },
-    { workers: false, dataDir, dataEncryptionKeyFile: benchKeyFile() },
-  );
   await runMigrations(dbh);
   await ensureReferenceData(dbh.db);
-  const demo = await seedDemoIfEmpty(await createContext(dbh, config), { writeFile: false });
-  if (!demo) throw new Error('demo seed did not run');
-  const m = demo.merchantId;
+  const m = await loadInvoiceHistory(dbh, { rows: ROWS, dataDir, log });
   const q = (text: string, params: unknown[] = []) => dbh.pool.query(text, params);
-
   let t0 = process.hrtime.bigint();
-  await q(
-    `INSERT INTO customers (merchant_id, external_id, first_name, last_name)
-     SELECT $1, 'bench-cust-' || g, 'First' || (g % 97), 'Last' || (g % 389) FROM generate_series(1, 100000) g`,
-    [m],
-  );
-  const CHUNK = 250_000;
-  for (let from = 1; from <= ROWS; from += CHUNK) {
-    const to = Math.min(ROWS, from + CHUNK - 1);
-    // created_at ascends with g over the last 365 days; each invoice on a production account of its currency
-    await q(
-      `WITH t AS (SELECT array_agg(t.id ORDER BY t.name) ids, array_agg(t.flow_type ORDER BY t.name) flows,
-                         array_agg(t.currency_id ORDER BY t.name) cur, array_agg(t.is_test ORDER BY t.name) test,
-                         array_agg((SELECT min(a.id) FROM provider_accounts a JOIN payment_methods pm ON pm.id = a.payment_method_id
-                                    JOIN providers p ON p.id = a.provider_id
-                                    WHERE pm.currency_id = t.currency_id AND NOT p.is_sandbox) ORDER BY t.name) acc,
-                         count(*)::int n
-                  FROM terminals t WHERE t.merchant_id = $1),
-            c AS (SELECT array_agg(id) ids, count(*)::int n FROM customers WHERE merchant_id = $1 AND external_id LIKE 'bench-cust-%')
-       INSERT INTO invoices (merchant_id, terminal_id, merchant_invoice_id, provider_invoice_id, form_id, flow_type, status,
-                             amount, fee, currency_id, customer_id, is_test, expires_at, status_date, created_at, account_id)
-       SELECT $1, t.ids[x.k], 'bench-' || g, CASE WHEN g % 5 <> 0 THEN 'PRV' || g END, 'bench-form-' || g, t.flows[x.k],
-              (ARRAY['DONE','DONE','DONE','DONE','DONE','DONE','CANCELED','CANCELED','DECLINED','NEW','IN_PROGRESS','PAYED'])[1 + (g * 7) % 12],
-              10000 + (g::bigint * 7919) % 5000000, ((10000 + (g::bigint * 7919) % 5000000) * 25) / 1000, t.cur[x.k],
-              c.ids[1 + g % c.n], t.test[x.k], x.ts + interval '30 minutes', x.ts + interval '7 minutes', x.ts, t.acc[x.k]
-       FROM generate_series($2::int, $3::int) g, t, c,
-            LATERAL (SELECT 1 + (g % t.n) AS k, (now() - interval '365 days') + g * ($4::float8 * interval '1 second') AS ts) x`,
-      [m, from, to, (365 * 86400) / ROWS],
-    );
-    log(`  loaded ${to.toLocaleString('en')} invoices (${(ms(t0) / 1000).toFixed(1)} s)`);
-  }
   // the ledger of every DONE invoice as the engine posts it (deposit: merchant credited net of fee, fee to fees;
   // withdrawal: merchant debited amount + fee), and the balances the ledger keeps
-  t0 = process.hrtime.bigint();
   await q(
     `INSERT INTO ledger_entries (tx_id, account, merchant_id, terminal_id, provider_account_id, invoice_id, currency_id,
                                  amount, kind, book, created_at)
@@ -129,8 +90,7 @@ async function prepare(url: string) {
   );
   log(`  ledger ${(ms(t0) / 1000).toFixed(1)} s`);
   t0 = process.hrtime.bigint();
-  for (const table of ['invoices', 'customers', 'ledger_entries', 'ledger_balances'])
-    await q(`VACUUM ANALYZE ${table}`);
+  for (const table of ['ledger_entries', 'ledger_balances']) await q(`VACUUM ANALYZE ${table}`);
   log(`  VACUUM ANALYZE ${(ms(t0) / 1000).toFixed(1)} s`);
   await dbh.close();
 }
@@ -204,7 +164,7 @@ async function main() {
     const year = { periodStart: day(364 * 86_400_000), periodEnd: day(0) };
     const oneDay = { periodStart: day(180 * 86_400_000), periodEnd: day(180 * 86_400_000) };
     const qs = (o: Record<string, string | number>) =>
-      new URLSearchParams(Object.entries(o).map(([k, v]) => [k, String(v)])).toString();
+      new URLSearchParams(Object.entries(o).map(([k, v]): [string, string] => [k, String(v)])).toString();
     const m = fx.merchant_id;
     const scenarios: { name: string; url: string; cookie: string; plan: () => Promise<ReportPlan> }[] = [
       {

@@ -84,16 +84,19 @@ async function main() {
     await sqlOn(url, 'CREATE EXTENSION IF NOT EXISTS pgcrypto');
     const method = ref.methods.get('HUMOUZS')!;
     const currency = ref.currencyIds.get('UZS')!;
-    const [{ id: merchant }] = (
-      await sqlOn(url, `INSERT INTO merchants (name, webhook_secret) VALUES ('Bench', 'whsec_x') RETURNING id`)
-    ).rows as { id: string }[];
-    const [{ id: terminal }] = (
-      await sqlOn(
-        url,
-        `INSERT INTO terminals (merchant_id, name, flow_type, currency_id, is_test) VALUES ($1, 'Bench', 'DEPOSIT', $2, false) RETURNING id`,
-        [merchant, currency],
-      )
-    ).rows as { id: string }[];
+    const { id: merchant } = (
+      (await sqlOn(url, `INSERT INTO merchants (name, webhook_secret) VALUES ('Bench', 'whsec_x') RETURNING id`))
+        .rows as { id: string }[]
+    )[0]!;
+    const { id: terminal } = (
+      (
+        await sqlOn(
+          url,
+          `INSERT INTO terminals (merchant_id, name, flow_type, currency_id, is_test) VALUES ($1, 'Bench', 'DEPOSIT', $2, false) RETURNING id`,
+          [merchant, currency],
+        )
+      ).rows as { id: string }[]
+    )[0]!;
     await sqlOn(url, `INSERT INTO terminal_methods (terminal_id, payment_method_id) VALUES ($1, $2)`, [
       terminal,
       method.id,
