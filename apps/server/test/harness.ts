@@ -15,9 +15,9 @@ import { createResponseValidator } from './openapi-validator';
 import { sql } from 'drizzle-orm';
 import { luhnValid, maskPansInText, webhookPayload } from '@paydesk/contracts';
 
-export type TestClock = { now(): Date; set(d: Date): void; advance(ms: number): void; reset(): void };
+type TestClock = { now(): Date; set(d: Date): void; advance(ms: number): void; reset(): void };
 
-export function makeClock(): TestClock {
+function makeClock(): TestClock {
   let offset = 0;
   return {
     now: () => new Date(Date.now() + offset),
@@ -194,7 +194,7 @@ function fromOwnPages(app: FastifyInstance, origin: string) {
  * The card numbers in a text: 13–19 digits passing the Luhn check, starting 2–9 (no card network issues 0 or 1, which
  * keeps log lines' epoch milliseconds out), not part of a longer number or of a decimal fraction.
  */
-export function cardNumbersIn(text: string): string[] {
+function cardNumbersIn(text: string): string[] {
   return [...text.matchAll(/(?<![\d.])[2-9]\d{12,18}(?!\d)/g)].map((m) => m[0]).filter(luhnValid);
 }
 

@@ -50,7 +50,7 @@ export async function fetchSigned(
   return { status: res.status, json: (await res.json()) as any };
 }
 
-export type ReceivedHook = { headers: Record<string, string>; body: string };
+type ReceivedHook = { headers: Record<string, string>; body: string };
 
 /**
  * What is wrong with a callback as received (null when nothing): the body must match the documented
@@ -58,7 +58,7 @@ export type ReceivedHook = { headers: Record<string, string>; body: string };
  * computes with one of the merchant's secrets. The signature is compared at the callback's own
  * timestamp, because tests run on a simulated clock past the library's 5-minute tolerance.
  */
-export function callbackProblem(hook: ReceivedHook, secrets: readonly string[]): string | null {
+function callbackProblem(hook: ReceivedHook, secrets: readonly string[]): string | null {
   let body: unknown;
   try {
     body = JSON.parse(hook.body);

@@ -13,7 +13,7 @@ import { openApiDocument, openApiPath } from '../src/openapi/document';
 type Json = Record<string, unknown>;
 type Doc = ReturnType<typeof openApiDocument>;
 
-export type Violation = { request: string; status: number; problem: string };
+type Violation = { request: string; status: number; problem: string };
 
 const doc: Doc = openApiDocument({ publicUrl: 'http://localhost:3000' });
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });

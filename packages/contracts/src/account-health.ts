@@ -3,7 +3,7 @@ import { dataOf } from './common';
 import { dbIdParam } from './references';
 
 /** A provider account's health: requisites given vs paid over the last day, and whether routing skips it. */
-export const accountHealthItem = z.object({
+const accountHealthItem = z.object({
   accountId: z.int(),
   provider: z.string(),
   paymentMethod: z.string(),

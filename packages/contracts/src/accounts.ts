@@ -7,7 +7,7 @@ import { dbId, dbIdParam, PARAM_TYPES } from './references';
 
 /* ---- Provider ("people") accounts, their credentials and limits ---- */
 
-export const accountListItem = z.object({
+const accountListItem = z.object({
   id: z.number().int(),
   providerName: z.string(),
   bankName: z.string().nullable(),
@@ -23,9 +23,8 @@ export const accountListResponse = dataOf(z.array(accountListItem));
 
 /** Requisite types (reference header 103). */
 export const CREDENTIAL_TYPES = ['CARD', 'PHONE'] as const;
-export type CredentialType = (typeof CREDENTIAL_TYPES)[number];
 
-export const accountCredential = z.object({
+const accountCredential = z.object({
   id: z.number().int(),
   credentialType: z.string(),
   paramType: z.string(),
@@ -34,7 +33,7 @@ export const accountCredential = z.object({
 });
 export type AccountCredential = z.infer<typeof accountCredential>;
 
-export const accountDetails = accountListItem.extend({
+const accountDetails = accountListItem.extend({
   providerId: z.number().int(),
   paymentMethodId: z.number().int(),
   ownerName: z.string().nullable(),
@@ -118,7 +117,6 @@ export type CredentialCreateBody = z.infer<typeof credentialCreateBody>;
 
 /** The value alone; its rule depends on the stored credential's type, checked by the server. */
 export const credentialUpdateBody = z.object({ value: credentialValue }).strict();
-export type CredentialUpdateBody = z.infer<typeof credentialUpdateBody>;
 export const credentialResponse = dataOf(accountCredential);
 
 /** The web's credential forms (add: all three; edit: value for a known type). */
@@ -145,7 +143,7 @@ export const LIMIT_MESSAGES = {
   priorityMin: 'Priority must be at least 0',
 } as const;
 
-export const accountLimit = z.object({
+const accountLimit = z.object({
   peopleAccountId: z.number().int(),
   /** exact at any size (contracts/exact-json.ts) */
   limit: exactInt(),

@@ -38,7 +38,7 @@ const minor = z
   .min(0, { error: 'At least 0' })
   .max(Number.MAX_SAFE_INTEGER, { error: 'Too large' });
 
-export const approvalPolicy = z.object({
+const approvalPolicy = z.object({
   action: z.enum(APPROVAL_ACTIONS),
   /** null: the platform's policy; a merchant's own (its API key replacement) names it */
   merchantId: z.uuid().nullable(),
@@ -62,7 +62,7 @@ export const approvalPolicyBody = z
   .strict();
 export type ApprovalPolicyBody = z.infer<typeof approvalPolicyBody>;
 
-export const approvalItem = z.object({
+const approvalItem = z.object({
   id: z.uuid(),
   action: z.enum(APPROVAL_ACTIONS),
   merchantId: z.uuid().nullable(),

@@ -62,7 +62,7 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_ACTOR_KINDS = ['platform', 'merchant', 'system', 'anonymous'] as const;
+const AUDIT_ACTOR_KINDS = ['platform', 'merchant', 'system', 'anonymous'] as const;
 export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
 
 export const AUDIT_CSV_FILENAME = 'Audit.csv';
@@ -91,7 +91,7 @@ export const auditListQuery = z
   .strict();
 export type AuditListQuery = z.infer<typeof auditListQuery>;
 
-export const auditEntrySchema = z.object({
+const auditEntrySchema = z.object({
   id: z.int(),
   at: z.iso.datetime(),
   actor: z.object({ userId: z.uuid().nullable(), username: z.string().nullable(), kind: z.enum(AUDIT_ACTOR_KINDS) }),

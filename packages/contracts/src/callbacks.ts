@@ -34,7 +34,7 @@ const instant = (what: string) =>
  * Which deliveries: the same filter lists them and picks what a replay sends. `merchant` is for platform staff (all
  * merchants without it); merchant staff always get their own merchant's deliveries, whatever they send.
  */
-export const callbackDeliveryFilter = {
+const callbackDeliveryFilter = {
   status: z.enum(CALLBACK_STATUSES, { error: 'Choose PENDING, DELIVERED, FAILED or NO_URL' }).optional(),
   /** the event's type (the payload's `type`) */
   type: z.enum(WEBHOOK_TYPES, { error: `Choose ${WEBHOOK_TYPES.join(', ')}` }).optional(),
@@ -55,7 +55,7 @@ export const callbackDeliveryQuery = z
 export type CallbackDeliveryQuery = z.infer<typeof callbackDeliveryQuery>;
 export type CallbackDeliveryFilter = Omit<CallbackDeliveryQuery, 'after' | 'limit'>;
 
-export const callbackDelivery = z.object({
+const callbackDelivery = z.object({
   /** also the `webhook-id` it is sent with */
   id: z.uuid(),
   status: z.enum(CALLBACK_STATUSES),
@@ -86,13 +86,11 @@ export const callbackDeliveryListResponse = z.object({
 });
 
 export const callbackHealthQuery = z.object({ merchant: callbackDeliveryFilter.merchant }).strict();
-export type CallbackHealthQuery = z.infer<typeof callbackHealthQuery>;
 
 /** HEALTHY: the latest attempt got a 2xx; FAILING: it did not; IDLE: no attempt yet. */
-export const ENDPOINT_STATES = ['HEALTHY', 'FAILING', 'IDLE'] as const;
-export type EndpointState = (typeof ENDPOINT_STATES)[number];
+const ENDPOINT_STATES = ['HEALTHY', 'FAILING', 'IDLE'] as const;
 
-export const endpointHealth = z.object({
+const endpointHealth = z.object({
   merchantId: z.uuid(),
   merchantName: z.string(),
   state: z.enum(ENDPOINT_STATES),

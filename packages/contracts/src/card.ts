@@ -3,8 +3,8 @@
  * fours, and the withdrawal card rule (16–19 digits passing Luhn).
  */
 
-export const CARD_MIN_DIGITS = 16;
-export const CARD_MAX_DIGITS = 19;
+const CARD_MIN_DIGITS = 16;
+const CARD_MAX_DIGITS = 19;
 
 /** Luhn check over a digit string. */
 export function luhnValid(digits: string): boolean {

@@ -3,7 +3,7 @@
  * clock (performance.now()) from the server's `expiredIn`, never to the device's wall clock.
  */
 
-export const SECONDS_PER_DAY = 86_400;
+const SECONDS_PER_DAY = 86_400;
 
 /** A monotonic deadline in milliseconds: `expiredIn` seconds after `nowMs`. */
 export function countdownDeadline(expiredInSeconds: number, nowMs: number): number {
@@ -33,7 +33,7 @@ const pad = (n: number) => String(n).padStart(2, '0');
  * colour most forms from the moment they open (a form lasts 30 minutes unless the merchant says otherwise),
  * and a warning that is always on warns of nothing.
  */
-export const URGENT_BELOW_SECONDS = 60;
+const URGENT_BELOW_SECONDS = 60;
 
 export function countdownParts(totalSeconds: number): CountdownParts {
   const s = Math.max(0, Math.floor(totalSeconds));

@@ -29,7 +29,7 @@ export function parseIsoDay(input: string): CalendarDay | null {
 }
 
 export const formatDdMmYyyy = (d: CalendarDay) => `${pad(d.day)}/${pad(d.month)}/${pad(d.year, 4)}`;
-export const formatIsoDay = (d: CalendarDay) => `${pad(d.year, 4)}-${pad(d.month)}-${pad(d.day)}`;
+const formatIsoDay = (d: CalendarDay) => `${pad(d.year, 4)}-${pad(d.month)}-${pad(d.day)}`;
 
 /** '2026-11-21' → '21/11/2026'; null when not a valid day. */
 export function isoDayToDdMmYyyy(input: string): string | null {

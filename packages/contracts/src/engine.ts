@@ -12,7 +12,7 @@ export const balanceQuery = scopedQuery({
   book: z.enum(LEDGER_BOOKS).default('live'),
 });
 /** `sum` is exact at any size (contracts/exact-json.ts): a number, or a bigint past 2^53. */
-export const balanceItem = z.object({ sum: exactInt(), currency: z.string() });
+const balanceItem = z.object({ sum: exactInt(), currency: z.string() });
 export type BalanceItem = z.infer<typeof balanceItem>;
 export const balanceResponse = dataOf(z.array(balanceItem));
 
@@ -20,7 +20,7 @@ export const invoiceIdBody = z.object({ invoiceId: z.uuid() }).strict();
 export const invoiceIdQuery = scopedQuery({ invoiceId: z.uuid() });
 
 export const CALLBACK_STATUSES = ['PENDING', 'DELIVERED', 'FAILED', 'NO_URL'] as const;
-export const callbackAttempt = z.object({
+const callbackAttempt = z.object({
   attemptedAt: z.iso.datetime(),
   responseCode: z.int().nullable(),
   latencyMs: z.int().nullable(),
@@ -30,7 +30,7 @@ export const callbackAttempt = z.object({
  * A callback as the demo's own receiver got it (outside production the demo terminals deliver to
  * /api/demo/callbacks): the Standard Webhooks headers, the raw body, and what the verifier said.
  */
-export const callbackReceipt = z.object({
+const callbackReceipt = z.object({
   receivedAt: z.iso.datetime(),
   headers: z.record(z.string(), z.string()),
   body: z.string(),
@@ -38,7 +38,7 @@ export const callbackReceipt = z.object({
   result: z.string(),
 });
 export type CallbackReceipt = z.infer<typeof callbackReceipt>;
-export const callbackItem = z.object({
+const callbackItem = z.object({
   id: z.uuid(),
   status: z.enum(CALLBACK_STATUSES),
   invoiceStatus: z.string(),
@@ -107,7 +107,7 @@ export function callbackBackoffMs(attempts: number): number {
 }
 
 /** The ledger's invariants, proven on demand (monitoring) and every 15 minutes by a worker. */
-export const reconciliationSchema = z.object({
+const reconciliationSchema = z.object({
   checkedAt: z.iso.datetime(),
   /** balance rows that differ from the sum of their entries */
   drift: z.array(z.object({ key: z.string(), balance: exactInt(), entries: exactInt() })),

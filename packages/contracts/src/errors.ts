@@ -38,7 +38,6 @@ export const errorBodySchema = z.object({
     fields: z.record(z.string(), z.string()).optional(),
   }),
 });
-export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 /** The HTTP status each error code is sent with (the server's one table; the OpenAPI document reads it too). */
 export const ERROR_STATUS = {

@@ -48,7 +48,7 @@ const instantQuery = (name: string) =>
  * The filters of unmatched money, the same for its list and its CSV: provider, account, amount (minor units,
  * inclusive) and when it was reported (from inclusive, to exclusive).
  */
-export const incomingFilterShape = {
+const incomingFilterShape = {
   providerId: idQuery('providerId').optional(),
   accountId: idQuery('accountId').optional(),
   amountFrom: minorQuery('amountFrom').optional(),
@@ -56,7 +56,7 @@ export const incomingFilterShape = {
   from: instantQuery('from').optional(),
   to: instantQuery('to').optional(),
 };
-export const INCOMING_FILTERS = Object.keys(incomingFilterShape) as (keyof typeof incomingFilterShape)[];
+const INCOMING_FILTERS = Object.keys(incomingFilterShape) as (keyof typeof incomingFilterShape)[];
 type IncomingFilters = { [K in keyof typeof incomingFilterShape]?: z.infer<(typeof incomingFilterShape)[K]> };
 
 /** A range the wrong way round is refused rather than answered with nothing. */
@@ -78,7 +78,7 @@ export const incomingQueueQuery = z
   .superRefine(rangesInOrder);
 export type IncomingQueueQuery = z.infer<typeof incomingQueueQuery>;
 
-export const incomingItem = z.object({
+const incomingItem = z.object({
   id: z.uuid(),
   status: z.enum(INCOMING_STATUSES),
   providerId: z.int(),
@@ -107,7 +107,7 @@ export type IncomingItem = z.infer<typeof incomingItem>;
 export const incomingQueueResponse = z.object({ data: z.array(incomingItem), next: z.string().nullable() });
 
 /** A deposit the money may belong to, with why it is offered (higher score first). */
-export const incomingCandidate = z.object({
+const incomingCandidate = z.object({
   invoiceId: z.uuid(),
   merchantId: z.uuid(),
   merchantName: z.string(),
@@ -144,9 +144,9 @@ export const suspenseResponse = dataOf(
   z.array(z.object({ currency: z.string(), book: z.enum(LEDGER_BOOKS), amount: exactInt() })),
 );
 
-export const CONTRADICTION_STATUSES = ['OPEN', 'RESOLVED'] as const;
+const CONTRADICTION_STATUSES = ['OPEN', 'RESOLVED'] as const;
 /** ACCEPT_PROVIDER: the invoice follows the provider's answer (through the engine); KEEP_BOOKS: staff know better. */
-export const CONTRADICTION_RESOLUTIONS = ['ACCEPT_PROVIDER', 'KEEP_BOOKS'] as const;
+const CONTRADICTION_RESOLUTIONS = ['ACCEPT_PROVIDER', 'KEEP_BOOKS'] as const;
 export type ContradictionResolution = (typeof CONTRADICTION_RESOLUTIONS)[number];
 
 export const contradictionListQuery = z
@@ -154,7 +154,7 @@ export const contradictionListQuery = z
   .strict();
 export type ContradictionListQuery = z.infer<typeof contradictionListQuery>;
 
-export const contradictionItem = z.object({
+const contradictionItem = z.object({
   id: z.int(),
   status: z.enum(CONTRADICTION_STATUSES),
   invoiceId: z.uuid(),
@@ -194,7 +194,7 @@ export const intParam = z.object({ id: z.coerce.number().int().positive().max(2_
  * - PAYOUT: a payout has been with the provider for more than STUCK_PAYOUT_AFTER_MS (also after staff decided);
  * - CALLBACK: the merchant's endpoint never took the invoice's latest callback (FAILED after the retry schedule).
  */
-export const STUCK_KINDS = ['PAYED', 'PAYOUT', 'CALLBACK'] as const;
+const STUCK_KINDS = ['PAYED', 'PAYOUT', 'CALLBACK'] as const;
 /** The stuck queues' filter: one merchant's payments. */
 const merchantFilter = z.uuid({ error: 'merchant must be a merchant id (a UUID)' });
 export type StuckKind = (typeof STUCK_KINDS)[number];
@@ -210,7 +210,7 @@ export const stuckQuery = z
   })
   .strict();
 export type StuckQuery = z.infer<typeof stuckQuery>;
-export const stuckItem = z.object({
+const stuckItem = z.object({
   kind: z.enum(STUCK_KINDS),
   invoiceId: z.uuid(),
   merchantId: z.uuid(),
@@ -246,10 +246,10 @@ export const exceptionSummaryResponse = dataOf(
 );
 
 /** The queues that download as CSV: unmatched money, the stuck kinds, open contradictions. */
-export const EXCEPTION_CSV_QUEUES = ['unmatched', ...STUCK_KINDS, 'contradictions'] as const;
+const EXCEPTION_CSV_QUEUES = ['unmatched', ...STUCK_KINDS, 'contradictions'] as const;
 export type ExceptionCsvQueue = (typeof EXCEPTION_CSV_QUEUES)[number];
 /** The filters each queue's CSV takes: those of its list on the desk (unmatched money's, or the stuck queues'). */
-export const exceptionCsvFilters = (queue: ExceptionCsvQueue): readonly string[] =>
+const exceptionCsvFilters = (queue: ExceptionCsvQueue): readonly string[] =>
   queue === 'unmatched' ? INCOMING_FILTERS : (STUCK_KINDS as readonly string[]).includes(queue) ? ['merchant'] : [];
 export const exceptionCsvQuery = z
   .object({

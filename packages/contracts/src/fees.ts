@@ -31,12 +31,6 @@ export const feeBpsSchema = z
   .min(0, 'Fee cannot be negative')
   .max(FEE_BPS_MAX, 'Fee cannot exceed 100 %');
 
-/** The fee form field: a percentage string parsed into basis points. */
-export const feePercentField = z
-  .string({ error: FEE_MESSAGE })
-  .refine((s) => parseFeePercent(s) !== null, FEE_MESSAGE)
-  .transform((s) => parseFeePercent(s)!);
-
 /** The fee on an amount, rounded half up, in exact integer arithmetic whatever the amount. */
 export function feeFor(amount: number, bps: number): number {
   return Number((BigInt(amount) * BigInt(bps) + 5000n) / 10000n);

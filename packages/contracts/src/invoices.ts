@@ -41,7 +41,7 @@ const statusIds = z.preprocess(
     .optional(),
 );
 
-export const invoiceFilterShape = {
+const invoiceFilterShape = {
   search: z.preprocess(
     (v) => (typeof v === 'string' ? v.trim() || undefined : v),
     z.string().max(INVOICE_SEARCH_MAX).optional(),
@@ -104,10 +104,9 @@ export const invoiceCountResponse = dataOf(z.object({ total: z.int() }));
 
 /* ---- The Invoice ---- */
 
-export const invoiceStatusRef = z.object({ id: z.int(), code: z.enum(INVOICE_STATUS_CODES), value: z.string() });
-export type InvoiceStatusRef = z.infer<typeof invoiceStatusRef>;
+const invoiceStatusRef = z.object({ id: z.int(), code: z.enum(INVOICE_STATUS_CODES), value: z.string() });
 
-export const invoiceSchema = z.object({
+const invoiceSchema = z.object({
   invoiceId: z.uuid(),
   merchantInvoiceId: z.string(),
   /** null without invoice.provider.read */
@@ -147,7 +146,7 @@ export type InvoiceListResponse = z.infer<typeof invoiceListResponse>;
 export const invoiceResponse = dataOf(invoiceSchema);
 
 /** What the action rules of statuses.ts read beyond the status (InvoiceProcessing), as the invoice details send it. */
-export const invoiceProcessingSchema = z
+const invoiceProcessingSchema = z
   .object({
     pendingAttempt: z
       .int()
@@ -165,7 +164,7 @@ export const invoiceProcessingSchema = z
   }) satisfies z.ZodType<InvoiceProcessing>;
 
 /** One invoice as its details page shows it: the Invoice, and what its actions depend on. */
-export const invoiceDetailsSchema = invoiceSchema.extend({ processing: invoiceProcessingSchema.nullable() });
+const invoiceDetailsSchema = invoiceSchema.extend({ processing: invoiceProcessingSchema.nullable() });
 export type InvoiceDetails = z.infer<typeof invoiceDetailsSchema>;
 export const invoiceDetailsResponse = dataOf(invoiceDetailsSchema);
 
@@ -181,7 +180,6 @@ export const invoiceRuleInput = (
 
 /* ---- Dictionary ---- */
 
-export const DICTIONARY_NAMES = ['InvoiceStatus'] as const;
 export const dictionaryParams = z.object({ name: z.string().max(64) }).strict();
 export const invoiceStatusDictionaryResponse = dataOf(z.array(invoiceStatusRef));
 
@@ -189,7 +187,7 @@ export const invoiceStatusDictionaryResponse = dataOf(z.array(invoiceStatusRef))
 
 export const INVOICE_REASON_MAX = 500;
 /** Every operator correction says why; the audit trail keeps it. */
-export const invoiceReason = z
+const invoiceReason = z
   .string({ error: 'Reason is required' })
   .trim()
   .min(3, 'Reason must be at least 3 characters long')
@@ -226,20 +224,18 @@ const actingUserId = z.uuid().nullable().meta({
   description: `The user who acted; null for the engine, the customer or a provider, and for a platform employee when the reader is a merchant's staff`,
 });
 
-export const invoiceStatusEvent = z.object({
+const invoiceStatusEvent = z.object({
   status: invoiceStatusRef,
   statusDate: z.iso.datetime({ offset: true }),
   userId: actingUserId,
 });
-export type InvoiceStatusEvent = z.infer<typeof invoiceStatusEvent>;
 export const invoiceStatusEventsResponse = dataOf(z.array(invoiceStatusEvent));
 
-export const invoiceErrorItem = z.object({ description: z.string(), eventTime: z.iso.datetime({ offset: true }) });
-export type InvoiceErrorItem = z.infer<typeof invoiceErrorItem>;
+const invoiceErrorItem = z.object({ description: z.string(), eventTime: z.iso.datetime({ offset: true }) });
 export const invoiceErrorsResponse = dataOf(z.array(invoiceErrorItem));
 
 /** The user behind an event as the reader may know them. */
-export const eventUser = z.object({
+const eventUser = z.object({
   /** first and last name; PLATFORM_STAFF_LABEL for a platform employee when the reader is a merchant's staff */
   name: z.string(),
   /** null where the name is PLATFORM_STAFF_LABEL */
@@ -248,7 +244,7 @@ export const eventUser = z.object({
 export type EventUser = z.infer<typeof eventUser>;
 
 /** Why routing passed over a provider account for a deposit, or `given`: the account whose requisites were given. */
-export const ROUTING_OUTCOMES = [
+const ROUTING_OUTCOMES = [
   'given',
   'disabled',
   'paused',
@@ -256,10 +252,10 @@ export const ROUTING_OUTCOMES = [
   'no room under its limit',
   'amount taken',
 ] as const;
-export const routingStep = z.object({ accountId: z.int(), outcome: z.enum(ROUTING_OUTCOMES) });
+const routingStep = z.object({ accountId: z.int(), outcome: z.enum(ROUTING_OUTCOMES) });
 export type RoutingStep = z.infer<typeof routingStep>;
 
-export const invoiceEventItem = z.object({
+const invoiceEventItem = z.object({
   id: z.int(),
   code: z.string(),
   description: z.string(),
@@ -273,10 +269,9 @@ export const invoiceEventItem = z.object({
    */
   routing: z.array(routingStep).optional(),
 });
-export type InvoiceEventItem = z.infer<typeof invoiceEventItem>;
 export const invoiceEventsResponse = dataOf(z.array(invoiceEventItem));
 
-export const invoiceTransactionItem = z.object({
+const invoiceTransactionItem = z.object({
   id: z.uuid(),
   status: z.string(),
   createDate: z.iso.datetime({ offset: true }),
@@ -284,13 +279,12 @@ export const invoiceTransactionItem = z.object({
   type: z.string(),
   attempt: z.int(),
 });
-export type InvoiceTransactionItem = z.infer<typeof invoiceTransactionItem>;
 export const invoiceTransactionsResponse = dataOf(z.array(invoiceTransactionItem));
 
 /* ---- Support tickets ---- */
 
 export const supportInvoiceParams = z.object({ invoiceId: z.uuid() }).strict();
-export const supportTicketItem = z.object({
+const supportTicketItem = z.object({
   id: z.int(),
   description: z.string(),
   createDate: z.iso.datetime({ offset: true }),
@@ -338,4 +332,3 @@ export const INVOICE_CSV_COLUMNS = [
  * holder of invoice.credentials.read: every reveal is audited (credentials.revealed) and limited per person and hour.
  */
 export const invoiceRevealResponse = dataOf(z.object({ invoiceId: z.uuid(), value: z.string(), masked: z.string() }));
-export type InvoiceReveal = z.infer<typeof invoiceRevealResponse>['data'];

@@ -11,7 +11,7 @@ export const MERCHANT_API_PREFIX = '/api/merchant/v1';
 /** Seconds a signed request's X-Timestamp may differ from the server clock. */
 export const SIGNATURE_WINDOW_SECONDS = 300;
 export const DEFAULT_INVOICE_EXPIRY_SECONDS = 1800;
-export const MAX_INVOICE_EXPIRY_SECONDS = 7 * 24 * 3600;
+const MAX_INVOICE_EXPIRY_SECONDS = 7 * 24 * 3600;
 
 /** The exact bytes a merchant signs (Ed25519, base64 signature in X-Signature). */
 export const merchantSignaturePayload = (timestamp: string | number, method: string, path: string, rawBody: string) =>
@@ -43,7 +43,7 @@ export const createInvoiceBody = z
   .strict();
 export type CreateInvoiceBody = z.infer<typeof createInvoiceBody>;
 
-export const createInvoiceResult = z.object({
+const createInvoiceResult = z.object({
   invoiceId: z.uuid(),
   formId: z.string(),
   formUrl: z.string(),
@@ -55,7 +55,7 @@ export type CreateInvoiceResult = z.infer<typeof createInvoiceResult>;
 
 export const merchantInvoiceParams = z.object({ invoiceId: z.uuid() }).strict();
 
-export const merchantInvoice = z.object({
+const merchantInvoice = z.object({
   invoiceId: z.uuid(),
   merchantInvoiceId: z.string(),
   providerInvoiceId: z.string().nullable(),

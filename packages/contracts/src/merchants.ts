@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { dataOf } from './common';
 import { entityName } from './terminals';
 
-export const merchantSchema = z.object({
+const merchantSchema = z.object({
   id: z.uuid(),
   name: z.string(),
   clientPublicKey: z.string().nullable(),
@@ -29,13 +29,13 @@ export const PUBLIC_KEY_MESSAGE = 'Public key must be an Ed25519 public key in P
 const PEM_SHAPE = /^-----BEGIN PUBLIC KEY-----\s+[A-Za-z0-9+/=\s]+-----END PUBLIC KEY-----$/;
 
 /** A PEM public key as pasted: trimmed, with the BEGIN/END armour. The server also parses it as Ed25519. */
-export const publicKeyPem = z
+const publicKeyPem = z
   .string({ error: PUBLIC_KEY_MESSAGE })
   .trim()
   .max(4096, PUBLIC_KEY_MESSAGE)
   .regex(PEM_SHAPE, PUBLIC_KEY_MESSAGE);
 
-export const merchantName = entityName;
+const merchantName = entityName;
 
 export const merchantParams = z.object({ id: z.uuid({ error: 'Merchant id must be a UUID' }) }).strict();
 

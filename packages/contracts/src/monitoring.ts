@@ -38,7 +38,6 @@ export const terminalStatisticQuery = scopedQuery({
     .min(1, 'minutes must be at least 1')
     .max(1440, 'minutes must be at most 1440 (one day)'),
 });
-export type TerminalStatisticQuery = z.infer<typeof terminalStatisticQuery>;
 
 /** Share of `part` in `total` in percent with one decimal; 0 when there is nothing to share. */
 export function percentOf(part: number, total: number): number {
@@ -81,7 +80,7 @@ const RATE_NOTE =
   'Percent with one decimal of the invoices that reached a final status (DONE, CANCELED, DECLINED); null when ' +
   'none has (every invoice still NEW, IN_PROGRESS or PAYED, or no invoice at all): the rate is undefined, not 0.';
 
-export const successPoint = z.object({
+const successPoint = z.object({
   /** Bucket start (UTC clock boundary), ISO; the bucket lasts `bucketMinutes` of its terminal item. */
   t: z.iso.datetime(),
   /** Invoices created in the bucket (within the period). */
@@ -120,7 +119,7 @@ export type TerminalStatItem = z.infer<typeof terminalStatItem>;
 export const terminalStatisticResponse = dataOf(z.array(terminalStatItem));
 
 export const statisticSettingsQuery = scopedQuery({});
-export const statisticMerchant = z.object({
+const statisticMerchant = z.object({
   merchantId: z.uuid(),
   name: z.string(),
   terminals: z.array(z.object({ terminalId: z.uuid(), name: z.string(), enable: z.boolean() })),

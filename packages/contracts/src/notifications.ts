@@ -14,7 +14,7 @@ import type { RoleScope } from './permissions';
  * - CONTRADICTION: a provider's answer contradicts the books;
  * - ACCOUNT_PAUSED: a provider account is out of routing.
  */
-export const NOTIFICATION_KINDS = [
+const NOTIFICATION_KINDS = [
   'LOW_SUCCESS_RATE',
   'CALLBACK_FAILED',
   'UNMATCHED_MONEY',
@@ -26,7 +26,7 @@ export const NOTIFICATION_KINDS = [
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** The kinds about the platform's money and providers: platform staff who may read the operations desk only. */
-export const PLATFORM_NOTIFICATION_KINDS: readonly NotificationKind[] = [
+const PLATFORM_NOTIFICATION_KINDS: readonly NotificationKind[] = [
   'UNMATCHED_MONEY',
   'PAYOUT_STUCK',
   'CONTRADICTION',
@@ -44,8 +44,7 @@ const APPROVAL_PERMISSIONS = [
 ];
 
 /** The statuses the Notifications page shows. */
-export const NOTIFICATION_STATUSES = ['In process', 'Closed'] as const;
-export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
+const NOTIFICATION_STATUSES = ['In process', 'Closed'] as const;
 
 /** The period a terminal's success rate is measured over (monitoring's default period). */
 export const SUCCESS_RATE_WINDOW_MINUTES = 60;
@@ -98,7 +97,7 @@ export const notificationListQuery = z
   .strict();
 export type NotificationListQuery = z.infer<typeof notificationListQuery>;
 
-export const notificationItem = z.object({
+const notificationItem = z.object({
   /** stable while the condition lasts: the kind and its subject (terminal, endpoint, payment, invoice, account) */
   id: z.string(),
   kind: z.enum(NOTIFICATION_KINDS),
@@ -125,4 +124,3 @@ export const notificationListResponse = z.object({
   /** how many alerts are In process for this user, all of them (data lists at most NOTIFICATION_KIND_LIMIT a kind) */
   inProcess: z.int(),
 });
-export type NotificationListResponse = z.infer<typeof notificationListResponse>;

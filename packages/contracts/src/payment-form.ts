@@ -11,7 +11,7 @@ export const formIdParams = z
   .object({ formId: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'Invalid form id') })
   .strict();
 
-export const formMethod = z.object({
+const formMethod = z.object({
   id: z.int(),
   name: z.string(),
   code: z.string(),
@@ -22,7 +22,7 @@ export const formMethod = z.object({
 });
 export type FormMethod = z.infer<typeof formMethod>;
 
-export const formInit = z.object({
+const formInit = z.object({
   invoiceId: z.uuid(),
   successUrl: z.string().nullable(),
   cancelUrl: z.string().nullable(),
@@ -50,7 +50,7 @@ export const formCredentialBody = z
   .strict();
 export type FormCredentialBody = z.infer<typeof formCredentialBody>;
 
-export const formCredentials = z.object({
+const formCredentials = z.object({
   value: z.string(),
   owner: z.string().nullable(),
   country_code: z.string(),
@@ -72,7 +72,7 @@ export const formCompleteResponse = dataOf(z.object({ successUrl: z.string().nul
 export const formStatusResponse = dataOf(z.object({ status: z.enum(INVOICE_STATUS_CODES) }));
 
 /** value is the bank's own name (Cyrillic for Russian banks); latinValue its Latin name, if different. */
-export const bankOption = z.object({
+const bankOption = z.object({
   id: z.int(),
   value: z.string(),
   latinValue: z.string().nullable(),

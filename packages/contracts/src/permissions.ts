@@ -45,7 +45,7 @@ export const MERCHANT_PERMISSIONS = [
 
 export const PERMISSIONS = [...PLATFORM_PERMISSIONS, ...MERCHANT_PERMISSIONS] as const;
 export type PlatformPermission = (typeof PLATFORM_PERMISSIONS)[number];
-export type MerchantPermission = (typeof MERCHANT_PERMISSIONS)[number];
+type MerchantPermission = (typeof MERCHANT_PERMISSIONS)[number];
 export type Permission = (typeof PERMISSIONS)[number];
 
 export const ROLE_SCOPES = ['platform', 'merchant'] as const;
@@ -54,7 +54,7 @@ export type RoleScope = (typeof ROLE_SCOPES)[number];
 const platformSet: ReadonlySet<string> = new Set(PLATFORM_PERMISSIONS);
 const knownSet: ReadonlySet<string> = new Set(PERMISSIONS);
 
-export const isPermission = (p: string): p is Permission => knownSet.has(p);
+const isPermission = (p: string): p is Permission => knownSet.has(p);
 export const isPlatformPermission = (p: string): p is PlatformPermission => platformSet.has(p);
 
 /** The scope of a user: platform staff have no merchant. */

@@ -12,7 +12,7 @@ type PhoneShape = { currency: string; prefix: string; length: number; groups: re
  * number forms the last group). AZN written as 4-2-3-2-1 would drop the 13th character;
  * the last group takes the rest instead so no digit is ever hidden.
  */
-export const REQUISITE_PHONE_SHAPES: readonly PhoneShape[] = [
+const REQUISITE_PHONE_SHAPES: readonly PhoneShape[] = [
   { currency: 'KGS', prefix: '+996', length: 13, groups: [4, 3] },
   { currency: 'UZS', prefix: '+998', length: 13, groups: [4, 2, 3, 2] },
   { currency: 'AZN', prefix: '+994', length: 13, groups: [4, 2, 3, 2] },
@@ -44,7 +44,7 @@ export function formatRequisitePhone(value: string): string {
 /* ---- Russian phone mask: +7 (999) 999-99-99 ---- */
 
 export const RU_PHONE_MASK = '+7 (999) 999-99-99';
-export const RU_PHONE_NATIONAL_LENGTH = 10;
+const RU_PHONE_NATIONAL_LENGTH = 10;
 
 /**
  * The national digits (at most 10) of whatever the customer typed or pasted: the masked prefix

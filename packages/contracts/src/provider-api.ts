@@ -23,7 +23,7 @@ export type IncomingBody = z.infer<typeof incomingBody>;
 export const INCOMING_STATUSES = ['UNMATCHED', 'MATCHED', 'RETURNED'] as const;
 export type IncomingStatus = (typeof INCOMING_STATUSES)[number];
 
-export const incomingPayment = z.object({
+const incomingPayment = z.object({
   id: z.uuid(),
   accountId: z.int(),
   amount: z.int(),
@@ -49,7 +49,6 @@ export const payoutParams = z.object({ transactionId: z.uuid() }).strict();
 export const payoutBody = z
   .object({ status: z.enum(['DONE', 'DECLINED']), reason: z.string().trim().max(500).optional() })
   .strict();
-export type PayoutBody = z.infer<typeof payoutBody>;
 export const payoutResponse = dataOf(
   z.object({
     transactionId: z.uuid(),

@@ -1,7 +1,7 @@
 /** The reference lists' header ids, without zod (the back-office's first screen imports them: docs/performance.md). */
 
 /** Reference lists by header id. */
-export const REFERENCE_HEADERS = {
+const REFERENCE_HEADERS = {
   99: 'gender',
   100: 'event type',
   101: 'currency',

@@ -3,12 +3,7 @@ import { dataOf, scopedQuery } from './common';
 
 import { REFERENCE_HEADER_IDS, isReferenceHeaderId } from './reference-headers';
 
-export {
-  REFERENCE_HEADERS,
-  REFERENCE_HEADER_IDS,
-  isReferenceHeaderId,
-  type ReferenceHeaderId,
-} from './reference-headers';
+export { REFERENCE_HEADER_IDS, type ReferenceHeaderId } from './reference-headers';
 
 /** Serial ids are PostgreSQL integers: anything larger cannot exist (and must not reach the database as a 500). */
 export const MAX_DB_ID = 2_147_483_647;
@@ -38,7 +33,7 @@ export const referenceQuery = scopedQuery({
     .refine(isReferenceHeaderId, { error: headerMessage }),
 });
 
-export const referenceItem = z.object({
+const referenceItem = z.object({
   id: z.number().int(),
   code: z.string(),
   value: z.string(),
@@ -47,16 +42,15 @@ export const referenceItem = z.object({
 export type ReferenceItem = z.infer<typeof referenceItem>;
 export const referenceListResponse = dataOf(z.array(referenceItem));
 
-export const currencyItem = z.object({
+const currencyItem = z.object({
   id: z.number().int(),
   code: z.string(),
   name: z.string(),
   dimension: z.number().int(),
 });
-export type CurrencyItem = z.infer<typeof currencyItem>;
 export const currencyListResponse = dataOf(z.array(currencyItem));
 
-export const terminalPoolItem = z.object({
+const terminalPoolItem = z.object({
   id: z.number().int(),
   name: z.string(),
   status: z.string(),
@@ -66,19 +60,17 @@ export const terminalPoolItem = z.object({
 export type TerminalPoolItem = z.infer<typeof terminalPoolItem>;
 export const terminalPoolListResponse = dataOf(z.array(terminalPoolItem));
 
-export const providerItem = z.object({ id: z.number().int(), code: z.string(), name: z.string() });
-export type ProviderItem = z.infer<typeof providerItem>;
+const providerItem = z.object({ id: z.number().int(), code: z.string(), name: z.string() });
 export const providerListResponse = dataOf(z.array(providerItem));
 
 /** Strict query for staff lists that take no parameters besides the merchant scope. */
 export const plainScopedQuery = scopedQuery({});
 
 /** Payment methods (for choosing one in the New Account dialog). */
-export const paymentMethodItem = z.object({
+const paymentMethodItem = z.object({
   id: z.number().int(),
   code: z.string(),
   name: z.string(),
   currency: z.object({ code: z.string(), dimension: z.number().int() }),
 });
-export type PaymentMethodItem = z.infer<typeof paymentMethodItem>;
 export const paymentMethodListResponse = dataOf(z.array(paymentMethodItem));

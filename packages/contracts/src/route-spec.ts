@@ -8,7 +8,7 @@ import type { Permission } from './permissions';
  */
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-export type HttpMethod = (typeof HTTP_METHODS)[number];
+type HttpMethod = (typeof HTTP_METHODS)[number];
 
 /**
  * Who may call it: nobody in particular ('public': the payment form, sign-in), any signed-in staff
@@ -30,12 +30,12 @@ export type ApiSurface = (typeof API_SURFACES)[number];
  * A request body that is a multipart form with a file (a statement upload): its fields, validated by `fields` and sent
  * before the file, which the server reads as it arrives.
  */
-export type FileUpload = { readonly fields: z.ZodType; readonly file: string; readonly description: string };
+type FileUpload = { readonly fields: z.ZodType; readonly file: string; readonly description: string };
 
 /** A response that is a file, not JSON (CSV exports). */
-export type FileResponse = { readonly file: 'text/csv'; readonly description: string };
+type FileResponse = { readonly file: 'text/csv'; readonly description: string };
 
-export type SuccessStatus = 200 | 201 | 202 | 204;
+type SuccessStatus = 200 | 201 | 202 | 204;
 
 export type RouteSpec = {
   readonly method: HttpMethod;
@@ -70,7 +70,7 @@ export const routeSpec = <const S extends RouteSpec>(spec: S): S => spec;
 
 export const routeKey = (s: Pick<RouteSpec, 'method' | 'path'>) => `${s.method} ${s.path}` as const;
 
-export const isStaffAccess = (a: Access) => a === 'session' || typeof a === 'object';
+const isStaffAccess = (a: Access) => a === 'session' || typeof a === 'object';
 
 /**
  * Every error code a route can answer: implied by what it takes (a body or query can be invalid, a
@@ -78,7 +78,7 @@ export const isStaffAccess = (a: Access) => a === 'session' || typeof a === 'obj
  * request from another origin refused, a signature wrong), by the API it belongs to (the payment form's rate
  * limit), plus the route's own.
  */
-export function errorCodesOf(spec: RouteSpec): ErrorCode[] {
+function errorCodesOf(spec: RouteSpec): ErrorCode[] {
   const codes = new Set<ErrorCode>(spec.errors ?? []);
   if (spec.params || spec.query || spec.body || spec.upload || spec.headers) codes.add('VALIDATION_ERROR');
   if (spec.method !== 'GET') {

@@ -61,7 +61,7 @@ export const savedViewUpdateBody = z
   });
 export type SavedViewUpdateBody = z.infer<typeof savedViewUpdateBody>;
 
-export const savedViewSchema = z.object({
+const savedViewSchema = z.object({
   id: z.uuid(),
   name: z.string(),
   shared: z.boolean(),

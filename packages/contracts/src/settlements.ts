@@ -108,12 +108,10 @@ export const makeSettlementSchema = (baseDimension?: number) =>
       terminalId: z.uuid('terminalId must be a UUID'),
     })
     .strict();
-/** What the web form holds before coercion. */
-export type SettlementFormInput = z.input<ReturnType<typeof makeSettlementSchema>>;
 
 export const settlementCreateQuery = scopedQuery({});
 
-export const settlementSchema = z.object({
+const settlementSchema = z.object({
   id: z.int(),
   terminalId: z.uuid(),
   currency: z.string(),
@@ -125,7 +123,6 @@ export const settlementSchema = z.object({
   balanceAfter: exactInt(),
   createdAt: z.iso.datetime(),
 });
-export type Settlement = z.infer<typeof settlementSchema>;
 export const settlementResponse = dataOf(settlementSchema);
 
 export const INSUFFICIENT_BALANCE_MESSAGE = 'Settlement exceeds the available balance';

@@ -16,10 +16,8 @@ import { statusById } from './statuses';
  */
 export const STATEMENT_OUTCOMES = ['MATCHED', 'STATEMENT_ONLY', 'BOOKS_ONLY', 'MISMATCH'] as const;
 export type StatementOutcome = (typeof STATEMENT_OUTCOMES)[number];
-/** The outcomes a person has to look at. */
-export const STATEMENT_EXCEPTIONS = ['STATEMENT_ONLY', 'BOOKS_ONLY', 'MISMATCH'] as const satisfies StatementOutcome[];
 
-export const STATEMENT_DIRECTIONS = ['IN', 'OUT'] as const;
+const STATEMENT_DIRECTIONS = ['IN', 'OUT'] as const;
 export type StatementDirection = (typeof STATEMENT_DIRECTIONS)[number];
 
 /** The fields of a statement line, in the default file's column order (its header, as is). */
@@ -36,14 +34,14 @@ export const STATEMENT_FILE_FIELD = 'file';
 /** A reference longer than this is refused (the books keep incoming references up to 128 characters). */
 export const STATEMENT_REFERENCE_MAX = 128;
 /** The daily summary covers at most this many days. */
-export const STATEMENT_SUMMARY_MAX_DAYS = 366;
+const STATEMENT_SUMMARY_MAX_DAYS = 366;
 
 /**
  * MATCH: the line is the given incoming payment or payout; ACCEPT: staff accept the difference, with a reason;
  * APPROVAL: the books are wrong, and a correction of the invoice behind the line (its status or its amount) is asked
  * for, always held for a second person's approval. A rejected or expired request leaves the line to resolve again.
  */
-export const STATEMENT_RESOLUTIONS = ['MATCH', 'ACCEPT', 'APPROVAL'] as const;
+const STATEMENT_RESOLUTIONS = ['MATCH', 'ACCEPT', 'APPROVAL'] as const;
 export type StatementResolution = (typeof STATEMENT_RESOLUTIONS)[number];
 
 const reason = z
@@ -89,7 +87,7 @@ const outcomeCounts = z.object({
 });
 export type StatementCounts = z.infer<typeof outcomeCounts>;
 
-export const statementItem = z.object({
+const statementItem = z.object({
   id: z.uuid(),
   providerId: z.int(),
   providerName: z.string(),
@@ -125,7 +123,7 @@ export const statementListQuery = z
 export type StatementListQuery = z.infer<typeof statementListQuery>;
 export const statementListResponse = z.object({ data: z.array(statementItem), next: z.string().nullable() });
 
-export const statementLineItem = z.object({
+const statementLineItem = z.object({
   /** the exception's id, to resolve it by; null for a MATCHED line (nothing to resolve) */
   id: z.int().nullable(),
   statementId: z.uuid(),

@@ -88,7 +88,6 @@ export const providerTransactionType = (flow: FlowType): ProviderTransactionType
  * closes it: what staff, expiry or the merchant decided meanwhile is recorded beside it, never as its status.
  */
 export const PROVIDER_TRANSACTION_STATUSES = ['PENDING', 'DONE', 'DECLINED'] as const;
-export type ProviderTransactionStatus = (typeof PROVIDER_TRANSACTION_STATUSES)[number];
 
 /**
  * Expiry: which statuses of each flow are canceled once the form expires, and after what grace.
@@ -135,7 +134,6 @@ export const TICKET_STATUSES = [
   { id: 4, code: 'SOLVED', value: 'Solved' },
   { id: 5, code: 'REJECTED', value: 'Rejected' },
 ] as const;
-export type TicketStatus = (typeof TICKET_STATUSES)[number]['code'];
 
 /* ---- Invoice actions: the server refuses with these rules, the web hides or disables with them. ---- */
 

@@ -6,7 +6,7 @@ import { PERMISSIONS, ROLE_SCOPES, permissionsFitScope } from './permissions';
 
 /* ---- Roles: named permission sets with a scope (docs/architecture.md, "Who is who") ---- */
 
-export const roleSchema = z.object({
+const roleSchema = z.object({
   id: z.int(),
   /** preset roles have a code and cannot be edited */
   code: z.string().nullable(),
@@ -52,8 +52,8 @@ export type RoleUpdateBody = z.infer<typeof roleUpdateBody>;
 
 /* ---- Team: staff users ---- */
 
-export const USERNAME_MESSAGE = 'Username: 3–40 letters, digits, dots, dashes or underscores';
-export const usernameSchema = z
+const USERNAME_MESSAGE = 'Username: 3–40 letters, digits, dots, dashes or underscores';
+const usernameSchema = z
   .string({ error: 'Username is required' })
   .trim()
   .toLowerCase()
@@ -67,7 +67,7 @@ const personName = (label: string) =>
     .max(60, `${label} must be at most 60 characters long`)
     .refine(hasNoControlCharacters, `${label} contains control characters`);
 
-export const teamUserSchema = z.object({
+const teamUserSchema = z.object({
   id: z.uuid(),
   username: z.string(),
   firstName: z.string(),

@@ -5,7 +5,7 @@ import { FLOW_TYPES } from './statuses';
 import { FEE_MESSAGE, feeBpsSchema, parseFeePercent } from './fees';
 import { majorAmountIssue, majorStringToMinorDigits, minorToMajorInput } from './money';
 
-export const terminalListItem = z.object({
+const terminalListItem = z.object({
   id: z.uuid(),
   name: z.string(),
   paymentFlow: z.enum(FLOW_TYPES),
@@ -18,8 +18,8 @@ export const terminalListResponse = z.object({ data: z.array(terminalListItem) }
 
 /* ---- Validation rules, shared by the server and the web forms ---- */
 
-export const NAME_MIN = 3;
-export const NAME_MESSAGES = {
+const NAME_MIN = 3;
+const NAME_MESSAGES = {
   required: 'Name is required',
   min: `Name must be at least ${NAME_MIN} characters long`,
 } as const;
@@ -32,7 +32,7 @@ export const entityName = z
   .min(NAME_MIN, NAME_MESSAGES.min)
   .max(100, 'Name must be at most 100 characters long');
 
-export const ATTRIBUTE_VALUE_MESSAGES = {
+const ATTRIBUTE_VALUE_MESSAGES = {
   required: 'Value is required',
   min: 'Value must be at least 1 characters long',
   I: 'value is not Integer',
@@ -47,7 +47,7 @@ export const ATTRIBUTE_VALUE_MESSAGES = {
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
 /** Whether a non-empty attribute value fits its type. */
-export function isAttributeValueOfType(paramType: ParamType, value: string): boolean {
+function isAttributeValueOfType(paramType: ParamType, value: string): boolean {
   switch (paramType) {
     case 'I':
       return /^-?\d{1,18}$/.test(value);
@@ -85,15 +85,14 @@ export const defaultAttributeValue = (paramType: ParamType | undefined) => (para
 
 /* ---- Terminal details and edits ---- */
 
-export const terminalAttribute = z.object({
+const terminalAttribute = z.object({
   id: z.number().int(),
   value: z.string(),
   attrType: z.object({ id: z.number().int(), code: z.string(), value: z.string() }),
   paramType: z.object({ code: z.enum(PARAM_TYPES) }),
 });
-export type TerminalAttribute = z.infer<typeof terminalAttribute>;
 
-export const terminalDetails = z.object({
+const terminalDetails = z.object({
   id: z.uuid(),
   name: z.string(),
   paymentFlow: z.enum(FLOW_TYPES),
@@ -116,7 +115,7 @@ export const terminalDetailsResponse = dataOf(terminalDetails);
 export const terminalParams = z.object({ id: z.uuid({ error: 'Terminal id must be a UUID' }) }).strict();
 
 /** An attribute in an edit body. The value's type rule depends on the attribute type, so the server checks it after looking the type up. */
-export const terminalAttributeInput = z
+const terminalAttributeInput = z
   .object({
     value: z
       .string({
@@ -146,7 +145,7 @@ const attributeList = z
   });
 
 /** PATCH: name and/or some attributes (upserted by type). */
-export const CALLBACK_URL_MESSAGE = 'Callback URL must be an http(s) URL';
+const CALLBACK_URL_MESSAGE = 'Callback URL must be an http(s) URL';
 const isHttpUrl = (s: string) => {
   try {
     const u = new URL(s);
@@ -156,11 +155,7 @@ const isHttpUrl = (s: string) => {
   }
 };
 /** A terminal's callback URL: http(s) only (the server also requires https in production), or null to clear it. */
-export const callbackUrlSchema = z
-  .string()
-  .trim()
-  .max(2000, CALLBACK_URL_MESSAGE)
-  .refine(isHttpUrl, CALLBACK_URL_MESSAGE);
+const callbackUrlSchema = z.string().trim().max(2000, CALLBACK_URL_MESSAGE).refine(isHttpUrl, CALLBACK_URL_MESSAGE);
 
 /**
  * PATCH: any of name (terminal.create), attributes and fee (terminal.attr.read), callback URL
@@ -207,7 +202,7 @@ export const testDashboardResponse = dataOf(terminalListItem);
 /* ---- Amount attributes: stored in minor units, shown and typed in major units of the terminal's currency ---- */
 
 /** Attribute types (header 105 codes) whose value is an amount in minor units, with the name people read. */
-export const AMOUNT_ATTRIBUTES: Readonly<Record<string, string>> = { MAX_INVOICE_AMOUNT: 'Maximum invoice amount' };
+const AMOUNT_ATTRIBUTES: Readonly<Record<string, string>> = { MAX_INVOICE_AMOUNT: 'Maximum invoice amount' };
 export const isAmountAttribute = (code: string | undefined): boolean =>
   code !== undefined && Object.hasOwn(AMOUNT_ATTRIBUTES, code);
 /** An attribute type's name as the back-office shows it: amount attributes without their storage unit. */
@@ -216,7 +211,7 @@ export const attributeLabel = (code: string | undefined, value: string): string 
 
 /* ---- The web's edit form: the same rules, plus "empty new rows are dropped on save" ---- */
 
-export const terminalFormAttribute = z.object({
+const terminalFormAttribute = z.object({
   /** The stored attribute id; absent for a row added in this edit. */
   id: z.number().int().optional(),
   attrTypeId: z.number().int(),
@@ -229,7 +224,6 @@ export const terminalFormAttribute = z.object({
   amountDimension: z.int().optional(),
   value: z.string(),
 });
-export type TerminalFormAttribute = z.infer<typeof terminalFormAttribute>;
 
 export const terminalForm = z.object({
   name: entityName,

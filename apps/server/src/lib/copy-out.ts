@@ -181,7 +181,7 @@ export async function checkRead(ctx: AppContext, checks: ReadCheck[]) {
 }
 
 /** What one batch of a long read on PGlite should take: well under the ~100 ms another request may wait. */
-export const BATCH_TARGET_MS = 30;
+const BATCH_TARGET_MS = 30;
 const FIRST_BATCH_ROWS = 500;
 const MIN_BATCH_ROWS = 50;
 const MAX_BATCH_ROWS = 50_000;

@@ -25,8 +25,8 @@ export const DATA_PURPOSES = {
 } as const;
 export type DataPurpose = (typeof DATA_PURPOSES)[keyof typeof DATA_PURPOSES];
 
-export const MASTER_KEY_ENV = 'DATA_ENCRYPTION_KEY';
-export const MASTER_KEY_FILE_ENV = 'DATA_ENCRYPTION_KEY_FILE';
+const MASTER_KEY_ENV = 'DATA_ENCRYPTION_KEY';
+const MASTER_KEY_FILE_ENV = 'DATA_ENCRYPTION_KEY_FILE';
 /** The development/test master key file, relative to the data folder. */
 export const DEV_MASTER_KEY_FILE = path.join('keys', 'master.key');
 

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * a hidden frame to the download URL and ends its "Preparing your file…" notice when the cookie reappears.
  * The same name is in apps/web/src/lib/csv-download.ts. It carries nothing: no session data, no identifiers.
  */
-export const DOWNLOAD_STARTED_COOKIE = 'paydesk-download-started';
+const DOWNLOAD_STARTED_COOKIE = 'paydesk-download-started';
 
 /** Headers of a file the browser's download manager streams to disk (attachment, never cached, never sniffed). */
 export function attachmentHeaders(reply: FastifyReply, filename: string, contentType = 'text/csv; charset=utf-8') {

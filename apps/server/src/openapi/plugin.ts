@@ -5,7 +5,7 @@ import { publicBaseUrl } from '../config';
 import type { AppContext } from '../lib/context';
 import { openApiDocument } from './document';
 
-export const DOCS_PREFIX = '/api/docs';
+const DOCS_PREFIX = '/api/docs';
 
 /**
  * The developer page (Scalar, rendering the generated document) at /api/docs, the whole OpenAPI document

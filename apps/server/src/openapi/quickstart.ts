@@ -30,7 +30,7 @@ curl -sS -X POST "$PAYDESK_URL/api/merchant/v1/invoices" \\
 `;
 
 /** Verifies a callback without dependencies (any Standard Webhooks library does the same). */
-export const VERIFY_SNIPPET = `// receiver.mjs: PAYDESK_WEBHOOK_SECRET=whsec_… node receiver.mjs
+const VERIFY_SNIPPET = `// receiver.mjs: PAYDESK_WEBHOOK_SECRET=whsec_… node receiver.mjs
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 

@@ -19,7 +19,7 @@ import {
 
 const minutes = (ms: number) => `${ms / 60_000} min`;
 
-export const DELIVERY_RULES =
+const DELIVERY_RULES =
   `**Delivery.** A POST with a JSON body to the invoice's \`callbackUrl\` (else its terminal's), written in the same ` +
   `transaction as the change it reports, so none is ever lost. Any 2xx answer within 10 s counts as delivered; ` +
   `anything else (a non-2xx, a timeout, a refused connection) is retried after ${CALLBACK_BACKOFF_BASE_MS / 1000} s, ` +

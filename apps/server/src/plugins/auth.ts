@@ -162,7 +162,7 @@ export async function userFromToken(ctx: AppContext, secret: Uint8Array, token: 
 }
 
 /** PCI DSS 8.4.2: platform staff see card numbers, so production requires their second factor. */
-export function twoFactorRequiredFor(ctx: AppContext, scope: RoleScope, merchantRequires: boolean): boolean {
+function twoFactorRequiredFor(ctx: AppContext, scope: RoleScope, merchantRequires: boolean): boolean {
   return scope === 'platform' ? ctx.config.require2faPlatform : merchantRequires;
 }
 
@@ -234,7 +234,7 @@ export async function registerAuth(app: FastifyInstance, ctx: AppContext) {
 }
 
 /** Every staff route with its declared access rule: what the permission matrix test walks. */
-export type StaffRoute = { method: string; url: string; auth: RouteAuth };
+type StaffRoute = { method: string; url: string; auth: RouteAuth };
 
 declare module 'fastify' {
   interface FastifyInstance {

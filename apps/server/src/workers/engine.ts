@@ -24,13 +24,13 @@ export type Yielding = {
  * requests, which nudge the loops back to their base interval (so does a tick of another loop that did something).
  * The caps bound only what neither can see (a clock moved, a row written by hand).
  */
-export const IDLE_CAP_MS = { callbacks: 10_000, sandbox: 5000, expiry: 10_000 } as const;
+const IDLE_CAP_MS = { callbacks: 10_000, sandbox: 5000, expiry: 10_000 } as const;
 
 /**
  * Items a tick claims on the embedded database: small batches, each behind the gate, so that a backlog (a burst of
  * expired forms, callbacks to send) is worked off between requests instead of holding them for a whole batch.
  */
-export const BATCH = { callbacks: 10, sandbox: 10, expiry: 20 } as const;
+const BATCH = { callbacks: 10, sandbox: 10, expiry: 20 } as const;
 
 /** When the next pending callback (the oldest next_attempt_at) falls due, ms since the epoch; null: none pending. */
 async function nextCallbackAt(ctx: AppContext): Promise<number | null> {

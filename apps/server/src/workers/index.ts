@@ -17,7 +17,7 @@ const RECONCILE_EVERY_MS = 15 * 60_000;
  * On the embedded database a tick waits for this long a gap in the requests (none in flight, none waiting for the
  * one connection), and for at most `maxWaitMs`: under constant traffic the workers still run, a little later.
  */
-export const YIELD_TO_REQUESTS = { quietMs: 20, maxWaitMs: 1000 } as const;
+const YIELD_TO_REQUESTS = { quietMs: 20, maxWaitMs: 1000 } as const;
 
 /**
  * Background work: each loop claims rows with FOR UPDATE SKIP LOCKED, so several processes can run them. On the

@@ -56,7 +56,7 @@ export type ColorRoles = {
  * AA: a fill keeps white text on the first shade from 8 that carries it, else takes black text; tinted and outline
  * text is darkened until it passes on its backgrounds.
  */
-export function colorRoles(shades: MantineColorsTuple, page: { white: string; stripe: string }): ColorRoles {
+function colorRoles(shades: MantineColorsTuple, page: { white: string; stripe: string }): ColorRoles {
   const whiteOn = (bg: string) => contrastRatio(WHITE, bg) >= AA_CONTRAST;
   let filled: string;
   let filledHover: string;

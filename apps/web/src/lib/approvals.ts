@@ -26,9 +26,9 @@ const DECIDING: Record<ApprovalAction, true> = {
 export const mayDecideApprovals = (perms: readonly string[]) => perms.some((p) => Object.hasOwn(DECIDING, p));
 
 /** How often the navigation's count is read again while the back-office is open. */
-export const APPROVAL_COUNT_REFRESH_MS = 30_000;
+const APPROVAL_COUNT_REFRESH_MS = 30_000;
 
-export const approvalCountQuery = queryOptions({
+const approvalCountQuery = queryOptions({
   queryKey: [...approvalsKey, 'count'] as const,
   queryFn: ({ signal }) => call('GET /api/v1/approvals/count', { signal, scoped: false }).then((r) => r.data.pending),
   refetchInterval: APPROVAL_COUNT_REFRESH_MS,

@@ -70,7 +70,7 @@ type DownloadCallbacks = { onStarted: () => void; onRefused: (error: Error) => v
  * cookie appears) or after NOTICE_MAX_MS; `onRefused` when the frame loads a page instead, i.e. the server refused
  * before streaming, which the page reads back rather than leaving a raw JSON page.
  */
-export function downloadByNavigation(url: string, { onStarted, onRefused }: DownloadCallbacks) {
+function downloadByNavigation(url: string, { onStarted, onRefused }: DownloadCallbacks) {
   clearStartedCookie();
   const frame = document.createElement('iframe');
   frame.hidden = true;

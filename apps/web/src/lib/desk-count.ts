@@ -5,7 +5,7 @@ import { call } from './api';
  * The operations desk's queue sizes: shown by its page's tabs and summed beside its navigation entry, read again every
  * SUMMARY_REFRESH_MS while the back-office is open, by platform staff who may see the desk only.
  */
-export const SUMMARY_REFRESH_MS = 30_000;
+const SUMMARY_REFRESH_MS = 30_000;
 
 export const exceptionSummaryQuery = queryOptions({
   queryKey: ['exceptions', 'summary'] as const,

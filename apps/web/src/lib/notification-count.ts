@@ -7,7 +7,7 @@ import { useCurrentUser } from './session';
 export const notificationsKey = ['notifications'] as const;
 
 /** Only what holds now: the bell's count (the server reads no resolved alerts for it). */
-export const inProcessNotificationsQuery = queryOptions({
+const inProcessNotificationsQuery = queryOptions({
   queryKey: [...notificationsKey, 'in-process'] as const,
   queryFn: ({ signal }) =>
     call('GET /api/v1/notifications', { signal, scoped: false, query: { status: 'IN_PROCESS' } }),

@@ -11,7 +11,7 @@ export const CREDENTIAL_RETRY_MS = 1_000;
 
 export type FailReason = 'error' | 'expired' | 'declined' | 'no_methods';
 
-export type Step =
+type Step =
   | { name: 'method' }
   | { name: 'init' }
   | { name: 'credential' }

@@ -31,7 +31,7 @@ const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 const FORM_TTL = 30 * MIN;
 
-export type SeedMethod = {
+type SeedMethod = {
   id: number;
   code: string;
   name: string;

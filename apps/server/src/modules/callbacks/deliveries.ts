@@ -118,7 +118,7 @@ type DeliveryRow = {
 const iso = (v: string | Date) => new Date(v).toISOString();
 
 /** An endpoint as the lists show it: no query string or credentials (a merchant may put a token there). */
-export function endpointText(url: string): string {
+function endpointText(url: string): string {
   try {
     const u = new URL(url);
     return `${u.origin}${u.pathname}`;

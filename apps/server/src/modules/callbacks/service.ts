@@ -37,7 +37,7 @@ async function currencyCode(tx: Tx, currencyId: number) {
  * The body of a callback about an invoice, built from the contracts' schema and checked against it:
  * what the document's `webhooks` promise is what is stored and sent (a mismatch is a bug, and fails here).
  */
-export async function webhookPayloadOf(tx: Tx, inv: InvoiceRow, type: WebhookType): Promise<WebhookPayload> {
+async function webhookPayloadOf(tx: Tx, inv: InvoiceRow, type: WebhookType): Promise<WebhookPayload> {
   return webhookPayload.parse({
     type,
     invoiceId: inv.id,
@@ -125,7 +125,7 @@ async function listCallbacks(db: DbOrTx, invoiceId: string): Promise<CallbackIte
 }
 
 /** Standard Webhooks signature: v1,base64(HMAC-SHA256(secret, `${id}.${timestamp}.${body}`)). */
-export function signWebhook(secret: string, id: string, timestamp: number, body: string) {
+function signWebhook(secret: string, id: string, timestamp: number, body: string) {
   const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice(6) : secret, 'base64');
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
@@ -153,7 +153,7 @@ type Claimed = {
  * first, and replays only fill what room is left, up to this share of the batch. A bulk replay of thousands therefore
  * never holds back a live status change, and reaches the merchant at a bounded rate.
  */
-export const REPLAY_SHARE_OF_TICK = 0.5;
+const REPLAY_SHARE_OF_TICK = 0.5;
 
 /**
  * One pass of the callback worker: claims due rows (FOR UPDATE SKIP LOCKED, lease by bumping

@@ -35,7 +35,7 @@ export type HoldSpec = {
 };
 
 /** The policy that covers an action here, if any holds it back: the platform's, or the merchant's own. */
-export async function policyHolds(
+async function policyHolds(
   db: DbOrTx,
   action: ApprovalAction,
   merchantId: string | null,

@@ -30,7 +30,7 @@ import { settleSuspenseFunding, type SuspenseMatch } from './suspense';
 
 // the provider API books incoming money through the engine's suspense rules
 export { accountBooking, holdInSuspense } from './suspense';
-export { holdForApproval, policyHolds, type ApprovalGrant, type HoldSpec } from './approvals';
+export { holdForApproval, type ApprovalGrant, type HoldSpec } from './approvals';
 import { keepLateMoney, openContradiction } from './contradictions';
 import { flagOverLimit } from '../routing/service';
 import type { SessionUser } from '../../plugins/auth';
@@ -131,7 +131,7 @@ export type TransitionOptions = {
 /** Columns a change writes besides the status (which only a transition writes). */
 type InvoiceColumns = Partial<Omit<InvoiceRow, 'id' | 'status' | 'statusDate'>>;
 /** What callers may patch: the requisite's columns are written only from a `Requisite`, encrypted (writeInvoice). */
-export type InvoicePatch = Omit<InvoiceColumns, 'credentialValue' | 'credentialHash' | 'credentialMasked'>;
+type InvoicePatch = Omit<InvoiceColumns, 'credentialValue' | 'credentialHash' | 'credentialMasked'>;
 
 /** A requisite value as given (CARD, PHONE…), before the engine encrypts it (lib/data-vault.ts). */
 export type Requisite = { type: string; value: string };

@@ -232,7 +232,7 @@ export async function incomingDetail(db: DbOrTx, id: string) {
  * on the account the money arrived on and for the amount that arrived; a deposit staff set DONE before its money was
  * reported takes it as its confirmation (its credit stays; the account is counted once).
  */
-export function matchIncoming(
+function matchIncoming(
   ctx: AppContext,
   args: { incomingId: string; invoiceId: string; reason: string; actor: StaffActor },
 ) {
@@ -311,7 +311,7 @@ export function matchIncoming(
 }
 
 /** Unmatched money sent back to the payer: out of suspense and off the provider account, with the bank's reference. */
-export function returnIncoming(
+function returnIncoming(
   ctx: AppContext,
   args: { incomingId: string; reference: string; reason: string; actor: StaffActor },
 ) {

@@ -102,7 +102,7 @@ const SEARCH_CUSTOMERS_MAX = 200;
  * The uuids an invoice-id prefix covers ("0b6c7a52-6a" → 0b6c7a52-6a00-0000-… … 0b6c7a52-6aff-ffff-…), or null when
  * the term is not the start of a uuid. Hyphens may be typed or left out.
  */
-export function uuidPrefixRange(term: string): { low: string; high: string } | null {
+function uuidPrefixRange(term: string): { low: string; high: string } | null {
   const hex = term.toLowerCase().replace(/-/g, '');
   // hyphens, when typed, only where a uuid has them
   const hyphensInPlace = [...term].every((ch, at) => ch !== '-' || [8, 13, 18, 23].includes(at));

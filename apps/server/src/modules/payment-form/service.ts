@@ -366,7 +366,7 @@ export async function completePayment(ctx: AppContext, formId: string, body: For
 }
 
 /** Bank list for SBP withdrawals: reference header 205; codeInteger is the numeric code, else the row id. */
-export async function listBanks(db: DbOrTx): Promise<BankOption[]> {
+async function listBanks(db: DbOrTx): Promise<BankOption[]> {
   const rows = await db
     .select({
       id: references.id,

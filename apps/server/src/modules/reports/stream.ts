@@ -18,7 +18,7 @@ async function firstRow<T>(client: Pick<pg.PoolClient, 'query'>, q: SQL): Promis
 export type Key = { at: string; id: string };
 
 /** A row report in keyset batches on PGlite: see CopyBatches (lib/copy-out.ts); `run` runs a statement of the batch. */
-export type RowBatches = {
+type RowBatches = {
   end: (run: <T>(q: SQL) => Promise<T | null>, after: Key | null, n: number) => Promise<Key | null>;
   copy: (after: Key | null, until: Key | null) => SQL;
 };

@@ -14,7 +14,7 @@ export type RoutedAccount = {
 };
 
 /** Why routing passed over an account for a deposit, as the invoice's routing record says it. */
-export type RoutingSkipReason = Exclude<RoutingStep['outcome'], 'given'>;
+type RoutingSkipReason = Exclude<RoutingStep['outcome'], 'given'>;
 export type { RoutingStep };
 
 /**

@@ -322,7 +322,7 @@ async function oneStatement(db: DbOrTx, where: SQL) {
   const res = await db.execute<StatementRow>(sql`${STATEMENT_SELECT} WHERE ${where}`);
   return res.rows[0] ? toStatement(res.rows[0]) : null;
 }
-export const statementById = (db: DbOrTx, id: string) => oneStatement(db, sql`ps.id = ${id}::uuid`);
+const statementById = (db: DbOrTx, id: string) => oneStatement(db, sql`ps.id = ${id}::uuid`);
 const statementByHash = (db: DbOrTx, providerId: number, hash: string) =>
   oneStatement(db, sql`ps.provider_id = ${providerId} AND ps.content_hash = ${hash}`);
 

@@ -4,15 +4,7 @@ import { exceptionCsvQuery } from '@paydesk/contracts/exceptions';
 import type { QueryParams } from '../../../lib/api';
 
 /** The desk's tabs, in the order a shift works them; each is a value of the `tab` URL parameter. */
-export const DESK_TABS = [
-  'unmatched',
-  'payed',
-  'payouts',
-  'callbacks',
-  'contradictions',
-  'paused',
-  'statements',
-] as const;
+const DESK_TABS = ['unmatched', 'payed', 'payouts', 'callbacks', 'contradictions', 'paused', 'statements'] as const;
 export type DeskTab = (typeof DESK_TABS)[number];
 
 /**
@@ -41,7 +33,7 @@ type FilterKey = keyof DeskFilters;
 
 const UNMATCHED_FILTERS = ['providerId', 'accountId', 'amountFrom', 'amountTo', 'from', 'to'] as const;
 /** The filters each tab has (the stuck queues share theirs, so it stays as a shift moves between them). */
-export const TAB_FILTERS: Record<DeskTab, readonly FilterKey[]> = {
+const TAB_FILTERS: Record<DeskTab, readonly FilterKey[]> = {
   unmatched: UNMATCHED_FILTERS,
   payed: ['merchant'],
   payouts: ['merchant'],

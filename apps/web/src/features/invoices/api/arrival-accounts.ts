@@ -24,7 +24,7 @@ function useArrivalAccounts(enabled: boolean) {
 export const isUnroutedDeposit = (invoice: Pick<Invoice, 'flowType' | 'account' | 'credentials'>) =>
   invoice.flowType.code === 'DEPOSIT' && !invoice.account && !invoice.credentials;
 
-export type ArrivalAccountChoice = { value: string; label: string };
+type ArrivalAccountChoice = { value: string; label: string };
 /** The options of the account select, with the state of the list they come from. */
 export type ArrivalAccountChoices = { data: ArrivalAccountChoice[]; isPending: boolean; isError: boolean };
 

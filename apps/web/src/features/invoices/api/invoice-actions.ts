@@ -25,7 +25,7 @@ function useInvoiceMutation<TVars, TOut = unknown>(invoiceId: string, fn: (vars:
  * A correction a two-person policy covers is answered 202 and changes nothing yet: `held` is its request then (the
  * screen says it was sent for approval), null when the change was made.
  */
-export type CorrectionOutcome = { held: ReturnType<typeof heldForApproval> };
+type CorrectionOutcome = { held: ReturnType<typeof heldForApproval> };
 
 function useCorrection<TVars>(invoiceId: string, send: (vars: TVars) => Promise<unknown>) {
   const queryClient = useQueryClient();

@@ -20,7 +20,7 @@ export function useInvoiceList(params: QueryParams) {
  * The exact number of invoices a filter matches ("Count exactly", past the list's capped total): asked for only on
  * request (it reads every match), then kept per filter; another filter has its own (none until asked).
  */
-export const invoiceCountQuery = (merchantId: string | null, filters: QueryParams) =>
+const invoiceCountQuery = (merchantId: string | null, filters: QueryParams) =>
   queryOptions({
     queryKey: [...invoicesKey, 'count', merchantId ?? 'own', filters] as const,
     queryFn: ({ signal }) => call('GET /api/v1/invoice/count', { signal, query: filters }),

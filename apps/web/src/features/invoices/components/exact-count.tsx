@@ -3,7 +3,7 @@ import { Box, Button, Group, Loader, Text } from '@mantine/core';
 import { actionErrorMessage, type QueryParams } from '../../../lib/api';
 import { useInvoiceCount } from '../api/invoice-list';
 
-export const transactionsCount = (n: number) => `${n.toLocaleString('en')} ${n === 1 ? 'transaction' : 'transactions'}`;
+const transactionsCount = (n: number) => `${n.toLocaleString('en')} ${n === 1 ? 'transaction' : 'transactions'}`;
 
 /**
  * "Count exactly", next to a capped total: the exact number of transactions the filters match, counted on request

@@ -32,7 +32,7 @@ export type InvoiceFilters = {
  * the API): `after` = the rows older than a row (its nextCursor), `before` = the rows newer than it (prevCursor).
  * At most one cursor; with one, page is 0.
  */
-export type ListPosition = { page: number; after: string | null; before: string | null };
+type ListPosition = { page: number; after: string | null; before: string | null };
 
 export type ListState = InvoiceFilters & ListPosition & { search: string; terminalId: string; size: number };
 

@@ -6,7 +6,7 @@ import { call } from '../../../lib/api';
  * Callback deliveries and endpoint health. Not scoped by the top bar's picker through `merchantId`: the merchant is
  * named explicitly (`merchant`, platform staff); merchant staff always get their own merchant's.
  */
-export const callbacksKey = ['callbacks'] as const;
+const callbacksKey = ['callbacks'] as const;
 
 export const useEndpointHealth = (merchant: string | null) =>
   useQuery({

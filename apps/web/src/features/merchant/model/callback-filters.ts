@@ -8,7 +8,7 @@ import { CALLBACK_STATUSES, WEBHOOK_TYPES, type WebhookType } from '@paydesk/con
 import { parseIsoDay, utcDayRange } from '@paydesk/contracts/dates';
 
 /** The Merchant page's tabs, each a value of the `tab` URL parameter. */
-export const MERCHANT_TABS = ['profile', 'callbacks'] as const;
+const MERCHANT_TABS = ['profile', 'callbacks'] as const;
 export type MerchantTab = (typeof MERCHANT_TABS)[number];
 
 type CallbackStatus = (typeof CALLBACK_STATUSES)[number];
