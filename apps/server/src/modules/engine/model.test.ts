@@ -711,7 +711,8 @@ describe('money invariants under random interleavings of every actor', () => {
         await fc.asyncModelRun(() => ({ model: { invoices: [] }, real }), cmds);
         if (process.env.MODEL_VERBOSE) console.log(real.log.join('\n'));
       }),
-      { numRuns: RUNS },
+      // MODEL_SEED replays a run fast-check reported (its `seed`)
+      { numRuns: RUNS, ...(process.env.MODEL_SEED ? { seed: Number(process.env.MODEL_SEED) } : {}) },
     );
     expect(await reconcileLedger(t.ctx.db)).toEqual({ drift: [], unbalanced: [] });
   });
