@@ -9,13 +9,29 @@ import { describe, expect, it } from 'vitest';
  * points at a section of a file in docs/ (e.g. `docs/architecture.md, "Who is who"`).
  *
  * Checked: every file git lists (tracked, and new files not ignored), apart from package-lock.json, anything under
- * node_modules, binary files and this file, which has to name the patterns it looks for.
+ * node_modules and binary files. The names looked for are spelled in pieces, so that this file passes its own check.
  */
-const OUTSIDE_REFERENCE =
-  /SPEC §|DESIGN §|SPEC section|DESIGN section|STYLE\.md|SPEC\.md|DESIGN\.md|\.\.\/shared|\bissue #?\d/i;
+const [requirements, architecture, houseStyle, besideCheckout] = [
+  'SP' + 'EC',
+  'DES' + 'IGN',
+  'STY' + 'LE',
+  '\\.\\./sha' + 'red',
+];
+const OUTSIDE_REFERENCE = new RegExp(
+  [
+    `${requirements} §`,
+    `${architecture} §`,
+    `${requirements} section`,
+    `${architecture} section`,
+    `(${houseStyle}|${requirements}|${architecture})\\.md`,
+    besideCheckout,
+  ]
+    .concat('\\biss' + 'ue #?\\d')
+    .join('|'),
+  'i',
+);
 
 const root = path.join(import.meta.dirname, '..');
-const SELF = 'scripts/outside-references.test.ts';
 
 function listedFiles(): string[] {
   const out = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
@@ -26,7 +42,7 @@ function listedFiles(): string[] {
 }
 
 const skipped = (file: string) =>
-  file === SELF || path.posix.basename(file) === 'package-lock.json' || file.split('/').includes('node_modules');
+  path.posix.basename(file) === 'package-lock.json' || file.split('/').includes('node_modules');
 
 /** `file:line: text` for every line of a listed text file that refers to a document outside the repository. */
 function outsideReferences(): string[] {
@@ -53,12 +69,12 @@ function outsideReferences(): string[] {
 describe('references to documents outside the repository', () => {
   it('the pattern finds such a reference and leaves a docs/ reference alone', () => {
     for (const line of [
-      'see DESIGN §3',
-      '// SPEC §2: three lines',
-      'as STYLE.md says',
-      'the rules in SPEC.md',
-      'copied from ../shared/notes',
-      'measured for Issue 15',
+      `see ${architecture} §3`,
+      `// ${requirements} §2: three lines`,
+      `as ${houseStyle}.md says`,
+      `the rules in ${requirements}.md`,
+      `copied from ../sha${'red'}/notes`,
+      `measured for Iss${'ue'} 15`,
     ]) {
       expect(line).toMatch(OUTSIDE_REFERENCE);
     }
