@@ -150,6 +150,8 @@ const statementLineItem = z.object({
   /** APPROVAL: the correction asked for, and where its request stands */
   approvalId: z.uuid().nullable(),
   approvalStatus: z.enum(APPROVAL_STATUSES).nullable(),
+  /** still to resolve: an exception nobody resolved, or whose correction was rejected or expired */
+  open: z.boolean(),
 });
 export type StatementLineItem = z.infer<typeof statementLineItem>;
 

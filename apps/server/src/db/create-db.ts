@@ -326,7 +326,7 @@ export type MigrateMode = 'auto' | 'off';
  * `MIGRATE=off` a database that lacks this build's migrations refuses it too (apply them with one process first).
  */
 export async function runMigrations(handle: DbHandle, { migrate: mode = 'auto' }: { migrate?: MigrateMode } = {}) {
-  const apply = async (q: (text: string) => Promise<{ rows: { newest: string | null }[] }>) => {
+  const apply = async (q: MigrationQuery) => {
     await checkSchemaVersion(q, mode);
     await migrate(handle.db, { migrationsFolder: MIGRATIONS_DIR });
     await syncPresetRoles(handle.db);
@@ -344,6 +344,31 @@ export async function runMigrations(handle: DbHandle, { migrate: mode = 'auto' }
   }
 }
 
+/** A query on the database whose migrations are looked at (a pool, or the migration lock's own connection). */
+type MigrationQuery = (text: string) => Promise<{ rows: { newest: string | null }[] }>;
+
+/** Journal times of the migrations this build carries (drizzle's meta/_journal.json), read once. */
+let buildMigrationTimes: number[] | undefined;
+export function buildMigrations(): number[] {
+  buildMigrationTimes ??= readMigrationFiles({ migrationsFolder: MIGRATIONS_DIR }).map((m) => m.folderMillis);
+  return buildMigrationTimes;
+}
+
+/**
+ * The journal time of the newest migration the database has applied (drizzle.__drizzle_migrations records each
+ * one's), 0 for a database with none yet.
+ */
+export async function newestAppliedMigration(q: MigrationQuery): Promise<number> {
+  try {
+    const { rows } = await q('SELECT max(created_at)::text AS newest FROM drizzle.__drizzle_migrations');
+    return Number(rows[0]?.newest ?? 0);
+  } catch (err) {
+    // an empty database: no migration table yet
+    if ((err as { code?: string }).code === '42P01') return 0;
+    throw err;
+  }
+}
+
 const dayOf = (millis: number) => new Date(millis).toISOString().slice(0, 16).replace('T', ' ');
 
 /**
@@ -351,20 +376,10 @@ const dayOf = (millis: number) => new Date(millis).toISOString().slice(0, 16).re
  * this build's migrations: throws SchemaVersionError when the database is newer than the build, or lacks some of its
  * migrations and `mode` is off.
  */
-async function checkSchemaVersion(
-  q: (text: string) => Promise<{ rows: { newest: string | null }[] }>,
-  mode: MigrateMode,
-) {
-  const build = readMigrationFiles({ migrationsFolder: MIGRATIONS_DIR }).map((m) => m.folderMillis);
+async function checkSchemaVersion(q: MigrationQuery, mode: MigrateMode) {
+  const build = buildMigrations();
   const newestOfBuild = Math.max(...build);
-  let newestApplied = 0;
-  try {
-    const { rows } = await q('SELECT max(created_at)::text AS newest FROM drizzle.__drizzle_migrations');
-    newestApplied = Number(rows[0]?.newest ?? 0);
-  } catch (err) {
-    // an empty database: no migration table yet
-    if ((err as { code?: string }).code !== '42P01') throw err;
-  }
+  const newestApplied = await newestAppliedMigration(q);
   if (newestApplied > newestOfBuild) {
     throw new SchemaVersionError(
       `This database was migrated by a newer release (its newest migration is of ${dayOf(newestApplied)} UTC; this ` +

@@ -1,7 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { readMigrationFiles } from 'drizzle-orm/migrator';
-import { MIGRATIONS_DIR } from '../db/create-db';
+import { buildMigrations, newestAppliedMigration } from '../db/create-db';
 import type { AppContext } from '../lib/context';
 import { replicaStatus } from '../lib/replicas';
 import { AppError } from '../lib/errors';
@@ -122,13 +121,6 @@ function internalClient(req: FastifyRequest, proxiesListed: boolean) {
   return addressIn(internal, req.ip) ?? false;
 }
 
-/** Journal times of the migrations this build carries (drizzle's meta/_journal.json), read once. */
-let buildMigrations: number[] | undefined;
-function migrationsOfThisBuild(): number[] {
-  buildMigrations ??= readMigrationFiles({ migrationsFolder: MIGRATIONS_DIR }).map((m) => m.folderMillis);
-  return buildMigrations;
-}
-
 /**
  * Null when ready, else what is wrong. Drizzle's migrator records each applied migration's journal time in
  * drizzle.__drizzle_migrations and applies those newer than the newest recorded one: the database is up to
@@ -137,20 +129,17 @@ function migrationsOfThisBuild(): number[] {
 async function checkReadiness(ctx: AppContext): Promise<string | null> {
   let expected: number[];
   try {
-    expected = migrationsOfThisBuild();
+    expected = buildMigrations();
   } catch (err) {
     return `The migrations of this build cannot be read: ${(err as Error).message}`;
   }
   let newestApplied: number;
   try {
-    const res = await ctx.dbh.pool.query<{ newest: string | null }>(
-      'SELECT max(created_at)::text AS newest FROM drizzle.__drizzle_migrations',
-    );
-    newestApplied = Number(res.rows[0]?.newest ?? 0);
-  } catch (err) {
-    if ((err as { code?: string }).code === '42P01') return 'The database has no migrations applied';
+    newestApplied = await newestAppliedMigration((text) => ctx.dbh.pool.query(text));
+  } catch {
     return 'The database did not answer';
   }
+  if (newestApplied === 0) return 'The database has no migrations applied';
   const pending = expected.filter((t) => t > newestApplied).length;
   return pending ? `The database is not migrated to this version: ${pending} migration(s) pending` : null;
 }

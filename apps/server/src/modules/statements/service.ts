@@ -362,13 +362,15 @@ type LineRow = {
   resolution_reason: string | null;
   approval_id: string | null;
   approval_status: StatementLineItem['approvalStatus'];
+  open: boolean;
 };
 
 const LINE_SELECT = sql`
   SELECT l.id, l.statement_id, l.line_no, l.occurred_at, l.account_id, l.amount::text AS amount, c.code AS currency,
     l.direction, l.reference, l.outcome, l.incoming_id, l.transaction_id, l.detail, l.resolution, l.resolved_at,
     u.username AS resolved_by, l.resolution_reason, l.approval_id,
-    CASE WHEN ar.status = 'PENDING' AND ar.expires_at <= now() THEN 'EXPIRED' ELSE ar.status END AS approval_status
+    CASE WHEN ar.status = 'PENDING' AND ar.expires_at <= now() THEN 'EXPIRED' ELSE ar.status END AS approval_status,
+    ${openLineSql('l')} AS open
   FROM statement_lines l
   JOIN provider_accounts a ON a.id = l.account_id JOIN payment_methods pm ON pm.id = a.payment_method_id
   JOIN currencies c ON c.id = pm.currency_id
@@ -395,6 +397,7 @@ const toLine = (r: LineRow): StatementLineItem => ({
   resolutionReason: r.resolution_reason,
   approvalId: r.approval_id,
   approvalStatus: r.approval_status,
+  open: r.open,
 });
 
 /** A books-only entry's place in the listing: after every line of the file (line numbers stay far below). */
@@ -497,6 +500,7 @@ async function matchedLines(db: DbOrTx, statementId: string, after: number, want
         resolutionReason: null,
         approvalId: null,
         approvalStatus: null,
+        open: false,
       });
     }
   }

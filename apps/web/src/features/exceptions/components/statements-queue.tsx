@@ -517,7 +517,7 @@ function StatementLines({ id, canResolve }: { id: string; canResolve: boolean })
                           <Anchor component={Link} to={`/approvals?status=${l.approvalStatus ?? 'PENDING'}`} size="sm">
                             Approval {(l.approvalStatus ?? 'PENDING').toLowerCase()}
                           </Anchor>
-                          {lineIsOpen(l) && canResolve && (
+                          {l.open && canResolve && (
                             <Button
                               size="xs"
                               onClick={() => setActing(l)}
@@ -568,12 +568,6 @@ function StatementLines({ id, canResolve }: { id: string; canResolve: boolean })
     </Paper>
   );
 }
-
-/** An exception still to resolve: never resolved, or its correction was rejected or expired. */
-const lineIsOpen = (l: StatementLineItem) =>
-  l.outcome !== 'MATCHED' &&
-  (!l.resolvedAt ||
-    (l.resolution === 'APPROVAL' && (l.approvalStatus === 'REJECTED' || l.approvalStatus === 'EXPIRED')));
 
 const RESOLUTION_LABEL: Record<StatementResolution, string> = {
   MATCH: 'Match',
