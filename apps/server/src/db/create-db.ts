@@ -9,6 +9,7 @@ import { PRESET_ROLES } from '@paydesk/contracts';
 import pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { withTimeout } from '../lib/timeout';
 import * as schema from './schema';
 
 // int8 stays text from the driver: schema.ts maps each int8 column exactly (money: a checked
@@ -262,11 +263,6 @@ function replicaOf(url: string, primary: pg.Pool): Replica & { close(): Promise<
   // the lag check's own connection, kept open: one small query a second at most (lib/replicas.ts caches it)
   const probe = new pg.Pool({ connectionString: url, max: 1, idleTimeoutMillis: 60_000 });
   probe.on('error', (err) => console.error(`PostgreSQL replica connection lost: ${err.message}`));
-  const bounded = <T>(p: Promise<T>, ms: number) =>
-    Promise.race([
-      p,
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref()),
-    ]);
   return {
     name: whereOf(url),
     longReads(opts) {
@@ -282,7 +278,7 @@ function replicaOf(url: string, primary: pg.Pool): Replica & { close(): Promise<
       return reads;
     },
     async lagMs(timeoutMs) {
-      return bounded(
+      return withTimeout(
         (async () => {
           // what the primary has written by now; then whether the replica has replayed it
           const { rows: p } = await primary.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
@@ -301,6 +297,7 @@ function replicaOf(url: string, primary: pg.Pool): Replica & { close(): Promise<
           return row.behind === null ? Number.POSITIVE_INFINITY : Math.max(0, Number(row.behind));
         })(),
         timeoutMs,
+        "the replica's lag check",
       );
     },
     async close() {

@@ -6,6 +6,7 @@ import { callbacks } from '../db/schema';
 import { exceptionSummary } from '../modules/exceptions/queues';
 import type { DbHandle } from '../db/create-db';
 import { replicaStatus } from './replicas';
+import { withTimeout } from './timeout';
 
 /**
  * Prometheus metrics. Each app (buildApp) has a registry of its own, so that tests may build many apps in
@@ -98,16 +99,6 @@ function processMetrics(): Registry {
     collectDefaultMetrics({ register: processRegistry });
   }
   return processRegistry;
-}
-
-/** Rejects after `ms` (a stuck database must not hang a scrape or a readiness probe). */
-export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
-    timer.unref();
-  });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
 const SCRAPE_QUERY_MS = 1500;

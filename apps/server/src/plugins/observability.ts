@@ -5,7 +5,8 @@ import type { AppContext } from '../lib/context';
 import { replicaStatus } from '../lib/replicas';
 import { AppError } from '../lib/errors';
 import { addressIn, subnetList } from '../lib/ip-ranges';
-import { createAppMetrics, METRICS_CONTENT_TYPE, withTimeout } from '../lib/metrics';
+import { createAppMetrics, METRICS_CONTENT_TYPE } from '../lib/metrics';
+import { withTimeout } from '../lib/timeout';
 
 /**
  * Operations endpoints and request logging (hardening issue):
