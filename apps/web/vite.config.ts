@@ -178,8 +178,8 @@ function landingScreens() {
  * route-preloads.json beside index.html: for each landing address, the files of its screens that index.html does
  * not load already (their chunks and the chunks those import, and their styles). The server names them in the
  * index.html it sends for that address (`<link rel="modulepreload">`), so that the browser fetches them with the
- * entry instead of after the entry has run (docs/performance.md, "Landing files and first calls named in
- * index.html"). `signedIn` is hinted only to a browser with a session cookie.
+ * entry instead of after the entry has run (docs/performance.md, "Landing files named in index.html").
+ * `signedIn` is hinted only to a browser with a session cookie.
  */
 function routePreloads(): Plugin {
   const screens = {

@@ -67,7 +67,7 @@ async function main() {
       })
       .returning();
     await dbh.db.insert(terminalMethods).values({ terminalId: t!.id, paymentMethodId: ref.methods.get('HUMOUZS')!.id });
-    const { fingerprint } = (await dbh.db.execute<{ fingerprint: string }>(merchantKeySql(m!.id, t!.id))).rows[0]!;
+    const { terminal } = (await dbh.db.execute<{ terminal: unknown }>(merchantKeySql(m!.id, t!.id))).rows[0]!;
     await dbh.close();
 
     if (args.runtime !== 'compiled' && args.runtime !== 'tsx') throw new Error('--runtime is compiled or tsx');
@@ -103,7 +103,7 @@ async function main() {
       terminalId: t!.id,
       currencyId: ref.currencyIds.get('UZS')!,
       pem: publicKey,
-      fingerprint: fingerprint!,
+      terminal: JSON.stringify(terminal),
     });
     const reps: Rep[] = [];
     for (let rep = 1; rep <= Number(args.reps); rep++) {
@@ -211,7 +211,7 @@ function pgbenchScript(v: {
   terminalId: string;
   currencyId: number;
   pem: string;
-  fingerprint: string;
+  terminal: string;
 }) {
   const sample = {
     id: randomUUID(),
@@ -246,7 +246,7 @@ function pgbenchScript(v: {
       expiresAt: new Date(now.getTime() + 3600_000).toISOString(),
       at: now.toISOString(),
     },
-    createGuardSql({ merchantId: v.merchantId, pem: v.pem, terminalId: v.terminalId, fingerprint: v.fingerprint }),
+    createGuardSql({ merchantId: v.merchantId, pem: v.pem, terminalId: v.terminalId, terminal: v.terminal }),
   );
   const perCreate = new Map<unknown, string>([
     [sample.id, 'gen_random_uuid()'],

@@ -18,8 +18,9 @@ import { exactSerializerCompiler, registerExactJson } from './lib/json';
 import { edgeErrorOptions, registerEdgeInput } from './plugins/edge-input';
 import { COOKIE_NAME, registerAuth, userFromToken } from './plugins/auth';
 import { hasPermission } from '@paydesk/contracts/permissions';
-import { MERCHANT_PICKER_CALL } from '@paydesk/contracts/first-calls';
+import { MERCHANT_PICKER_CALL, SESSION_CALL } from '@paydesk/contracts/first-calls';
 import { registerMerchantScope } from './lib/scope';
+import { speedupOn } from './lib/speedups';
 import { registerModules } from './modules';
 import { demoReceiver } from './modules/callbacks/demo-receiver';
 import { registerDocs } from './openapi/plugin';
@@ -154,12 +155,17 @@ function registerWeb(app: FastifyInstance, ctx: AppContext) {
   const sendPage = (file: string) => (_req: FastifyRequest, reply: FastifyReply) =>
     // pages revalidate on every load, so a release reaches browsers at once; only hashed assets are immutable
     reply.header('cache-control', 'no-cache').sendFile(file, dist, { cacheControl: false });
-  const sendIndex = sendLandingPage(dist, sendPage('index.html'), async (token) => {
-    // the signed-in landing's first calls that the session alone decides (first-calls.ts)
-    const user = await userFromToken(ctx, app.jwtSecret, token);
-    if (!user || user.mustChangePassword || user.mustSetUpTwoFactor) return [];
-    return hasPermission(user.permissions, 'merchant.rw.all') ? [MERCHANT_PICKER_CALL] : [];
-  });
+  const sendIndex = sendLandingPage(
+    dist,
+    sendPage('index.html'),
+    async (token) => {
+      // the signed-in landing's first calls that the session alone decides (first-calls.ts)
+      const user = await userFromToken(ctx, app.jwtSecret, token);
+      if (!user || user.mustChangePassword || user.mustSetUpTwoFactor) return [];
+      return hasPermission(user.permissions, 'merchant.rw.all') ? [MERCHANT_PICKER_CALL] : [];
+    },
+    { files: speedupOn(ctx.config, 'landing-preloads'), calls: speedupOn(ctx.config, 'first-calls') },
+  );
   app.get('/payment/:formId', { schema: { hide: true } }, sendPage('payment.html'));
   for (const f of fs.readdirSync(dist)) {
     if (/\.(svg|png|ico|txt|webmanifest)$/.test(f)) app.get(`/${f}`, { schema: { hide: true } }, sendPage(f));
@@ -192,47 +198,54 @@ function fileReader<T>(file: string, parse: (text: string) => T): () => Promise<
 /** route-preloads.json of the web build: per landing address, the files of its screens beyond index.html's own. */
 type RoutePreloads = Record<'public' | 'signedIn', Record<string, { js: string[]; css: string[] } | undefined>>;
 
+/** index.html's own preload of the session call (SESSION_CALL), as the web build writes it. */
+const SESSION_CALL_LINK = new RegExp(`[ \\t]*<link\\b[^>]*\\bhref="${SESSION_CALL}"[^>]*>\\n?`);
+
 /**
  * index.html for a landing address (Login; the transactions list of a browser with a session cookie) names the
  * files of its screens (`<link rel="modulepreload">`, from route-preloads.json of the web build), so that the
  * browser fetches them with the entry instead of after the entry has run (on a slow network each round trip
- * saved is a step less before the first screen). For a valid session it also names the calls after the session
- * call that the session alone decides (`<link rel="preload" as="fetch">`: the merchant list of a user who picks the
- * merchant), so that they travel with the scripts instead of after them. Other addresses, and a build without the
- * file, get index.html as it is. The page and the file are read again when they change on disk (a new build is
- * served at once, as sendFile does), not on every request.
+ * saved is a step less before the first screen): the `landing-preloads` speed-up. For a valid session it also names
+ * the calls after the session call that the session alone decides (`<link rel="preload" as="fetch">`: the merchant
+ * list of a user who picks the merchant), so that they travel with the scripts instead of after them: with the
+ * session call that index.html itself names, the `first-calls` speed-up (lib/speedups.ts); with it off, no page names
+ * any call. Other addresses, and a build without the file, get index.html as it is. The page and the file are read
+ * again when they change on disk (a new build is served at once, as sendFile does), not on every request.
  */
 function sendLandingPage(
   dist: string,
   plain: (req: FastifyRequest, reply: FastifyReply) => FastifyReply,
   firstCalls: (sessionToken: string) => Promise<string[]>,
+  on: { files: boolean; calls: boolean },
 ) {
   const attr = (s: string) => s.replace(/[^\w./?=&-]/g, '').replaceAll('&', '&amp;');
   const readPreloads = fileReader(path.join(dist, 'route-preloads.json'), (text) => JSON.parse(text) as RoutePreloads);
   const readIndex = fileReader(path.join(dist, 'index.html'), (text) => text);
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const address = req.url.split('?')[0]!;
-    let preloads: RoutePreloads;
-    try {
-      preloads = await readPreloads();
-    } catch {
-      return plain(req, reply);
-    }
+    const preloads = await readPreloads().catch(() => undefined);
     // own keys only: an address like /__proto__ or /constructor names no build file
-    const own = (m: RoutePreloads[keyof RoutePreloads]) => (Object.hasOwn(m, address) ? m[address] : undefined);
+    const own = (m: RoutePreloads[keyof RoutePreloads] | undefined) =>
+      m && Object.hasOwn(m, address) ? m[address] : undefined;
     const token = req.cookies[COOKIE_NAME];
-    const signedIn = token ? own(preloads.signedIn) : undefined;
-    const files = own(preloads.public) ?? signedIn;
-    if (!Array.isArray(files?.js) || !Array.isArray(files.css)) return plain(req, reply);
-    // and, for a signed-in landing, the calls after the session's that the session alone decides, asked for with it
+    const signedIn = token ? own(preloads?.signedIn) : undefined;
+    const files = own(preloads?.public) ?? signedIn;
+    const landing = Array.isArray(files?.js) && Array.isArray(files.css);
+    // index.html as built: not a landing page, and its own session-call link kept
+    if (!landing && on.calls) return plain(req, reply);
+    // for a signed-in landing, the calls after the session's that the session alone decides, asked for with it
     // (a hint only: should the session lookup fail, the page goes without it)
-    const calls = signedIn && token ? await firstCalls(token).catch(() => []) : [];
+    const calls = landing && on.calls && signedIn && token ? await firstCalls(token).catch(() => []) : [];
     const links = [
       ...calls.map((c) => `<link rel="preload" as="fetch" crossorigin href="${attr(c)}">`),
-      ...files.js.map((f) => `<link rel="modulepreload" crossorigin href="/${attr(f)}">`),
-      ...files.css.map((f) => `<link rel="preload" as="style" crossorigin href="/${attr(f)}">`),
+      ...(landing && on.files ? files!.js.map((f) => `<link rel="modulepreload" crossorigin href="/${attr(f)}">`) : []),
+      ...(landing && on.files
+        ? files!.css.map((f) => `<link rel="preload" as="style" crossorigin href="/${attr(f)}">`)
+        : []),
     ];
-    const html = (await readIndex()).replace('</head>', `  ${links.join('\n    ')}\n  </head>`);
+    let html = await readIndex();
+    if (!on.calls) html = html.replace(SESSION_CALL_LINK, '');
+    if (links.length) html = html.replace('</head>', `  ${links.join('\n    ')}\n  </head>`);
     return (
       reply
         .header('cache-control', 'no-cache')

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseSpeedupsOff, type Speedup } from './lib/speedups';
 
 /**
  * The repository root (default DATA_DIR and WEB_DIST): the nearest folder above this module whose package.json lists
@@ -53,6 +54,8 @@ const envSchema = z.object({
   REQUIRE_2FA_PLATFORM: z.enum(['auto', 'true', 'false']).default('auto'),
   STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   EXPORT_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(900_000),
+  /** speed-ups to turn off, comma-separated (lib/speedups.ts; docs/performance.md) */
+  SPEEDUPS_OFF: z.string().optional(),
 });
 
 /** The external origin (PUBLIC_URL, else this machine's port), without a trailing slash: links and documents use it. */
@@ -125,6 +128,8 @@ export type Config = {
    */
   statementTimeoutMs: number;
   exportTimeoutMs: number;
+  /** Speed-ups turned off (SPEEDUPS_OFF; lib/speedups.ts): the product answers the same without them, slower. */
+  speedupsOff: ReadonlySet<Speedup>;
   repoRoot: string;
 };
 
@@ -189,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : e.TRUST_PROXY,
     statementTimeoutMs: e.STATEMENT_TIMEOUT_MS,
     exportTimeoutMs: e.EXPORT_STATEMENT_TIMEOUT_MS,
+    speedupsOff: parseSpeedupsOff(e.SPEEDUPS_OFF),
     repoRoot,
     ...overrides,
   };

@@ -2,8 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { MERCHANT_PICKER_CALL } from '@paydesk/contracts/first-calls';
 import { createTestApp, loginAs, type TestApp } from '../test/harness';
+import type { Speedup } from './lib/speedups';
 
 /**
  * index.html of a landing address names the files of its screens (route-preloads.json of the web build):
@@ -21,6 +23,7 @@ const INDEX = `<!doctype html>
 <html lang="en">
   <head>
     <title>Paydesk</title>
+    <link rel="preload" href="/api/v1/people/me" as="fetch" crossorigin />
     <script type="module" crossorigin src="/assets/main-1.js"></script>
   </head>
   <body><div id="root"></div></body>
@@ -66,7 +69,7 @@ describe('landing pages name their screens’ files', () => {
     expect(signedIn.body).toContain('<link rel="preload" as="style" crossorigin href="/assets/signed-in-1.css">');
     // the links go in the head, the rest of the page as built
     expect(signedIn.body.indexOf('signed-in-1.js')).toBeLessThan(signedIn.body.indexOf('</head>'));
-    expect(signedIn.body.replace(/\s*<link rel="(?:modulepreload|preload)"[^>]*>/g, '')).toBe(
+    expect(signedIn.body.replace(/\s*<link rel="(?:modulepreload|preload)"(?: as="\w+")? crossorigin[^>]*>/g, '')).toBe(
       INDEX.replace(/\s*<\/head>/, '\n  </head>'),
     );
 
@@ -98,18 +101,18 @@ describe('landing pages name their screens’ files', () => {
     expect(admin).toContain('<link rel="modulepreload" crossorigin href="/assets/signed-in-1.js">');
     for (const who of ['owner', 'viewer']) {
       const res = await page(await loginAs(t.app, who));
-      expect(res, who).not.toContain('as="fetch"');
+      expect(res, who).not.toContain(merchantList);
       expect(res, who).toContain('signed-in-1.js');
     }
     // a cookie that is no session: the files only (the app sends the browser to Login)
-    expect(await page('jwt=some-session')).not.toContain('as="fetch"');
+    expect(await page('jwt=some-session')).not.toContain(merchantList);
     // Login names no call, whoever asks
     const login = await t.app.inject({
       method: 'GET',
       url: '/login',
       headers: { cookie: await loginAs(t.app, 'admin') },
     });
-    expect(login.body).not.toContain('as="fetch"');
+    expect(login.body).not.toContain(merchantList);
   });
 
   it('a build without route-preloads.json: every page is index.html as built', async () => {
@@ -141,5 +144,60 @@ describe('landing pages name their screens’ files', () => {
     // and a build that loses the file serves index.html as built
     fs.rmSync(path.join(dir, 'route-preloads.json'));
     expect((await login()).body).toBe(INDEX.replace('main-1.js', 'main-22.js'));
+  });
+});
+
+describe('landing preloads and first calls, each switched off on its own (SPEEDUPS_OFF)', () => {
+  const SESSION_LINK = '<link rel="preload" href="/api/v1/people/me" as="fetch" crossorigin />';
+  const merchantList = `<link rel="preload" as="fetch" crossorigin href="${MERCHANT_PICKER_CALL.replace('&', '&amp;')}">`;
+  const started = async (off: Set<Speedup>) => {
+    const t = await createTestApp({ webDist: webBuild(PRELOADS), speedupsOff: off });
+    apps.push(t);
+    const admin = await loginAs(t.app, 'admin');
+    const page = async (url: string, cookie?: string) =>
+      (await t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} })).body;
+    return { t, admin, page };
+  };
+
+  it('landing-preloads off: no page names a screen file; the calls are still named', async () => {
+    const { admin, page } = await started(new Set(['landing-preloads']));
+    for (const url of ['/login', '/invoices', '/reports']) {
+      const body = await page(url, admin);
+      expect(body, url).not.toContain('modulepreload');
+      expect(body, url).not.toContain('as="style"');
+      expect(body, url).toContain(SESSION_LINK);
+    }
+    expect(await page('/invoices', admin)).toContain(merchantList);
+  });
+
+  it('first-calls off: no page names a call, not even the session; the screen files are still named', async () => {
+    const { admin, page } = await started(new Set(['first-calls']));
+    for (const url of ['/login', '/invoices', '/reports', '/']) {
+      const body = await page(url, admin);
+      expect(body, url).not.toContain('as="fetch"');
+      expect(body, url).toContain('<script type="module" crossorigin src="/assets/main-1.js"></script>');
+    }
+    expect(await page('/invoices', admin)).toContain('signed-in-1.js');
+    expect(await page('/login')).toContain('login-page-1.js');
+  });
+
+  it('both off: every page is index.html as built, without its session-call link', async () => {
+    const { admin, page } = await started(new Set(['landing-preloads', 'first-calls']));
+    const plain = INDEX.replace(`    ${SESSION_LINK}\n`, '');
+    expect(plain).not.toBe(INDEX);
+    for (const url of ['/login', '/invoices', '/reports']) expect(await page(url, admin), url).toBe(plain);
+  });
+
+  it('the merchant list is named from the session as it is now: a session that must change its password loses it', async () => {
+    const { t, admin, page } = await started(new Set());
+    expect(await page('/invoices', admin)).toContain(merchantList);
+    await t.ctx.db.execute(sql`UPDATE users SET must_change_password = true WHERE username = 'admin'`);
+    try {
+      const body = await page('/invoices', admin);
+      expect(body).not.toContain(merchantList);
+      expect(body).toContain('signed-in-1.js');
+    } finally {
+      await t.ctx.db.execute(sql`UPDATE users SET must_change_password = false WHERE username = 'admin'`);
+    }
   });
 });

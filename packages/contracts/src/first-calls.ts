@@ -1,7 +1,7 @@
 /**
  * The calls a signed-in back-office page starts with, known to the server before the app has run: index.html names
  * them (`<link rel="preload" as="fetch">`) so that the browser asks for them while the scripts load
- * (docs/performance.md, "Landing files and first calls named in index.html"). The app builds the same URLs from these,
+ * (docs/performance.md, "First calls named in index.html"). The app builds the same URLs from these,
  * so that it takes the preloaded answers. No zod: the web's entry imports it.
  */
 

@@ -6,10 +6,12 @@ import type { AppContext } from './context';
 import { currentUser, type SessionUser } from '../plugins/auth';
 import { AppError } from './errors';
 import { knownFacts } from './known-facts';
+import { speedupOn } from './speedups';
 
 /**
  * Merchants seen to exist, per database: a merchant is never deleted (no route deletes one, and its invoices and
- * ledger refer to it), so a platform user's next request naming it needs no lookup.
+ * ledger refer to it), so a platform user's next request naming it needs no lookup. The `remembered-merchants`
+ * speed-up (lib/speedups.ts).
  */
 const knownMerchants = knownFacts();
 
@@ -21,10 +23,11 @@ export async function merchantScope(ctx: AppContext, user: SessionUser, requeste
   if (user.permissions.includes('merchant.rw.all')) {
     if (requested) {
       const id = requested.toLowerCase();
-      if (knownMerchants.has(ctx.dbh, id)) return id;
+      const remembering = speedupOn(ctx.config, 'remembered-merchants');
+      if (remembering && knownMerchants.has(ctx.dbh, id)) return id;
       const [m] = await ctx.db.select({ id: merchants.id }).from(merchants).where(eq(merchants.id, id));
       if (!m) throw new AppError('NOT_FOUND', 'Merchant not found');
-      knownMerchants.add(ctx.dbh, m.id);
+      if (remembering) knownMerchants.add(ctx.dbh, m.id);
       return m.id;
     }
     if (user.merchantId) return user.merchantId;

@@ -99,15 +99,15 @@ export class StaleCredentials extends AppError {
 
 export type CreateOutcome = { statusCode: number; body: unknown; replayed: boolean };
 
-type GuardedRow = NewInvoiceRow & Pick<CreateGuard, 'pem' | 'fingerprint'>;
+type GuardedRow = NewInvoiceRow & Pick<CreateGuard, 'pem' | 'terminal'>;
 let createStatements: ReturnType<typeof buildCreateStatements> | undefined;
-/** The create, rendered once per form (built on first use: signature.ts and this module import each other). */
+/** The create, rendered once per form, on first use. */
 const buildCreateStatements = () => ({
   plain: prepared<NewInvoiceRow>('paydesk_create_invoice', (p) => createInvoiceSql(p)),
   guarded: prepared<GuardedRow>('paydesk_create_invoice_guarded', (p) =>
     createInvoiceSql(
       p,
-      createGuardSql({ merchantId: p.merchantId, terminalId: p.terminalId, pem: p.pem, fingerprint: p.fingerprint }),
+      createGuardSql({ merchantId: p.merchantId, terminalId: p.terminalId, pem: p.pem, terminal: p.terminal }),
     ),
   ),
 });
@@ -183,7 +183,7 @@ export async function createInvoice(
     at: nowIso,
     // what the guard holds the insert to (unused without one)
     pem: guard?.pem ?? '',
-    fingerprint: guard?.fingerprint ?? '',
+    terminal: guard?.terminal ?? 'null',
   };
   const written = (res: { rowCount: number | null }) => {
     if (!res.rowCount) throw new StaleCredentials();

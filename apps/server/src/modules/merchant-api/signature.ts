@@ -4,6 +4,7 @@ import { merchantSignaturePayload, SIGNATURE_WINDOW_SECONDS, isUuid } from '@pay
 import type { AppContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { Params } from '../../lib/prepared';
+import { speedupOn } from '../../lib/speedups';
 import { terminalInfoSql, type TerminalInfo } from './terminal-info';
 
 /** Parsed keys by PEM text: the PEM is read fresh per request, so a changed key takes effect at once. */
@@ -24,39 +25,53 @@ function keyOf(pem: string): KeyObject | null {
 }
 
 /**
- * The merchant's public key and, when the body names one, the terminal with a fingerprint of it (md5 of the same
- * JSON createGuardSql recomputes). bench:merchant-api runs it under pgbench.
+ * The merchant's public key and, when the body names one, the terminal as createGuardSql reads it again (jsonb).
+ * bench:merchant-api runs it under pgbench.
  */
 export const merchantKeySql = (merchantId: string, terminalId?: string) =>
   terminalId
     ? sql`
-        SELECT m.client_public_key AS pem, x.terminal, md5(x.terminal::text) AS fingerprint
-        FROM merchants m LEFT JOIN LATERAL (SELECT row_to_json(ti) AS terminal FROM (${terminalInfoSql(terminalId)}) ti) x ON true
+        SELECT m.client_public_key AS pem, x.terminal
+        FROM merchants m LEFT JOIN LATERAL (SELECT to_jsonb(ti) AS terminal FROM (${terminalInfoSql(terminalId)}) ti) x ON true
         WHERE m.id = ${merchantId}`
-    : sql`SELECT client_public_key AS pem, NULL AS terminal, NULL AS fingerprint FROM merchants WHERE id = ${merchantId}`;
+    : sql`SELECT client_public_key AS pem, NULL AS terminal FROM merchants WHERE id = ${merchantId}`;
 
 /**
- * What a create was checked against: the key that verified its signature and the terminal it was validated with.
- * createGuardSql holds the insert to them, so a create checked against a remembered key or terminal that has since
- * changed writes nothing (and is checked again against what the database holds).
+ * What a create was checked against: the key that verified its signature, and the terminal it was validated with
+ * (`terminal`: that TerminalInfo as JSON). createGuardSql holds the insert to them, so a create checked against a
+ * remembered key or terminal that has since changed writes nothing (and is checked again against the database).
  */
-export type CreateGuard = { merchantId: string; pem: string; terminalId: string; fingerprint: string };
+export type CreateGuard = { merchantId: string; pem: string; terminalId: string; terminal: string };
 
+/**
+ * The insert's condition: the key is still the one that verified the signature, and the terminal, read again by
+ * terminalInfoSql, still equals the one the create was validated with. The terminal is compared as a value (jsonb
+ * equality: each field by its name, whatever the order of the columns), so every fact the create was checked against
+ * is compared, and nothing else: a field added to TerminalInfo is compared without a change here.
+ */
 export const createGuardSql = (g: Params<CreateGuard>) => sql`
   EXISTS (SELECT 1 FROM merchants m WHERE m.id = ${g.merchantId} AND m.client_public_key = ${g.pem})
-  AND (SELECT md5(row_to_json(ti)::text) FROM (${terminalInfoSql(g.terminalId)}) ti) = ${g.fingerprint}`;
+  AND (SELECT to_jsonb(ti) FROM (${terminalInfoSql(g.terminalId)}) ti) = ${g.terminal}::jsonb`;
 
 /**
- * Keys and terminals as last read, per merchant, for creates only: a create signed with the remembered key is checked
- * without reading them (one round trip a create instead of two); its insert is guarded by createGuardSql, so a
- * changed key or terminal still takes effect at once. Other requests always read the key.
+ * Keys and terminals as last read, per merchant, for creates only (the `remembered-creates` speed-up, lib/speedups.ts;
+ * docs/performance.md): a create signed with the remembered key is checked without reading them (one round trip a
+ * create instead of two); its insert is guarded by createGuardSql, so a changed key or terminal still takes effect at
+ * once. Other requests always read the key.
  */
-type Known = { pem: string; key: KeyObject; terminals: Map<string, { info: TerminalInfo; fingerprint: string }> };
+type Known = { pem: string; key: KeyObject; terminals: Map<string, { info: TerminalInfo; json: string }> };
 const known = new Map<string, Known>();
 const KNOWN_MERCHANTS_MAX = 10_000;
 const KNOWN_TERMINALS_MAX = 1_000;
 
-function remember(merchantId: string, pem: string, key: KeyObject, terminalId: string, info: TerminalInfo, fp: string) {
+function remember(
+  merchantId: string,
+  pem: string,
+  key: KeyObject,
+  terminalId: string,
+  info: TerminalInfo,
+  json: string,
+) {
   let k = known.get(merchantId);
   if (!k || k.pem !== pem) {
     if (known.size >= KNOWN_MERCHANTS_MAX) known.clear();
@@ -64,7 +79,7 @@ function remember(merchantId: string, pem: string, key: KeyObject, terminalId: s
     known.set(merchantId, k);
   }
   if (k.terminals.size >= KNOWN_TERMINALS_MAX) k.terminals.clear();
-  k.terminals.set(terminalId, { info, fingerprint: fp });
+  k.terminals.set(terminalId, { info, json });
 }
 
 /** Drops what is remembered of a merchant (its insert found the key or a terminal changed). */
@@ -115,31 +130,29 @@ export async function verifyMerchantRequest(
   if (sig.length !== 64) throw refuse('X-Signature must be a base64 Ed25519 signature');
   const terminalId = hint.terminalId && isUuid(hint.terminalId) ? hint.terminalId.toLowerCase() : undefined;
   const payload = Buffer.from(merchantSignaturePayload(timestamp, req.method, req.url, req.rawBody));
-  if (hint.create && terminalId) {
+  const remembering = hint.create && speedupOn(ctx.config, 'remembered-creates');
+  if (remembering && terminalId) {
     const k = known.get(merchantId);
     const term = k?.terminals.get(terminalId);
     if (k && term && verify(null, payload, k.key, sig)) {
       return {
         merchantId,
         terminal: term.info,
-        guard: { merchantId, pem: k.pem, terminalId, fingerprint: term.fingerprint },
+        guard: { merchantId, pem: k.pem, terminalId, terminal: term.json },
         remembered: true,
       };
     }
     // not remembered, or signed with another key than the remembered one: read them
   }
-  const res = await ctx.db.execute<{ pem: string | null; terminal: TerminalInfo | null; fingerprint: string | null }>(
+  const res = await ctx.db.execute<{ pem: string | null; terminal: TerminalInfo | null }>(
     merchantKeySql(merchantId, terminalId),
   );
   const m = res.rows[0];
   const key = m?.pem ? keyOf(m.pem) : null;
   if (!key || !verify(null, payload, key, sig)) throw refuse('Invalid signature');
   if (!terminalId) return { merchantId };
-  if (!m!.terminal || !m!.fingerprint) return { merchantId, terminal: null };
-  if (hint.create) remember(merchantId, m!.pem!, key, terminalId, m!.terminal, m!.fingerprint);
-  return {
-    merchantId,
-    terminal: m!.terminal,
-    guard: { merchantId, pem: m!.pem!, terminalId, fingerprint: m!.fingerprint },
-  };
+  if (!m!.terminal) return { merchantId, terminal: null };
+  const json = JSON.stringify(m!.terminal);
+  if (remembering) remember(merchantId, m!.pem!, key, terminalId, m!.terminal, json);
+  return { merchantId, terminal: m!.terminal, guard: { merchantId, pem: m!.pem!, terminalId, terminal: json } };
 }
