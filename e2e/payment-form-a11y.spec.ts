@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/auth';
 import { seriousViolations, wcagViolations } from './support/a11y';
 import { createInvoice, formPath } from './support/merchant-api';
 

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/auth';
 import { createInvoice, formPath } from './support/merchant-api';
 
 // The payment form on a phone, in the customer's language: SVG flags, card numbers that keep their

@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { DEMO_PASSWORD } from './support/auth';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { DEMO_PASSWORD, expect, test } from './support/auth';
 import { createInvoice, demoMerchant, formPath } from './support/merchant-api';
 
 // The public payment form, each test starting from a signed merchant-API create.

@@ -1,8 +1,9 @@
 import { createPrivateKey, randomUUID, sign } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { currentWorker, dataDirOf } from './servers';
 
-/** The demo merchant written by the seed into DATA_DIR (playwright.config.ts: .tmp/e2e-data). */
+/** The demo merchant written by the seed into DATA_DIR (each worker's server has its own: support/servers.ts). */
 export type DemoMerchant = {
   merchantId: string;
   privateKeyPem: string;
@@ -10,9 +11,8 @@ export type DemoMerchant = {
   terminals: { id: string; name: string; flowType: 'DEPOSIT' | 'WITHDRAWAL'; currency: string; isTest: boolean }[];
 };
 
-const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? path.resolve(import.meta.dirname, '../../.tmp/e2e-data');
-
-export function demoMerchant(dataDir = E2E_DATA_DIR): DemoMerchant {
+/** The demo merchant of the running test's server. */
+export function demoMerchant(dataDir = dataDirOf(currentWorker())): DemoMerchant {
   return JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-merchant.json'), 'utf8')) as DemoMerchant;
 }
 
