@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { withDatabase } from '../../test/global-setup';
-import { createDb, runMigrations } from './create-db';
+import { startServer, stopServer } from '../../test/server-process';
+import { buildMigrations, createDb, runMigrations } from './create-db';
 
 /*
  * Several hosts starting at once on a fresh PostgreSQL database: each applies the migrations, taking turns (an
@@ -32,6 +33,53 @@ describe.skipIf(!process.env.DATABASE_URL)('migrations on a fresh PostgreSQL dat
         await Promise.all(handles.map((h) => h.close()));
       }
     } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  });
+
+  it('four server processes started at once on an empty database all serve, and the migrations ran once', async () => {
+    const url = process.env.DATABASE_URL!;
+    const name = `paydesk_start_${randomBytes(5).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const started = await Promise.allSettled(
+      [1, 2, 3, 4].map((i) => startServer(`start-${i}`, withDatabase(url, name), { PG_POOL_MAX: '3' })),
+    );
+    const servers = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    try {
+      expect(started.map((r) => (r.status === 'rejected' ? String(r.reason) : 'serving'))).toEqual(
+        Array(4).fill('serving'),
+      );
+      for (const s of servers) {
+        expect((await fetch(`${s.base}/api/health`)).status, s.name).toBe(200);
+        const ready = await fetch(`${s.base}/api/ready`);
+        expect(ready.status, `${s.name}: ${await ready.clone().text()}`).toBe(200);
+        // nothing went wrong on the way: no error logged
+        expect(
+          s.output.filter((l) => /"level":(5|6)\d|error/i.test(l)),
+          s.name,
+        ).toEqual([]);
+      }
+      // each migration of the build applied exactly once
+      const db = new pg.Client({ connectionString: withDatabase(url, name) });
+      await db.connect();
+      try {
+        const { rows } = await db.query<{ n: number; distinct: number; newest: string }>(
+          `SELECT count(*)::int AS n, count(DISTINCT hash)::int AS distinct, max(created_at)::text AS newest
+           FROM drizzle.__drizzle_migrations`,
+        );
+        expect(rows[0]).toEqual({
+          n: buildMigrations().length,
+          distinct: buildMigrations().length,
+          newest: String(Math.max(...buildMigrations())),
+        });
+      } finally {
+        await db.end();
+      }
+    } finally {
+      await Promise.all(servers.map((s) => stopServer(s)));
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.end();
     }

@@ -1,9 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
@@ -14,7 +12,7 @@ import type { DemoMerchantFile } from '../../db/seed';
 import { createTestDb, DEMO_PASSWORD } from '../../../test/harness';
 import { withDatabase } from '../../../test/global-setup';
 import { invoiceBody, merchantSigner, type Signer } from '../../../test/merchant-client';
-import { TEST_KEY_FILE, TMP_DIR } from '../../../test/paths';
+import { startServer, stopServer, type ServerProcess } from '../../../test/server-process';
 import { DEMO_RECEIVER_PATH } from '../callbacks/demo-receiver';
 import { reconcileLedger } from '../ledger/reconcile';
 import { checkMoneyInvariants } from './invariants.testkit';
@@ -42,106 +40,13 @@ const CONCURRENCY = Number(process.env.SCALE_OUT_CONCURRENCY ?? 6);
 const SEED = Number(process.env.SCALE_OUT_SEED ?? 20261124);
 /** The sandbox answers a test transaction this long after it is issued. */
 const SANDBOX_DELAY_MS = 300;
+/** What each server process is started with beside what startServer sets. */
+const SERVER_ENV = { WORKERS: 'true', SANDBOX_DELAY_MS: String(SANDBOX_DELAY_MS), PG_POOL_MAX: '8' };
 /** How long the workers get to settle the outbox and the sandbox once the workload is over. */
 const SETTLE_TIMEOUT_MS = 120_000;
 
-const SERVER_DIR = path.resolve(import.meta.dirname, '../../..');
-const TSX_CLI = path.resolve(SERVER_DIR, '../../node_modules/tsx/dist/cli.mjs');
-
-// ---------------------------------------------------------------------------------------------
-// Server processes
-
-type Proc = {
-  name: string;
-  dataDir: string;
-  child: ChildProcess;
-  base: string;
-  output: string[];
-  exited: Promise<number | null>;
-  alive: boolean;
-};
-
-/** Starts `tsx src/server.ts` (the apps/server "start" script) and waits for its "running at" line. */
-async function startServer(name: string, databaseUrl: string): Promise<Proc> {
-  const dataDir = path.join(TMP_DIR, `scale-out-${process.pid}-${name}`);
-  fs.mkdirSync(dataDir, { recursive: true });
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    TMPDIR: process.env.TMPDIR,
-    NODE_ENV: 'development', // not production: the demo receiver and dev provider tokens are on
-    DATABASE_URL: databaseUrl,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    WORKERS: 'true',
-    WEB_CONCURRENCY: '1',
-    SEED_DEMO: 'false',
-    SANDBOX_DELAY_MS: String(SANDBOX_DELAY_MS),
-    LOG_LEVEL: 'warn',
-    PG_POOL_MAX: '8',
-    // behind a proxy, as in production: customers of the payment form are told apart by X-Forwarded-For
-    TRUST_PROXY: 'true',
-    DATA_DIR: dataDir,
-    // the template's requisites were encrypted under the tests' master key
-    DATA_ENCRYPTION_KEY_FILE: TEST_KEY_FILE,
-  };
-  const child = spawn(process.execPath, [TSX_CLI, 'src/server.ts'], {
-    cwd: SERVER_DIR,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  const proc: Proc = {
-    name,
-    dataDir,
-    child,
-    base: '',
-    output,
-    alive: true,
-    exited: new Promise((resolve) =>
-      child.on('exit', (code) => {
-        proc.alive = false;
-        resolve(code);
-      }),
-    ),
-  };
-  let pending = '';
-  const onData = (chunk: Buffer) => {
-    pending += chunk.toString('utf8');
-    const lines = pending.split('\n');
-    pending = lines.pop()!;
-    output.push(...lines.filter(Boolean));
-  };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const line = output.find((l) => l.includes('Paydesk is running at'));
-    const m = line?.match(/running at http:\/\/[^:]+:(\d+)/);
-    if (m) {
-      proc.base = `http://127.0.0.1:${m[1]}`;
-      return proc;
-    }
-    if (!proc.alive || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server ${name} did not start:\n${output.join('\n')}`);
-    }
-    await sleep(100);
-  }
-}
-
-/** SIGTERM (the server's graceful shutdown), SIGKILL after 15 s. */
-async function stopServer(p: Proc) {
-  if (!p.alive) return fs.rmSync(p.dataDir, { recursive: true, force: true });
-  p.child.kill('SIGTERM');
-  const timer = setTimeout(() => p.child.kill('SIGKILL'), 15_000);
-  await p.exited;
-  clearTimeout(timer);
-  fs.rmSync(p.dataDir, { recursive: true, force: true });
-}
-
 /** Error-level lines (pino level ≥ 50) a process logged: worker tick failures, 5xx answers. */
-function errorLines(p: Proc) {
+function errorLines(p: ServerProcess) {
   return p.output.filter((l) => {
     try {
       return (JSON.parse(l) as { level?: number }).level! >= 50;
@@ -274,7 +179,7 @@ describe.skipIf(!PG_URL)('two server processes on one PostgreSQL (workers in bot
   let dbh: DbHandle;
   let demo: DemoMerchantFile;
   let sign: Signer;
-  let procs: Proc[] = [];
+  let procs: ServerProcess[] = [];
   let rx: Awaited<ReturnType<typeof startRecordingReceiver>>;
   let webhookSecrets: string[] = [];
   let runStart: Date;
@@ -316,7 +221,9 @@ describe.skipIf(!PG_URL)('two server processes on one PostgreSQL (workers in bot
     await dbh.db.execute(sql`UPDATE callbacks SET url = ${rx.url}, next_attempt_at = now() WHERE status = 'PENDING'`);
     runStart = new Date();
     // both at once, as an orchestrator starts replicas: both migrate and check reference data at start
-    const starting = await Promise.allSettled(['A', 'B'].map((n) => startServer(n, withDatabase(PG_URL!, name))));
+    const starting = await Promise.allSettled(
+      ['A', 'B'].map((n) => startServer(n, withDatabase(PG_URL!, name), SERVER_ENV)),
+    );
     procs = starting.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     // a test runner that dies leaves no server behind
     process.once('exit', () => procs.forEach((p) => p.alive && p.child.kill('SIGKILL')));
@@ -334,7 +241,7 @@ describe.skipIf(!PG_URL)('two server processes on one PostgreSQL (workers in bot
     `${STEPS} random operations over both processes, ${CONCURRENCY} at a time: no payout twice, one webhook-id per event, books reconciled`,
     async () => {
       const started = Date.now();
-      const [A, B] = procs as [Proc, Proc];
+      const [A, B] = procs as [ServerProcess, ServerProcess];
       const demoUrl = `${A.base}${DEMO_RECEIVER_PATH}`;
       const invoices: Inv[] = [];
       /** When the last invoice created with the shortest lifetime (60 s) expires: the expiry workers cancel it. */
@@ -350,7 +257,7 @@ describe.skipIf(!PG_URL)('two server processes on one PostgreSQL (workers in bot
         what: string,
         method: string,
         url: string,
-        opts: { headers?: Record<string, string>; body?: unknown; raw?: string; proc?: Proc } = {},
+        opts: { headers?: Record<string, string>; body?: unknown; raw?: string; proc?: ServerProcess } = {},
       ): Promise<Res> {
         const p = opts.proc ?? nextProc();
         const body = opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
@@ -380,7 +287,7 @@ describe.skipIf(!PG_URL)('two server processes on one PostgreSQL (workers in bot
         return res;
       }
 
-      const signed = (what: string, method: 'GET' | 'POST', url: string, body?: unknown, proc?: Proc) => {
+      const signed = (what: string, method: 'GET' | 'POST', url: string, body?: unknown, proc?: ServerProcess) => {
         const r = sign(method, url, body);
         return call(what, method, url, { headers: r.headers, raw: r.raw || undefined, proc });
       };

@@ -1,0 +1,110 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { TEST_KEY_FILE, TMP_DIR } from './paths';
+
+/*
+ * Real server processes for the tests that need several (scale-out, concurrent start): the command production runs,
+ * `tsx src/server.ts` (the apps/server "start" script), on a PostgreSQL database, on a free port.
+ */
+
+const SERVER_DIR = path.resolve(import.meta.dirname, '..');
+const TSX_CLI = path.resolve(SERVER_DIR, '../../node_modules/tsx/dist/cli.mjs');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export type ServerProcess = {
+  name: string;
+  dataDir: string;
+  child: ChildProcess;
+  /** http://127.0.0.1:<port> once it serves */
+  base: string;
+  /** every line it printed, stdout and stderr */
+  output: string[];
+  exited: Promise<number | null>;
+  alive: boolean;
+};
+
+/**
+ * Starts a server process on `databaseUrl` and waits for its "running at" line. `env` adds to or overrides the
+ * defaults: development mode without demo data or workers, warnings and up logged.
+ */
+export async function startServer(
+  name: string,
+  databaseUrl: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<ServerProcess> {
+  const dataDir = path.join(TMP_DIR, `server-${process.pid}-${name}`);
+  fs.mkdirSync(dataDir, { recursive: true });
+  const child = spawn(process.execPath, [TSX_CLI, 'src/server.ts'], {
+    cwd: SERVER_DIR,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      TMPDIR: process.env.TMPDIR,
+      NODE_ENV: 'development', // not production: the demo receiver and dev provider tokens are on
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      WORKERS: 'false',
+      WEB_CONCURRENCY: '1',
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      // behind a proxy, as in production: customers of the payment form are told apart by X-Forwarded-For
+      TRUST_PROXY: 'true',
+      DATA_DIR: dataDir,
+      // the template's requisites were encrypted under the tests' master key
+      DATA_ENCRYPTION_KEY_FILE: TEST_KEY_FILE,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const proc: ServerProcess = {
+    name,
+    dataDir,
+    child,
+    base: '',
+    output,
+    alive: true,
+    exited: new Promise((resolve) =>
+      child.on('exit', (code) => {
+        proc.alive = false;
+        resolve(code);
+      }),
+    ),
+  };
+  let pending = '';
+  const onData = (chunk: Buffer) => {
+    pending += chunk.toString('utf8');
+    const lines = pending.split('\n');
+    pending = lines.pop()!;
+    output.push(...lines.filter(Boolean));
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const line = output.find((l) => l.includes('Paydesk is running at'));
+    const m = line?.match(/running at http:\/\/[^:]+:(\d+)/);
+    if (m) {
+      proc.base = `http://127.0.0.1:${m[1]}`;
+      return proc;
+    }
+    if (!proc.alive || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server ${name} did not start:\n${output.join('\n')}`);
+    }
+    await sleep(100);
+  }
+}
+
+/** SIGTERM (the server's graceful shutdown), SIGKILL after 15 s; its data folder goes. */
+export async function stopServer(p: ServerProcess) {
+  if (p.alive) {
+    p.child.kill('SIGTERM');
+    const timer = setTimeout(() => p.child.kill('SIGKILL'), 15_000);
+    await p.exited;
+    clearTimeout(timer);
+  }
+  fs.rmSync(p.dataDir, { recursive: true, force: true });
+}
