@@ -11,7 +11,7 @@ import { buildServer, SOURCES as SERVER_SOURCES } from '../apps/server/build.mjs
 
 const root = path.resolve(import.meta.dirname, '..');
 const serverDist = path.join(root, 'apps/server/dist');
-const SCRIPTS = ['create-admin', 'demo-invoice', 'rotate-data-key'];
+const SCRIPTS = ['create-admin', 'demo-invoice', 'rotate-data-key', 'backup', 'restore'];
 
 const script = process.argv[2];
 if (script !== undefined && !SCRIPTS.includes(script)) {

@@ -18,6 +18,8 @@ export const ENTRIES = {
   'create-admin': 'src/scripts/create-admin.ts',
   'demo-invoice': 'src/scripts/demo-invoice.ts',
   'rotate-data-key': 'src/scripts/rotate-data-key.ts',
+  backup: 'src/scripts/backup.ts',
+  restore: 'src/scripts/restore.ts',
 };
 
 /** Every file the build reads: when one is newer than the build, it is stale (scripts/start.mjs). */

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { TEST_KEY_FILE, TMP_DIR } from './paths';
@@ -98,13 +98,33 @@ export async function startServer(
   }
 }
 
-/** SIGTERM (the server's graceful shutdown), SIGKILL after 15 s; its data folder goes. */
-export async function stopServer(p: ServerProcess) {
+/** SIGTERM (the server's graceful shutdown), SIGKILL after 15 s; its data folder goes unless kept. */
+export async function stopServer(p: ServerProcess, opts: { keepData?: boolean } = {}) {
   if (p.alive) {
     p.child.kill('SIGTERM');
     const timer = setTimeout(() => p.child.kill('SIGKILL'), 15_000);
     await p.exited;
     clearTimeout(timer);
   }
-  fs.rmSync(p.dataDir, { recursive: true, force: true });
+  if (!opts.keepData) fs.rmSync(p.dataDir, { recursive: true, force: true });
+}
+
+/** Runs a command-line script of the server (src/scripts/<name>.ts) as `npm run <name>` would, to its end. */
+export function runScript(
+  name: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [TSX_CLI, `src/scripts/${name}.ts`, ...args],
+      {
+        cwd: SERVER_DIR,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, ...env },
+        timeout: 120_000,
+      },
+      (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
 }

@@ -83,7 +83,7 @@ export const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
 
 export class DataDirLockedError extends Error {}
 
-function acquireLock(dataDir: string): () => void {
+export function acquireLock(dataDir: string): () => void {
   fs.mkdirSync(dataDir, { recursive: true });
   const lockPath = path.join(dataDir, 'server.lock');
   for (let i = 0; i < 2; i++) {
@@ -122,6 +122,11 @@ function acquireLock(dataDir: string): () => void {
   throw new DataDirLockedError(`Could not lock ${lockPath}`);
 }
 
+/** The embedded database process's control socket (db/pglite-process.ts), beside its PostgreSQL socket. */
+const CONTROL_SOCKET = 'control.sock';
+/** The file in the data folder that names the running server's control socket (scripts/backup.ts reads it). */
+export const CONTROL_SOCKET_FILE = 'control-socket';
+
 function socketDir() {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'pgl-'));
 }
@@ -153,6 +158,7 @@ async function startChild(dataDir: string): Promise<{ child: ChildProcess; dir: 
       ...process.env,
       PGLITE_DATA_DIR: path.join(dataDir, 'pgdata'),
       PGLITE_SOCKET_PATH: path.join(dir, '.s.PGSQL.5432'),
+      PGLITE_CONTROL_PATH: path.join(dir, CONTROL_SOCKET),
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -223,6 +229,8 @@ export async function createDb(config: DbConfig): Promise<DbHandle> {
   try {
     const { child, dir } = await startChild(config.dataDir);
     const pool = poolFor(dir);
+    const controlFile = path.join(config.dataDir, CONTROL_SOCKET_FILE);
+    fs.writeFileSync(controlFile, path.join(dir, CONTROL_SOCKET), { mode: 0o600 });
     return {
       db: drizzle(pool, { schema }),
       pool,
@@ -237,6 +245,7 @@ export async function createDb(config: DbConfig): Promise<DbHandle> {
           child.once('exit', () => resolve());
           child.send('stop');
         });
+        fs.rmSync(controlFile, { force: true });
         fs.rmSync(dir, { recursive: true, force: true });
         release();
       },

@@ -3,16 +3,56 @@
  * so the app always talks node-postgres and a slow query never blocks the API's event loop.
  * Started by createDb(); exits when its parent goes away.
  */
+import fs from 'node:fs';
+import net from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 const dataDir = process.env.PGLITE_DATA_DIR;
 const socketPath = process.env.PGLITE_SOCKET_PATH;
+const controlPath = process.env.PGLITE_CONTROL_PATH;
 if (!dataDir || !socketPath) throw new Error('PGLITE_DATA_DIR and PGLITE_SOCKET_PATH are required');
 
 const db = await PGlite.create(dataDir);
 const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 64 });
 await server.start();
+
+/*
+ * The control socket: `npm run backup` asks the running server for a backup here (one JSON line, one JSON line back).
+ * The dump is PGlite's own (dumpDataDir), taken while no query runs (PGlite holds its query lock for it): the data
+ * folder as a crash would leave it, write-ahead log included, so that a restore recovers every committed transaction.
+ * Only this machine's user reaches the socket: it is in a folder of mode 0700.
+ */
+if (controlPath) {
+  const control = net.createServer((socket) => {
+    let line = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      line += chunk;
+      if (!line.includes('\n')) return;
+      void answer(line.slice(0, line.indexOf('\n'))).then((reply) => socket.end(`${JSON.stringify(reply)}\n`));
+    });
+    socket.on('error', () => undefined);
+  });
+  control.listen(controlPath);
+}
+
+async function answer(request: string): Promise<Record<string, unknown>> {
+  try {
+    const req = JSON.parse(request) as { op?: unknown; file?: unknown };
+    if (req.op !== 'backup' || typeof req.file !== 'string') return { error: 'expected {"op":"backup","file":…}' };
+    const migration = await db.query<{ newest: string | null }>(
+      'SELECT max(created_at)::text AS newest FROM drizzle.__drizzle_migrations',
+    );
+    const dump = await db.dumpDataDir('gzip');
+    const partial = `${req.file}.partial`;
+    await fs.promises.writeFile(partial, Buffer.from(await dump.arrayBuffer()), { mode: 0o600 });
+    await fs.promises.rename(partial, req.file);
+    return { ok: true, newestMigration: Number(migration.rows[0]?.newest ?? 0) };
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}
 
 let stopping = false;
 async function stop() {
