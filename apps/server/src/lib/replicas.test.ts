@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createTestApp, loginAs, type TestApp } from '../../test/harness';
 import { withDatabase } from '../../test/global-setup';
+import { longReadTarget, replicaStatus } from './replicas';
 
 /**
  * Long reads on a real streaming replica (lib/replicas.ts). Runs when DATABASE_URL names a PostgreSQL server and
@@ -123,5 +124,42 @@ describe.skipIf(!enabled)('long reads on a streaming replica', () => {
     const before = await longReads();
     expect((await exportCsv()).statusCode).toBe(200);
     expect((await longReads()).replica).toBe(before.replica + 1);
+  });
+});
+
+describe('a replica that disappears', () => {
+  it('is passed over for the primary, asked again only after a pause, and shown with its error', async () => {
+    let asked = 0;
+    const primaryPool = {} as pg.Pool;
+    const gone = {
+      name: 'replica-gone:5432/paydesk',
+      longReads: () => {
+        throw new Error('a replica that does not answer is never read from');
+      },
+      lagMs: async () => {
+        asked++;
+        throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
+      },
+    };
+    const reads: string[] = [];
+    const source = {
+      dbh: { replicas: [gone], longReads: () => primaryPool },
+      config: { pgLongReadPoolMax: 2, longReadWaitMs: 1_000, replicaMaxLagMs: 10_000 },
+      metrics: { longRead: (on: 'replica' | 'primary') => void reads.push(on) },
+    };
+    for (let i = 0; i < 3; i++) {
+      const target = await longReadTarget(source);
+      expect(target).toEqual({ pool: primaryPool, on: 'primary' });
+    }
+    expect(reads).toEqual(['primary', 'primary', 'primary']);
+    // asked once: the next reads within the pause go straight to the primary
+    expect(asked).toBe(1);
+    const [status] = await replicaStatus(source);
+    expect(status).toMatchObject({
+      name: gone.name,
+      lagMs: null,
+      used: false,
+      error: 'connect ECONNREFUSED 127.0.0.1:1',
+    });
   });
 });

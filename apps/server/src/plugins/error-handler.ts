@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { DrizzleQueryError } from 'drizzle-orm';
 import { ERROR_STATUS } from '@paydesk/contracts';
+import { databaseUnavailable } from '../lib/db-unavailable';
 import { AppError } from '../lib/errors';
 
 type Issue = { keyword?: string; instancePath?: string; message?: string; params?: { keys?: string[] } };
@@ -43,6 +44,8 @@ export function redacted(err: unknown) {
 }
 
 const TOO_MANY_REQUESTS_MESSAGE = 'Too many requests; try again later';
+/** Seconds a 503 tells the client to wait while the database cannot be reached. */
+const DATABASE_RETRY_AFTER_S = 5;
 /** Seconds a 429 tells the client to wait when its limiter named none. */
 const DEFAULT_RETRY_AFTER_S = 60;
 
@@ -79,6 +82,18 @@ export function registerErrorHandler(app: FastifyInstance) {
         error: {
           code: 'SERVICE_BUSY',
           message: 'The request took too long and was stopped; nothing was changed. Narrow it down or try again.',
+        },
+      });
+    }
+    if (databaseUnavailable(err)) {
+      // the database went away (a restart, a failover) or cannot be reached yet: the client tries again later. A
+      // write cut off at its commit may have been saved; the merchant API's Idempotency-Key makes its retry safe
+      req.log.warn({ err: redacted(err) }, 'database unavailable');
+      reply.header('retry-after', String(DATABASE_RETRY_AFTER_S));
+      return reply.status(ERROR_STATUS.SERVICE_BUSY).send({
+        error: {
+          code: 'SERVICE_BUSY',
+          message: 'The database cannot be reached at the moment. Try again in a few seconds.',
         },
       });
     }

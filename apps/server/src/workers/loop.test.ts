@@ -111,17 +111,56 @@ describe('worker loop scheduling', () => {
     expect(r.at).toEqual([100, 200, 250]);
   });
 
-  it('a failing tick is logged and the loop goes on at its interval', async () => {
+  it('failing ticks are retried after a wait that doubles, up to 30 s; a good tick brings back the interval', async () => {
     const r = recorded(
       (n) => {
-        if (n <= 2) throw new Error('boom');
+        if (n <= 3) throw new Error('boom');
         return { done: 0 };
       },
       { maxIntervalMs: 800 },
     );
     loops.push(r.loop);
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(r.gaps().slice(0, 4)).toEqual([100, 100, 100, 200]);
+    await vi.advanceTimersByTimeAsync(2000);
+    // failed at 100, 200, 400 (waits 100, 200, 400); good at 800, then the idle back-off from the interval
+    expect(r.gaps().slice(0, 5)).toEqual([100, 200, 400, 100, 200]);
+
+    const always = recorded(() => {
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    });
+    loops.push(always.loop);
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(always.gaps().slice(0, 10)).toEqual([100, 200, 400, 800, 1600, 3200, 6400, 12800, 25600, 30000]);
+  });
+
+  it('while the database cannot be reached: said once, not at every tick; a nudge keeps the back-off', async () => {
+    const lines: { level: number; msg: string }[] = [];
+    const capture = pino({ level: 'info' }, { write: (l: string) => void lines.push(JSON.parse(l)) });
+    let down = true;
+    const at: number[] = [];
+    const t0 = performance.now();
+    const loop = startLoop(
+      'loop-db',
+      100,
+      capture,
+      async () => {
+        at.push(Math.round(performance.now() - t0));
+        if (down) throw new Error('Connection terminated unexpectedly');
+        return { done: 0 };
+      },
+      { firstDelayMs: 100 },
+    );
+    loops.push(loop);
+    await vi.advanceTimersByTimeAsync(1600); // fails at 100, 200, 400, 800, 1600
+    loop.nudge();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(at).toEqual([100, 200, 400, 800, 1600]);
+    down = false;
+    await vi.advanceTimersByTimeAsync(1600); // 3200: good again
+    expect(at.slice(0, 6)).toEqual([100, 200, 400, 800, 1600, 3200]);
+    expect(lines.map((l) => l.msg)).toEqual([
+      'worker paused: the database cannot be reached; backing off',
+      'worker ticks again after failing',
+    ]);
   });
 
   it('a tick waits while a request is in flight and runs once it has ended and a quiet gap passed', async () => {

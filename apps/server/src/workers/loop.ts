@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { redacted } from '../plugins/error-handler';
+import { databaseUnavailable } from '../lib/db-unavailable';
 import { trackWorker } from '../lib/metrics';
 
 export type Loop = {
@@ -16,6 +17,9 @@ export type Loop = {
  * the epoch on the app's clock), when the next known item falls due: an idle loop never sleeps past it.
  */
 export type TickResult = boolean | void | { done: number; more?: boolean; nextAt?: number | null };
+
+/** The longest wait between ticks while they keep failing (the wait doubles from the interval up to this). */
+const FAILING_MAX_WAIT_MS = 30_000;
 
 /** An idle loop told that something falls due now still waits this long (clocks disagree by a few ms). */
 const MIN_WAIT_MS = 10;
@@ -56,6 +60,8 @@ export function startLoop(
   let stopped = false;
   /** The wait after the next idle tick. */
   let idleWait = intervalMs;
+  /** Ticks failed in a row: the wait doubles with each (back-off), and a nudge does not cut it short. */
+  let failures = 0;
   /** A nudge came while a tick ran: that tick may have missed the new work. */
   let nudged = false;
   const stats = trackWorker(name, maxIntervalMs);
@@ -70,7 +76,7 @@ export function startLoop(
   const waitAfter = (r: TickResult, ok: boolean): number => {
     if (!ok) {
       idleWait = intervalMs;
-      return intervalMs;
+      return Math.min(intervalMs * 2 ** Math.min(failures - 1, 20), Math.max(FAILING_MAX_WAIT_MS, intervalMs));
     }
     if (r === true || (typeof r === 'object' && r.more)) {
       idleWait = intervalMs;
@@ -107,8 +113,18 @@ export function startLoop(
           try {
             result = await tick();
             ok = true;
+            if (failures) log.info({ worker: name, failures }, 'worker ticks again after failing');
+            failures = 0;
           } catch (err) {
-            log.error({ err: redacted(err), worker: name }, 'worker tick failed');
+            failures++;
+            // the database gone: said once, not at every tick of the back-off
+            if (!databaseUnavailable(err)) log.error({ err: redacted(err), worker: name }, 'worker tick failed');
+            else if (failures === 1) {
+              log.warn(
+                { err: redacted(err), worker: name },
+                'worker paused: the database cannot be reached; backing off',
+              );
+            }
           } finally {
             stats.tickDone(started, ok);
           }
@@ -130,6 +146,8 @@ export function startLoop(
     },
     nudge() {
       idleWait = intervalMs;
+      // failing ticks keep their back-off
+      if (failures) return;
       if (busy) nudged = true;
       else if (!stopped && timerAt > performance.now() + intervalMs) schedule(intervalMs);
     },
