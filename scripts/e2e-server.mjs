@@ -10,6 +10,7 @@ const [port, dataDir, first] = process.argv.slice(2);
 const root = path.resolve(import.meta.dirname, '..');
 const marker = path.join(root, '.tmp', `e2e-build-${process.env.E2E_RUN_ID ?? 'manual'}`);
 
+fs.mkdirSync(path.join(root, '.tmp'), { recursive: true });
 if (first === 'true') {
   for (const f of fs.readdirSync(path.join(root, '.tmp'), { withFileTypes: true })) {
     if (f.name.startsWith('e2e-build-')) fs.rmSync(path.join(root, '.tmp', f.name), { force: true });
