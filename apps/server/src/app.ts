@@ -164,7 +164,7 @@ function registerWeb(app: FastifyInstance, ctx: AppContext) {
       if (!user || user.mustChangePassword || user.mustSetUpTwoFactor) return [];
       return hasPermission(user.permissions, 'merchant.rw.all') ? [MERCHANT_PICKER_CALL] : [];
     },
-    { files: speedupOn(ctx.config, 'landing-preloads'), calls: speedupOn(ctx.config, 'first-calls') },
+    () => ({ files: speedupOn(ctx.config, 'landing-preloads'), calls: speedupOn(ctx.config, 'first-calls') }),
   );
   app.get('/payment/:formId', { schema: { hide: true } }, sendPage('payment.html'));
   for (const f of fs.readdirSync(dist)) {
@@ -216,12 +216,13 @@ function sendLandingPage(
   dist: string,
   plain: (req: FastifyRequest, reply: FastifyReply) => FastifyReply,
   firstCalls: (sessionToken: string) => Promise<string[]>,
-  on: { files: boolean; calls: boolean },
+  speedups: () => { files: boolean; calls: boolean },
 ) {
   const attr = (s: string) => s.replace(/[^\w./?=&-]/g, '').replaceAll('&', '&amp;');
   const readPreloads = fileReader(path.join(dist, 'route-preloads.json'), (text) => JSON.parse(text) as RoutePreloads);
   const readIndex = fileReader(path.join(dist, 'index.html'), (text) => text);
   return async (req: FastifyRequest, reply: FastifyReply) => {
+    const on = speedups();
     const address = req.url.split('?')[0]!;
     const preloads = await readPreloads().catch(() => undefined);
     // own keys only: an address like /__proto__ or /constructor names no build file

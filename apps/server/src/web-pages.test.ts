@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { MERCHANT_PICKER_CALL } from '@paydesk/contracts/first-calls';
 import { createTestApp, loginAs, type TestApp } from '../test/harness';
@@ -150,17 +150,23 @@ describe('landing pages name their screens’ files', () => {
 describe('landing preloads and first calls, each switched off on its own (SPEEDUPS_OFF)', () => {
   const SESSION_LINK = '<link rel="preload" href="/api/v1/people/me" as="fetch" crossorigin />';
   const merchantList = `<link rel="preload" as="fetch" crossorigin href="${MERCHANT_PICKER_CALL.replace('&', '&amp;')}">`;
-  const started = async (off: Set<Speedup>) => {
-    const t = await createTestApp({ webDist: webBuild(PRELOADS), speedupsOff: off });
+  let t: TestApp;
+  let admin: string;
+  beforeAll(async () => {
+    t = await createTestApp({ webDist: webBuild(PRELOADS) });
     apps.push(t);
-    const admin = await loginAs(t.app, 'admin');
-    const page = async (url: string, cookie?: string) =>
-      (await t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} })).body;
-    return { t, admin, page };
+    admin = await loginAs(t.app, 'admin');
+  });
+  /** The switch is read at each page: one app serves every combination (as a restart with SPEEDUPS_OFF would). */
+  const off = (names: Speedup[]) => {
+    t.ctx.config.speedupsOff = new Set(names);
   };
+  afterEach(() => off([]));
+  const page = async (url: string, cookie?: string) =>
+    (await t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} })).body;
 
   it('landing-preloads off: no page names a screen file; the calls are still named', async () => {
-    const { admin, page } = await started(new Set(['landing-preloads']));
+    off(['landing-preloads']);
     for (const url of ['/login', '/invoices', '/reports']) {
       const body = await page(url, admin);
       expect(body, url).not.toContain('modulepreload');
@@ -171,7 +177,7 @@ describe('landing preloads and first calls, each switched off on its own (SPEEDU
   });
 
   it('first-calls off: no page names a call, not even the session; the screen files are still named', async () => {
-    const { admin, page } = await started(new Set(['first-calls']));
+    off(['first-calls']);
     for (const url of ['/login', '/invoices', '/reports', '/']) {
       const body = await page(url, admin);
       expect(body, url).not.toContain('as="fetch"');
@@ -182,14 +188,13 @@ describe('landing preloads and first calls, each switched off on its own (SPEEDU
   });
 
   it('both off: every page is index.html as built, without its session-call link', async () => {
-    const { admin, page } = await started(new Set(['landing-preloads', 'first-calls']));
+    off(['landing-preloads', 'first-calls']);
     const plain = INDEX.replace(`    ${SESSION_LINK}\n`, '');
     expect(plain).not.toBe(INDEX);
     for (const url of ['/login', '/invoices', '/reports']) expect(await page(url, admin), url).toBe(plain);
   });
 
   it('the merchant list is named from the session as it is now: a session that must change its password loses it', async () => {
-    const { t, admin, page } = await started(new Set());
     expect(await page('/invoices', admin)).toContain(merchantList);
     await t.ctx.db.execute(sql`UPDATE users SET must_change_password = true WHERE username = 'admin'`);
     try {

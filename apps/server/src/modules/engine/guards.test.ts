@@ -63,23 +63,24 @@ async function newInvoice(flow: 'DEPOSIT' | 'WITHDRAWAL', currency: 'UZS' | 'RUB
 
 describe('operator changes go through the same guards', () => {
   it('a withdrawal the balance does not cover cannot be set DONE (or IN_PROGRESS): 409, nothing moves', async () => {
-    // the issue's case: a RUB withdrawal of 300,000.00 with 100,000.00 left after a settlement
+    // a RUB withdrawal of 200,000.00 more than is left after a settlement (the issue's case: 300,000.00 with
+    // 100,000.00 left); the demo's balance follows the moment the demo data was made, so the figures come from it
+    // (at most 100,000.00 left, and at most half of it: a withdrawal's maximum is 300,000.00)
     const admin = await loginAs(t.app, 'admin');
     const rubTerminal = t.demo.terminals.find((x) => x.currency === 'RUB' && !x.isTest)!;
+    const start = await liveBalance('RUB');
+    expect(start, 'the demo merchant holds roubles').toBeGreaterThanOrEqual(2_00);
+    const settled = start - Math.min(100_000_00, Math.floor(start / 2));
     const settle = await t.app.inject({
       method: 'POST',
       url: `/api/v1/settlement?merchantId=${t.demo.merchantId}`,
       headers: { cookie: admin },
-      payload: {
-        terminalId: rubTerminal.id,
-        baseAmount: Number(minorToMajorString((await liveBalance('RUB')) - 100_000_00, 2)),
-        settlementAmount: 1,
-      },
+      payload: { terminalId: rubTerminal.id, baseAmount: Number(minorToMajorString(settled, 2)), settlementAmount: 1 },
     });
     expect(settle.statusCode, settle.body).toBe(200);
     const balance = await liveBalance('RUB');
-    expect(balance).toBe(100_000_00);
-    const { invoiceId } = await newInvoice('WITHDRAWAL', 'RUB', 300_000_00);
+    expect(balance).toBe(start - settled);
+    const { invoiceId } = await newInvoice('WITHDRAWAL', 'RUB', balance + 200_000_00);
     const before = await ledgerSnapshot();
     for (const status of ['DONE', 'IN_PROGRESS']) {
       const res = await setStatus(invoiceId, status);

@@ -13,15 +13,20 @@ import { createGuardSql, merchantKeySql, verifyMerchantRequest } from './signatu
  */
 const PATH = '/api/merchant/v1/invoices';
 
+let t: TestApp;
+let sign: Signer;
+beforeAll(async () => {
+  t = await createTestApp();
+  sign = merchantSigner(t.demo.merchantId, t.demo.privateKeyPem, t.clock.now);
+});
+afterAll(async () => t?.close());
+
 for (const mode of ['on', 'off'] as const) {
   describe(`remembered creates ${mode}`, () => {
-    let t: TestApp;
-    let sign: Signer;
-    beforeAll(async () => {
-      t = await createTestApp(mode === 'off' ? { speedupsOff: new Set(['remembered-creates']) } : {});
-      sign = merchantSigner(t.demo.merchantId, t.demo.privateKeyPem, t.clock.now);
+    // the switch is read at each create: one app serves both (as a restart with SPEEDUPS_OFF would)
+    beforeAll(() => {
+      t.ctx.config.speedupsOff = new Set(mode === 'off' ? ['remembered-creates'] : []);
     });
-    afterAll(async () => t?.close());
     const term = () => t.demo.terminals.find((x) => x.flowType === 'DEPOSIT' && x.currency === 'UZS' && !x.isTest)!;
     const invoices = async () =>
       Number((await t.ctx.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM invoices`)).rows[0]!.n);
