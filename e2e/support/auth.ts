@@ -1,4 +1,4 @@
-import { expect, test as base, type Page } from '@playwright/test';
+import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test';
 import { portOf } from './servers';
 
 export const DEMO_PASSWORD = 'demo-2026';
@@ -31,13 +31,21 @@ export async function signOut(page: Page) {
  * two (Login's, then the app's): the cheaper start of the specs that begin signed in.
  */
 async function signInThroughApi(page: Page, baseURL: string, username: string, password = DEMO_PASSWORD) {
-  const res = await page.request.post('/api/v1/login', {
+  await logIn(page.request, baseURL, username, password);
+  await page.goto('/invoices');
+  await expect(page.getByRole('heading', { name: 'Transactions', level: 1 })).toBeVisible();
+}
+
+/**
+ * POST /api/v1/login on a request context, which keeps the session cookie: from the app's own origin, as a browser's
+ * request is (the server refuses a write with the session cookie without it).
+ */
+export async function logIn(request: APIRequestContext, baseURL: string, username: string, password: string) {
+  const res = await request.post('/api/v1/login', {
     data: { username, password },
     headers: { origin: new URL(baseURL).origin },
   });
   expect(res.ok(), `Log In as ${username}: ${await res.text()}`).toBe(true);
-  await page.goto('/invoices');
-  await expect(page.getByRole('heading', { name: 'Transactions', level: 1 })).toBeVisible();
 }
 
 /**

@@ -1,5 +1,5 @@
 import { request as playwrightRequest, type APIRequestContext } from '@playwright/test';
-import { expect } from './auth';
+import { expect, logIn } from './auth';
 
 /** Users made for one test, so that no demo user is left changed (other specs share the server and database). */
 export const suffix = () => Math.random().toString(36).slice(2, 7);
@@ -10,8 +10,7 @@ export const suffix = () => Math.random().toString(36).slice(2, 7);
  */
 export async function apiSession(baseURL: string, username: string, password: string): Promise<APIRequestContext> {
   const api = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { origin: new URL(baseURL).origin } });
-  const res = await api.post('/api/v1/login', { data: { username, password } });
-  expect(res.ok(), `login ${username}: ${await res.text()}`).toBe(true);
+  await logIn(api, baseURL, username, password);
   return api;
 }
 

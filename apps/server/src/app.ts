@@ -237,12 +237,11 @@ function sendLandingPage(
     // for a signed-in landing, the calls after the session's that the session alone decides, asked for with it
     // (a hint only: should the session lookup fail, the page goes without it)
     const calls = landing && on.calls && signedIn && token ? await firstCalls(token).catch(() => []) : [];
+    const named = landing && on.files ? files! : { js: [], css: [] };
     const links = [
       ...calls.map((c) => `<link rel="preload" as="fetch" crossorigin href="${attr(c)}">`),
-      ...(landing && on.files ? files!.js.map((f) => `<link rel="modulepreload" crossorigin href="/${attr(f)}">`) : []),
-      ...(landing && on.files
-        ? files!.css.map((f) => `<link rel="preload" as="style" crossorigin href="/${attr(f)}">`)
-        : []),
+      ...named.js.map((f) => `<link rel="modulepreload" crossorigin href="/${attr(f)}">`),
+      ...named.css.map((f) => `<link rel="preload" as="style" crossorigin href="/${attr(f)}">`),
     ];
     let html = await readIndex();
     if (!on.calls) html = html.replace(SESSION_CALL_LINK, '');

@@ -7,28 +7,18 @@ import { randomBytes } from 'node:crypto';
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TMP_DIR } from '../test/paths';
-import { withDatabase } from '../test/global-setup';
+import { emptyDatabase } from '../test/global-setup';
+import { freePort } from '../test/server-process';
 
 const SERVER_DIR = path.resolve(import.meta.dirname, '..');
 // inside the repository, as apps/server/dist is: node finds the external packages in node_modules above it
 const outdir = path.join(TMP_DIR, `build-test-${process.pid}`);
 const dataDir = path.join(TMP_DIR, `build-test-data-${process.pid}`);
 const adminUrl = process.env.DATABASE_URL;
-const dbName = `paydesk_build_${process.pid}`;
-
-function freePort() {
-  return new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
+let database: Awaited<ReturnType<typeof emptyDatabase>> | undefined;
 
 let child: ChildProcess | undefined;
 let output = '';
@@ -38,12 +28,8 @@ beforeAll(async () => {
   execFileSync(process.execPath, [path.join(SERVER_DIR, 'build.mjs'), outdir], { cwd: SERVER_DIR, stdio: 'pipe' });
   let databaseUrl: string | undefined;
   if (adminUrl) {
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName}`);
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    await admin.end();
-    databaseUrl = withDatabase(adminUrl, dbName);
+    database = await emptyDatabase(adminUrl, 'paydesk_build');
+    databaseUrl = database.url;
   }
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
@@ -99,12 +85,7 @@ afterAll(async () => {
     await exited;
     clearTimeout(timer);
   }
-  if (adminUrl) {
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.end();
-  }
+  await database?.drop();
   fs.rmSync(outdir, { recursive: true, force: true });
   fs.rmSync(dataDir, { recursive: true, force: true });
 }, 30_000);

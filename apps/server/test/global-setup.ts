@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
@@ -59,6 +60,25 @@ export function withDatabase(url: string, db: string) {
   const u = new URL(url);
   u.pathname = `/${db}`;
   return u.toString();
+}
+
+/**
+ * A new, empty database (no migration applied) on the server of `url`, named `<prefix>_<random>`: its address, and
+ * the drop that ends it (closing whatever connections are left).
+ */
+export async function emptyDatabase(url: string, prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
+  const admin = async (text: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(text);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  return { url: withDatabase(url, name), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
 declare module 'vitest' {

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from './server-process';
 
 /*
  * A PostgreSQL cluster of a test's own (PostgreSQL 15's initdb and pg_ctl, as Debian installs them), for what cannot
@@ -19,23 +19,15 @@ const isRoot = process.getuid?.() === 0;
 export const canRunCluster =
   fs.existsSync(path.join(PGBIN, 'initdb')) && (isRoot || os.userInfo().username === 'postgres');
 
-const asPostgres = (cmd: string, args: string[]) =>
-  isRoot ? run('runuser', ['-u', 'postgres', '--', path.join(PGBIN, cmd), ...args]) : run(path.join(PGBIN, cmd), args);
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
+/** Runs a command as the postgres user (a bare name is one of PostgreSQL's binaries: initdb, pg_ctl…). */
+const asPostgres = (cmd: string, args: string[]) => {
+  const file = cmd.includes('/') ? cmd : path.join(PGBIN, cmd);
+  return isRoot ? run('runuser', ['-u', 'postgres', '--', file, ...args]) : run(file, args);
+};
 
 export type Cluster = {
   /** postgres://postgres@127.0.0.1:<port>/postgres */
   url: string;
-  port: number;
-  dir: string;
   /** the archived write-ahead log, when started with `archive` */
   walArchive: string;
   /** pg_basebackup of it (fast checkpoint, its WAL streamed along) into a new folder; returns the folder */
@@ -46,12 +38,14 @@ export type Cluster = {
   destroy(): Promise<void>;
 };
 
+/** A folder (or file) made by this process, handed to the postgres user. */
+const toPostgres = async (p: string) => {
+  if (isRoot) await run('chown', ['postgres', p]);
+  return p;
+};
+
 /** A folder for a cluster, owned by postgres. */
-async function clusterDir() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paydesk-pg-'));
-  if (isRoot) await run('chown', ['postgres', dir]);
-  return dir;
-}
+const clusterDir = () => toPostgres(fs.mkdtempSync(path.join(os.tmpdir(), 'paydesk-pg-')));
 
 /** What every cluster of the tests listens on: its own port on 127.0.0.1 and a socket in its folder. */
 const listenConf = (dir: string, port: number) =>
@@ -70,7 +64,7 @@ export async function startCluster(opts: { archive?: boolean } = {}): Promise<Cl
   let conf = listenConf(dir, port);
   if (opts.archive) {
     fs.mkdirSync(walArchive);
-    if (isRoot) await run('chown', ['postgres', walArchive]);
+    await toPostgres(walArchive);
     conf += `archive_mode = on\narchive_command = 'test ! -f ${walArchive}/%f && cp %p ${walArchive}/%f'\n`;
   }
   fs.appendFileSync(path.join(data, 'postgresql.conf'), conf);
@@ -85,14 +79,14 @@ export async function restoreCluster(base: string, walArchive: string, targetTim
   const dir = await clusterDir();
   const data = path.join(dir, 'data');
   const port = await freePort();
-  await run(isRoot ? 'runuser' : 'cp', [...(isRoot ? ['-u', 'postgres', '--', 'cp'] : []), '-a', base, data]);
+  await asPostgres('/bin/cp', ['-a', base, data]);
   fs.appendFileSync(
     path.join(data, 'postgresql.conf'),
     `${listenConf(dir, port)}archive_mode = off\nrestore_command = 'cp ${walArchive}/%f %p'\n` +
       `recovery_target_time = '${targetTime}'\nrecovery_target_action = 'promote'\n`,
   );
   fs.writeFileSync(path.join(data, 'recovery.signal'), '');
-  if (isRoot) await run('chown', ['postgres', path.join(data, 'recovery.signal')]);
+  await toPostgres(path.join(data, 'recovery.signal'));
   return clusterOf(dir, data, port, walArchive);
 }
 
@@ -106,27 +100,13 @@ async function clusterOf(dir: string, data: string, port: number, walArchive: st
   await start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    port,
-    dir,
     walArchive,
     start,
     stop,
     async baseBackup() {
       const target = path.join(dir, `base-${Date.now()}`);
-      await asPostgres('pg_basebackup', [
-        '-h',
-        '127.0.0.1',
-        '-p',
-        String(port),
-        '-U',
-        'postgres',
-        '-D',
-        target,
-        '-X',
-        'stream',
-        '-c',
-        'fast',
-      ]);
+      const from = ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres'];
+      await asPostgres('pg_basebackup', [...from, '-D', target, '-X', 'stream', '-c', 'fast']);
       return target;
     },
     async destroy() {

@@ -1,5 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { TEST_KEY_FILE, TMP_DIR } from './paths';
 
@@ -11,6 +12,16 @@ import { TEST_KEY_FILE, TMP_DIR } from './paths';
 const SERVER_DIR = path.resolve(import.meta.dirname, '..');
 const TSX_CLI = path.resolve(SERVER_DIR, '../../node_modules/tsx/dist/cli.mjs');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A TCP port of 127.0.0.1 free at the moment of asking (for a server or a PostgreSQL cluster to listen on). */
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
 
 export type ServerProcess = {
   name: string;

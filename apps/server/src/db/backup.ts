@@ -4,6 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { reconcileLedger, type LedgerFindings } from '../modules/ledger/reconcile';
+import { dumpDataDirTo } from './pglite-dump';
 import { acquireLock, buildMigrations, CONTROL_SOCKET_FILE, createDb, DataDirLockedError } from './create-db';
 
 /*
@@ -74,13 +75,7 @@ async function dumpStopped(dataDir: string, file: string): Promise<{ newestMigra
   try {
     const db = await PGlite.create(path.join(dataDir, 'pgdata'));
     try {
-      const newest = await db.query<{ newest: string | null }>(
-        'SELECT max(created_at)::text AS newest FROM drizzle.__drizzle_migrations',
-      );
-      const dump = await db.dumpDataDir('gzip');
-      await fs.promises.writeFile(`${file}.partial`, Buffer.from(await dump.arrayBuffer()), { mode: 0o600 });
-      await fs.promises.rename(`${file}.partial`, file);
-      return { newestMigration: Number(newest.rows[0]?.newest ?? 0) };
+      return await dumpDataDirTo(db, file);
     } finally {
       await db.close();
     }

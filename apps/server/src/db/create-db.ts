@@ -10,6 +10,7 @@ import pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { withTimeout } from '../lib/timeout';
+import { newestAppliedMigration, type MigrationQuery } from './applied-migrations';
 import * as schema from './schema';
 
 // int8 stays text from the driver: schema.ts maps each int8 column exactly (money: a checked
@@ -350,29 +351,11 @@ export async function runMigrations(handle: DbHandle, { migrate: mode = 'auto' }
   }
 }
 
-/** A query on the database whose migrations are looked at (a pool, or the migration lock's own connection). */
-type MigrationQuery = (text: string) => Promise<{ rows: { newest: string | null }[] }>;
-
 /** Journal times of the migrations this build carries (drizzle's meta/_journal.json), read once. */
 let buildMigrationTimes: number[] | undefined;
 export function buildMigrations(): number[] {
   buildMigrationTimes ??= readMigrationFiles({ migrationsFolder: MIGRATIONS_DIR }).map((m) => m.folderMillis);
   return buildMigrationTimes;
-}
-
-/**
- * The journal time of the newest migration the database has applied (drizzle.__drizzle_migrations records each
- * one's), 0 for a database with none yet.
- */
-export async function newestAppliedMigration(q: MigrationQuery): Promise<number> {
-  try {
-    const { rows } = await q('SELECT max(created_at)::text AS newest FROM drizzle.__drizzle_migrations');
-    return Number(rows[0]?.newest ?? 0);
-  } catch (err) {
-    // an empty database: no migration table yet
-    if ((err as { code?: string }).code === '42P01') return 0;
-    throw err;
-  }
 }
 
 const dayOf = (millis: number) => new Date(millis).toISOString().slice(0, 16).replace('T', ' ');

@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { withDatabase } from '../../test/global-setup';
+import { emptyDatabase } from '../../test/global-setup';
 import { startServer, stopServer } from '../../test/server-process';
 import { buildMigrations, createDb, runMigrations } from './create-db';
 
@@ -12,15 +11,9 @@ import { buildMigrations, createDb, runMigrations } from './create-db';
  */
 describe.skipIf(!process.env.DATABASE_URL)('migrations on a fresh PostgreSQL database', () => {
   it('three servers starting together all migrate it, once', async () => {
-    const url = process.env.DATABASE_URL!;
-    const name = `paydesk_mig_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
+    const db = await emptyDatabase(process.env.DATABASE_URL!, 'paydesk_mig');
     try {
-      const handles = await Promise.all(
-        [1, 2, 3].map(() => createDb({ databaseUrl: withDatabase(url, name), poolMax: 2 })),
-      );
+      const handles = await Promise.all([1, 2, 3].map(() => createDb({ databaseUrl: db.url, poolMax: 2 })));
       try {
         const results = await Promise.allSettled(handles.map((h) => runMigrations(h)));
         expect(results.map((r) => (r.status === 'rejected' ? String(r.reason) : 'ok'))).toEqual(['ok', 'ok', 'ok']);
@@ -33,19 +26,14 @@ describe.skipIf(!process.env.DATABASE_URL)('migrations on a fresh PostgreSQL dat
         await Promise.all(handles.map((h) => h.close()));
       }
     } finally {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
+      await db.drop();
     }
   });
 
   it('four server processes started at once on an empty database all serve, and the migrations ran once', async () => {
-    const url = process.env.DATABASE_URL!;
-    const name = `paydesk_start_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
+    const db = await emptyDatabase(process.env.DATABASE_URL!, 'paydesk_start');
     const started = await Promise.allSettled(
-      [1, 2, 3, 4].map((i) => startServer(`start-${i}`, withDatabase(url, name), { PG_POOL_MAX: '3' })),
+      [1, 2, 3, 4].map((i) => startServer(`start-${i}`, db.url, { PG_POOL_MAX: '3' })),
     );
     const servers = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     try {
@@ -63,10 +51,10 @@ describe.skipIf(!process.env.DATABASE_URL)('migrations on a fresh PostgreSQL dat
         ).toEqual([]);
       }
       // each migration of the build applied exactly once
-      const db = new pg.Client({ connectionString: withDatabase(url, name) });
-      await db.connect();
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
       try {
-        const { rows } = await db.query<{ n: number; distinct: number; newest: string }>(
+        const { rows } = await client.query<{ n: number; distinct: number; newest: string }>(
           `SELECT count(*)::int AS n, count(DISTINCT hash)::int AS distinct, max(created_at)::text AS newest
            FROM drizzle.__drizzle_migrations`,
         );
@@ -76,12 +64,11 @@ describe.skipIf(!process.env.DATABASE_URL)('migrations on a fresh PostgreSQL dat
           newest: String(Math.max(...buildMigrations())),
         });
       } finally {
-        await db.end();
+        await client.end();
       }
     } finally {
       await Promise.all(servers.map((s) => stopServer(s)));
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
+      await db.drop();
     }
   });
 });

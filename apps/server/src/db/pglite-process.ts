@@ -3,10 +3,10 @@
  * so the app always talks node-postgres and a slow query never blocks the API's event loop.
  * Started by createDb(); exits when its parent goes away.
  */
-import fs from 'node:fs';
 import net from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { dumpDataDirTo } from './pglite-dump';
 
 const dataDir = process.env.PGLITE_DATA_DIR;
 const socketPath = process.env.PGLITE_SOCKET_PATH;
@@ -41,14 +41,7 @@ async function answer(request: string): Promise<Record<string, unknown>> {
   try {
     const req = JSON.parse(request) as { op?: unknown; file?: unknown };
     if (req.op !== 'backup' || typeof req.file !== 'string') return { error: 'expected {"op":"backup","file":…}' };
-    const migration = await db.query<{ newest: string | null }>(
-      'SELECT max(created_at)::text AS newest FROM drizzle.__drizzle_migrations',
-    );
-    const dump = await db.dumpDataDir('gzip');
-    const partial = `${req.file}.partial`;
-    await fs.promises.writeFile(partial, Buffer.from(await dump.arrayBuffer()), { mode: 0o600 });
-    await fs.promises.rename(partial, req.file);
-    return { ok: true, newestMigration: Number(migration.rows[0]?.newest ?? 0) };
+    return { ok: true, ...(await dumpDataDirTo(db, req.file)) };
   } catch (err) {
     return { error: (err as Error).message };
   }

@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { describe, expect, it } from 'vitest';
 import { createTestDb } from '../../test/harness';
-import { withDatabase } from '../../test/global-setup';
+import { emptyDatabase } from '../../test/global-setup';
 import { createDb, runMigrations, SchemaVersionError, type DbHandle } from './create-db';
 
 /*
@@ -26,17 +24,13 @@ async function withEmptyDb(use: (dbh: DbHandle) => Promise<void>) {
     }
     return;
   }
-  const name = `paydesk_schema_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const dbh = await createDb({ databaseUrl: withDatabase(url, name), poolMax: 2 });
+  const db = await emptyDatabase(url, 'paydesk_schema');
+  const dbh = await createDb({ databaseUrl: db.url, poolMax: 2 });
   try {
     await use(dbh);
   } finally {
     await dbh.close();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    await db.drop();
   }
 }
 

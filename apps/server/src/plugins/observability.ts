@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { buildMigrations, newestAppliedMigration } from '../db/create-db';
+import { newestAppliedMigration } from '../db/applied-migrations';
+import { buildMigrations } from '../db/create-db';
 import type { AppContext } from '../lib/context';
 import { replicaStatus } from '../lib/replicas';
 import { AppError } from '../lib/errors';

@@ -1,24 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DemoMerchantFile } from '../../db/seed';
 import { fetchSigned, invoiceBody, merchantSigner, startReceiver, uniqueId } from '../../../test/merchant-client';
-import { withDatabase } from '../../../test/global-setup';
+import { emptyDatabase } from '../../../test/global-setup';
+import { freePort } from '../../../test/server-process';
 
 const ROOT = path.resolve(import.meta.dirname, '../../../../..');
-
-async function freePort() {
-  return new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function startServer(env: Record<string, string>): ChildProcess {
   // node --import tsx (what `npx tsx` runs) so that SIGKILL hits the server itself, not an npx wrapper
@@ -44,7 +35,7 @@ async function waitHealthy(base: string, ms = 60_000) {
 
 describe.skipIf(!process.env.DATABASE_URL)('crash recovery (PostgreSQL, separate server process)', () => {
   const url = process.env.DATABASE_URL!;
-  const dbName = `paydesk_crash_${process.pid}`;
+  let database: Awaited<ReturnType<typeof emptyDatabase>> | undefined;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paydesk-crash-'));
   let child: ChildProcess | undefined;
   let db: pg.Client | undefined;
@@ -52,23 +43,16 @@ describe.skipIf(!process.env.DATABASE_URL)('crash recovery (PostgreSQL, separate
   afterAll(async () => {
     child?.kill('SIGKILL');
     await db?.end();
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.end();
+    await database?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('SIGKILL during a burst of 500 creates/completes: acknowledged work survives, ledger balances, callbacks still go out', async () => {
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    await admin.end();
+    database = await emptyDatabase(url, 'paydesk_crash');
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const env = {
-      DATABASE_URL: withDatabase(url, dbName),
+      DATABASE_URL: database.url,
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
