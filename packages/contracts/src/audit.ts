@@ -59,6 +59,7 @@ export const AUDIT_ACTIONS = [
   'approval.rejected',
   'data_key.rotation_started',
   'data_key.rotation_finished',
+  'database.restored',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

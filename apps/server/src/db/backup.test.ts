@@ -69,6 +69,11 @@ describe.skipIf(!!process.env.DATABASE_URL)('backup and restore of the embedded 
         (await db.query('SELECT 1 FROM invoices WHERE merchant_invoice_id = $1', [id])).rows.length === 1;
       expect(await has(before)).toBe(true);
       expect(await has(after)).toBe(false);
+      // the restore is in the restored database's own audit trail
+      const audit = await db.query<{ action: string; target_id: string; actor_kind: string }>(
+        "SELECT action, target_id, actor_kind FROM audit_log WHERE action = 'database.restored'",
+      );
+      expect(audit.rows).toEqual([{ action: 'database.restored', target_id: manifest.file, actor_kind: 'system' }]);
       const dbh = await createDb({ pglite: db, poolMax: 1 });
       try {
         expect(await reconcileLedger(dbh.db)).toEqual({ drift: [], unbalanced: [] });

@@ -5,7 +5,15 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { reconcileLedger, type LedgerFindings } from '../modules/ledger/reconcile';
 import { dumpDataDirTo } from './pglite-dump';
-import { acquireLock, buildMigrations, CONTROL_SOCKET_FILE, createDb, DataDirLockedError } from './create-db';
+import { recordAudit, SYSTEM_ACTOR } from '../modules/audit/service';
+import {
+  acquireLock,
+  buildMigrations,
+  CONTROL_SOCKET_FILE,
+  createDb,
+  DataDirLockedError,
+  runMigrations,
+} from './create-db';
 
 /*
  * Backups of the embedded database (docs/operations.md, "Back up"): `npm run backup -- <folder>` and
@@ -133,7 +141,8 @@ export type RestoreReport = { manifest: BackupManifest; books: LedgerFindings; k
 
 /**
  * Brings a backup back into `dataDir`, whose server must be stopped. The dump's checksum is verified, it is opened in
- * a folder of its own and its books reconciled first; only then does the current database move aside (kept as
+ * a folder of its own, migrated to this build's schema, its books reconciled and the restore recorded in its audit
+ * trail (`database.restored`) first; only then does the current database move aside (kept as
  * `pgdata.before-restore-<time>`, to be deleted by hand) and the restored one take its place. A backup whose books
  * do not reconcile is not put in place unless forced; one from a release newer than this build is refused (its schema
  * is not this build's).
@@ -167,18 +176,33 @@ export async function restoreBackup(
     try {
       const dbh = await createDb({ pglite: db, poolMax: 1 });
       try {
+        // brought to this build's schema first (as the next start would), so that the checks below read it as it is
+        await runMigrations(dbh);
         books = await reconcileLedger(dbh.db);
+        if ((books.drift.length || books.unbalanced.length) && !opts.force) {
+          throw new BackupError(
+            `the backup's books do not reconcile (${books.drift.length} balances drift, ${books.unbalanced.length} ` +
+              'books do not sum to zero): nothing was changed; restore it anyway with --force',
+          );
+        }
+        // the restored database says so itself: its audit trail is the backup's, and then this
+        await recordAudit(
+          dbh.db,
+          SYSTEM_ACTOR,
+          {
+            action: 'database.restored',
+            targetType: 'backup',
+            targetId: manifest.file,
+            before: { backupTakenAt: manifest.createdAt, sha256: manifest.sha256 },
+            after: { forced: !!opts.force, drift: books.drift.length, unbalanced: books.unbalanced.length },
+          },
+          opts.now ?? new Date(),
+        );
       } finally {
         await dbh.close();
       }
     } finally {
       await db.close();
-    }
-    if ((books.drift.length || books.unbalanced.length) && !opts.force) {
-      throw new BackupError(
-        `the backup's books do not reconcile (${books.drift.length} balances drift, ${books.unbalanced.length} books ` +
-          'do not sum to zero): nothing was changed; restore it anyway with --force',
-      );
     }
     const current = path.join(dataDir, 'pgdata');
     const keptAs = fs.existsSync(current) ? path.join(dataDir, `pgdata.before-restore-${stamp}`) : null;

@@ -58,6 +58,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'approval.rejected': 'Request rejected',
   'data_key.rotation_started': 'Data key rotation started',
   'data_key.rotation_finished': 'Data key rotation finished',
+  'database.restored': 'Database restored from a backup',
 };
 
 export const ACTOR_KIND: Record<AuditActorKind, { label: string; color: string }> = {
