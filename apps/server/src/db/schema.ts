@@ -350,6 +350,14 @@ export const accountLimits = pgTable('account_limits', {
   limit: figure('limit').notNull(),
   priority: integer('priority').notNull().default(0),
   checkUniqueAmount: boolean('check_unique_amount').notNull().default(false),
+  /**
+   * The sum of the amounts of the deposits holding this account's requisites (IN_PROGRESS, PAYED): the room they
+   * take under the limit. Kept by a trigger on invoices in the transaction that writes the invoice (migration 0025),
+   * so routing reads one row instead of summing active deposits; the reconciliation checks it against them.
+   */
+  reserved: figure('reserved')
+    .notNull()
+    .default(sql`0`),
   /** Money that arrived took the balance past the limit (never refused); cleared when the limit is raised. */
   overLimitSince: ts('over_limit_since'),
   /** Taken out of routing because its requisites stopped being paid (automatically, or by staff) until resumed. */

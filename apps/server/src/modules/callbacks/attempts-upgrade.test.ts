@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
-import { createDb, MIGRATIONS_DIR, runMigrations, type DbHandle } from '../../db/create-db';
+import { createDb, runMigrations, type DbHandle } from '../../db/create-db';
+import { migrationsBefore } from '../../../test/migrations-before';
 
 /**
  * A database with callbacks and attempts made before replays existed upgrades in place: every attempt gets its
@@ -19,20 +20,6 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-/** The migrations up to the one before replays (callback_replays). */
-function migrationsBeforeReplays() {
-  const dir = path.join(tmp, 'migrations');
-  fs.mkdirSync(path.join(dir, 'meta'), { recursive: true });
-  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8'));
-  const replays = (journal.entries as { idx: number; tag: string }[]).find((e) => e.tag.endsWith('_callback_replays'))!;
-  journal.entries = journal.entries.filter((e: { idx: number }) => e.idx < replays.idx);
-  for (const e of journal.entries as { tag: string }[]) {
-    fs.copyFileSync(path.join(MIGRATIONS_DIR, `${e.tag}.sql`), path.join(dir, `${e.tag}.sql`));
-  }
-  fs.writeFileSync(path.join(dir, 'meta/_journal.json'), JSON.stringify(journal));
-  return dir;
-}
-
 const M1 = '11111111-1111-4111-8111-111111111111';
 const M2 = '22222222-2222-4222-8222-222222222222';
 
@@ -40,7 +27,7 @@ describe('upgrading callbacks made before replays', () => {
   it('backfills each attempt’s merchant and the hourly counts; later attempts add to them', async () => {
     pglite = await PGlite.create();
     dbh = await createDb({ pglite });
-    await migrate(dbh.db, { migrationsFolder: migrationsBeforeReplays() });
+    await migrate(dbh.db, { migrationsFolder: migrationsBefore('_callback_replays', path.join(tmp, 'migrations')) });
     const q = (text: string, params: unknown[] = []) => dbh!.pool.query(text, params);
     await q(`INSERT INTO currencies (id, code, name, dimension) VALUES (1, 'UZS', 'Sum', 2)`);
     await q(

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { fetchSigned, invoiceBody, listen, merchantSigner, uniqueId, type Signer } from '../../../test/merchant-client';
 import { ledgerTotals } from '../ledger/service';
+import { reconcileLedger } from '../ledger/reconcile';
 
 // Row-lock behaviour needs a real PostgreSQL server (PGlite runs one statement at a time).
 describe.skipIf(!process.env.DATABASE_URL)('engine under concurrency (PostgreSQL)', () => {
@@ -95,6 +96,8 @@ describe.skipIf(!process.env.DATABASE_URL)('engine under concurrency (PostgreSQL
         message: 'No payment requisites are available for this amount right now',
       });
     expect(await violations(accounts)).toEqual({ dupes: 0, over: 0 });
+    // every account's reservation (kept in its limit row) is still the sum of its holding deposits
+    expect((await reconcileLedger(t.ctx.db)).drift).toEqual([]);
     const errs = await t.ctx.db.execute<{
       n: number;
     }>(sql`SELECT count(*)::int AS n FROM invoice_errors WHERE invoice_id IN (
@@ -132,6 +135,8 @@ describe.skipIf(!process.env.DATABASE_URL)('engine under concurrency (PostgreSQL
     expect(results.filter((s) => s === 200).length).toBe(3 * accounts.length);
     expect(results.filter((s) => s === 409).length).toBe(200 - 3 * accounts.length);
     expect(await violations(accounts)).toEqual({ dupes: 0, over: 0 });
+    // every account's reservation (kept in its limit row) is still the sum of its holding deposits
+    expect((await reconcileLedger(t.ctx.db)).drift).toEqual([]);
   });
 
   it('50 parallel completes, then 50 parallel provider reports on one invoice: one PAYED, one DONE, one posting, one DONE callback', async () => {

@@ -9,7 +9,6 @@ import {
 } from '@paydesk/contracts';
 import type { Tx } from '../../db/create-db';
 import { accountLimits, currencies, invoices, providerTransactions } from '../../db/schema';
-import { holdsRequisitesSql } from './lifecycle';
 import { AppError } from '../../lib/errors';
 import { bookOf, lockMerchantFunds, merchantAvailable, providerAccountBalanceSql, type Book } from '../ledger/service';
 import { effectDelta, invoiceEffect } from '../ledger/postings';
@@ -195,7 +194,11 @@ export async function assertFundsCover(
   return available;
 }
 
-/** Unique amounts and limits, under the account's limit row lock (taken by lockAccounts). */
+/**
+ * Unique amounts and limits, under the account's limit row lock (taken by lockAccounts). The room deposits already
+ * take is the limit row's `reserved` (kept with every invoice write: migration 0025), which counts this invoice too
+ * when it held the account before the change.
+ */
 async function assertRequisitesFree(
   tx: Tx,
   before: InvoiceState,
@@ -203,20 +206,22 @@ async function assertRequisitesFree(
   limit: typeof accountLimits.$inferSelect | undefined,
 ) {
   const accountId = after.accountId!;
-  const money = await moneyFormatter(tx, after.currencyId);
-  const others = and(
-    eq(invoices.accountId, accountId),
-    eq(invoices.flowType, 'DEPOSIT'),
-    inArray(invoices.status, REQUISITE_STATUSES),
-    ne(invoices.id, after.id),
-  );
   if (limit?.checkUniqueAmount) {
     const [clash] = await tx
       .select({ id: invoices.id })
       .from(invoices)
-      .where(and(others, eq(invoices.amount, after.amount)))
+      .where(
+        and(
+          eq(invoices.accountId, accountId),
+          eq(invoices.flowType, 'DEPOSIT'),
+          inArray(invoices.status, REQUISITE_STATUSES),
+          ne(invoices.id, after.id),
+          eq(invoices.amount, after.amount),
+        ),
+      )
       .limit(1);
     if (clash) {
+      const money = await moneyFormatter(tx, after.currencyId);
       throw new RequisitesRefusal(
         `Refused: another active deposit on account ${accountId} has the amount ${money(after.amount)}; incoming money could no longer be matched to one invoice`,
         'amount taken',
@@ -226,13 +231,14 @@ async function assertRequisitesFree(
   // a reservation that was already held on this account for at least this amount takes no new room
   const alreadyHeld = holdsAccount(before) && before.accountId === accountId ? before.amount : 0;
   if (after.amount <= alreadyHeld) return;
-  const res = await tx.execute<{ balance: string; reserved: string }>(sql`
-    SELECT ${providerAccountBalanceSql(accountId, bookOf(after.isTest))}::text AS balance,
-      COALESCE((SELECT SUM(i.amount) FROM invoices i WHERE i.account_id = ${accountId} AND ${holdsRequisitesSql('i')}
-                AND i.id <> ${after.id}), 0)::text AS reserved`);
+  const res = await tx.execute<{ balance: string }>(
+    sql`SELECT ${providerAccountBalanceSql(accountId, bookOf(after.isTest))}::text AS balance`,
+  );
   // exact: a limit and a balance grow without bound
-  const room = (limit?.limit ?? 0n) - BigInt(res.rows[0]!.balance) - BigInt(res.rows[0]!.reserved);
+  const reservedByOthers = (limit?.reserved ?? 0n) - BigInt(alreadyHeld);
+  const room = (limit?.limit ?? 0n) - BigInt(res.rows[0]!.balance) - reservedByOthers;
   if (BigInt(after.amount) > room) {
+    const money = await moneyFormatter(tx, after.currencyId);
     throw new RequisitesRefusal(
       `Refused: account ${accountId} has room for ${money(room > 0n ? room : 0n)} under its limit; ${money(after.amount)} would take it over`,
       'no room under its limit',

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/create-db';
 import { toExactInt, type Reconciliation } from '@paydesk/contracts';
 import type { Book } from './service';
+import { holdsRequisitesSql } from '../engine/lifecycle';
 
 /** The balance key of an entry in SQL: the same as ledger/service.ts balanceKey. */
 const KEY = sql.raw(`e.book || ':' || e.account || ':' ||
@@ -27,8 +28,9 @@ export type LedgerFindings = Omit<Reconciliation, 'checkedAt'>;
 /**
  * The ledger's invariants, read from the database: every balance row equals the sum of its entries (and so does every
  * day total: drift keys `day:merchant:currency:book:terminal:day`, their net shown), suspense equals the unresolved
- * unmatched money (drift key `suspense:book:currency`: the balance held, the items' sum as entries), and every
- * book sums to zero per currency. Empty lists mean the books are right.
+ * unmatched money (drift key `suspense:book:currency`: the balance held, the items' sum as entries), each account's
+ * reservation equals its holding deposits (drift key `reserved:account`: the limit row's figure, the deposits' sum as
+ * entries), and every book sums to zero per currency. Empty lists mean the books are right.
  */
 export async function reconcileLedger(db: DbOrTx): Promise<LedgerFindings> {
   const drift = await db.execute<{ key: string; balance: string | null; entries: string | null }>(sql`
@@ -70,11 +72,20 @@ export async function reconcileLedger(db: DbOrTx): Promise<LedgerFindings> {
     FROM held h FULL OUTER JOIN items i ON i.book = h.book AND i.currency_id = h.currency_id
     WHERE coalesce(h.amount, 0) <> coalesce(i.amount, 0)
     ORDER BY 1`);
+  // each limit row's reservation is the sum of the deposits holding its account (migration 0025's trigger)
+  const reserved = await db.execute<{ key: string; balance: string | null; entries: string | null }>(sql`
+    WITH held AS (SELECT i.account_id, SUM(i.amount) AS amount FROM invoices i
+                  WHERE i.account_id IS NOT NULL AND ${holdsRequisitesSql('i')} GROUP BY 1)
+    SELECT 'reserved:' || coalesce(l.account_id, h.account_id) AS key, l.reserved::text AS balance,
+      h.amount::text AS entries
+    FROM account_limits l FULL OUTER JOIN held h ON h.account_id = l.account_id
+    WHERE coalesce(l.reserved, 0) <> coalesce(h.amount, 0)
+    ORDER BY 1`);
   const unbalanced = await db.execute<{ book: Book; currency_id: number; total: string }>(sql`
     SELECT book, currency_id, SUM(amount)::text AS total FROM ledger_entries GROUP BY book, currency_id
     HAVING SUM(amount) <> 0 ORDER BY 1, 2`);
   return {
-    drift: [...drift.rows, ...days.rows, ...suspense.rows].map((r) => ({
+    drift: [...drift.rows, ...days.rows, ...suspense.rows, ...reserved.rows].map((r) => ({
       key: r.key,
       balance: toExactInt(r.balance ?? 0),
       entries: toExactInt(r.entries ?? 0),
