@@ -251,6 +251,8 @@ const ROUTING_OUTCOMES = [
   'over limit',
   'no room under its limit',
   'amount taken',
+  // another customer was being given its requisites at that moment: routing passed to the next account, not waiting
+  'busy',
 ] as const;
 const routingStep = z.object({ accountId: z.int(), outcome: z.enum(ROUTING_OUTCOMES) });
 export type RoutingStep = z.infer<typeof routingStep>;

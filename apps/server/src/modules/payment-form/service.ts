@@ -20,6 +20,7 @@ import { RequisitesRefusal } from '../engine/guards';
 import {
   accountRequisites,
   depositCandidates,
+  lockFirstFreeAccount,
   routePayout,
   type RoutedAccount,
   type RoutingStep,
@@ -229,8 +230,12 @@ export async function requestCredential(ctx: AppContext, formId: string, body: F
 /**
  * Routing (routing/service.ts depositCandidates): the candidate accounts, best first, each tried by the engine
  * itself — `assign` moves the invoice onto it, and the guard refuses an account without room or with the amount taken.
- * Each try runs in a savepoint, so a refused account's limit-row lock is released before the next
- * is tried: a customer holds the lock of the one account it gets, never of all candidates.
+ * Each try runs in a savepoint, so a refused account's limit-row lock is released before the next is tried: a
+ * customer holds the lock of the one account it gets, never of all candidates. A try takes the first candidate left
+ * whose lock no other customer holds (lockFirstFreeAccount): a busy account passes the customer to the next one. Only
+ * when every candidate left is busy does the customer wait, on them in order, so that nobody is refused for an account
+ * that was merely in use. The routing record lists, best first, why each account before the given one was passed
+ * over: disabled, paused, over limit, refused by the guard, or busy.
  */
 async function assignRequisites(
   vault: DataVault,
@@ -244,23 +249,48 @@ async function assignRequisites(
     currencyId: inv.currencyId,
     isTest: inv.isTest,
   });
-  const routing = [...skipped];
-  for (const accountId of eligible) {
-    const acc = await accountRequisites(vault, tx, accountId);
-    if (!acc) continue;
+  const refused = new Map<number, RoutingStep['outcome']>();
+  // the record up to an account: the candidates before it passed over, refused or (not tried, so) busy
+  const recordTo = (accountId: number | null): RoutingStep[] => {
+    const upTo = accountId === null ? eligible : eligible.slice(0, eligible.indexOf(accountId));
+    return [
+      ...skipped,
+      ...upTo.map((id) => ({ accountId: id, outcome: refused.get(id) ?? ('busy' as const) })),
+      ...(accountId === null ? [] : [{ accountId, outcome: 'given' as const }]),
+    ];
+  };
+  let left = eligible;
+  // one try: the first free account left (or, waiting, the one given), as the engine's guard judges it
+  const tryAccount = async (waitFor?: number): Promise<RoutedAccount | 'all busy' | null> => {
+    let accountId: number | null = waitFor ?? null;
     try {
-      const steps = [...routing, { accountId, outcome: 'given' as const }];
-      await tx.transaction((sp) => assign(sp, acc, steps).then(() => undefined));
-      return { account: acc, routing: steps };
+      return await tx.transaction(async (sp) => {
+        accountId ??= await lockFirstFreeAccount(sp, left);
+        if (accountId === null) return 'all busy' as const;
+        left = left.filter((id) => id !== accountId);
+        const acc = await accountRequisites(vault, sp, accountId);
+        if (!acc) return null;
+        await assign(sp, acc, recordTo(accountId));
+        return acc;
+      });
     } catch (err) {
-      if (err instanceof RequisitesRefusal) {
-        routing.push({ accountId, outcome: err.reason });
-        continue;
+      if (err instanceof RequisitesRefusal && accountId !== null) {
+        refused.set(accountId, err.reason);
+        return null;
       }
       throw err;
     }
+  };
+  while (left.length) {
+    const got = await tryAccount();
+    if (got === 'all busy') break;
+    if (got) return { account: got, routing: recordTo(got.accountId) };
   }
-  return { account: null, routing };
+  for (const accountId of [...left]) {
+    const got = await tryAccount(accountId);
+    if (got && got !== 'all busy') return { account: got, routing: recordTo(got.accountId) };
+  }
+  return { account: null, routing: recordTo(null) };
 }
 
 /**

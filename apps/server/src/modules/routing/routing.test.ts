@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { injectSigned, invoiceBody, merchantSigner, type Signer } from '../../../test/merchant-client';
 import { depositCandidates } from './service';
+import { reconcileLedger } from '../ledger/reconcile';
 
 /**
  * Routing of requisites (routing/service.ts, engine/guards.ts) as the customer meets it: candidates best first, and
@@ -97,5 +98,67 @@ describe('routing through the engine guard', () => {
     expect(await ask(1_000_00)).toMatchObject({ status: 409, code: 'NO_ACCOUNT_AVAILABLE' });
     await t.ctx.db.execute(sql`UPDATE account_limits SET over_limit_since = NULL WHERE account_id = ${second}`);
     expect(await ask(1_000_00)).toMatchObject({ status: 200, account: second });
+  });
+});
+
+// Row locks need a real PostgreSQL server (PGlite runs one statement at a time).
+describe.skipIf(!process.env.DATABASE_URL)('routing past busy accounts (PostgreSQL)', () => {
+  const routingOf = async (invoiceId: string) =>
+    (
+      await t.ctx.db.execute<{ data: { routing: unknown } }>(sql`
+        SELECT data FROM event_log WHERE invoice_id = ${invoiceId} AND data ? 'routing' ORDER BY id DESC LIMIT 1`)
+    ).rows[0]?.data.routing;
+  const credential = (formId: string, amount: number) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/payments/form/${formId}/credential`,
+      payload: { amount, paymentMethodId: methodId },
+    });
+
+  it('an account another customer is being given passes this one to the next that fits, without waiting', async () => {
+    await leaveRoom(top, 10_000_000_00);
+    await leaveRoom(second, 10_000_000_00);
+    const { invoiceId, formId } = await create(2_345_67);
+    await t.ctx.db.transaction(async (tx) => {
+      // another customer's transaction holds the top account's limit-row lock
+      await tx.execute(sql`SELECT 1 FROM account_limits WHERE account_id = ${top} FOR UPDATE`);
+      const res = await credential(formId, 2_345_67);
+      expect(res.statusCode, res.body).toBe(200);
+    });
+    const [row] = (
+      await t.ctx.db.execute<{ account_id: number }>(sql`SELECT account_id FROM invoices WHERE id = ${invoiceId}`)
+    ).rows;
+    expect(row!.account_id).toBe(second);
+    expect(await routingOf(invoiceId)).toEqual(
+      expect.arrayContaining([
+        { accountId: top, outcome: 'busy' },
+        { accountId: second, outcome: 'given' },
+      ]),
+    );
+    expect((await reconcileLedger(t.ctx.db)).drift).toEqual([]);
+  });
+
+  it('every account busy: the customer waits for the best one and gets it once it is free', async () => {
+    await leaveRoom(top, 10_000_000_00);
+    await leaveRoom(second, 10_000_000_00);
+    const { invoiceId, formId } = await create(3_456_78);
+    let answered = false;
+    let pending: ReturnType<typeof credential> | undefined;
+    await t.ctx.db.transaction(async (tx) => {
+      await tx.execute(
+        sql`SELECT 1 FROM account_limits WHERE account_id IN (${top}, ${second}) ORDER BY account_id FOR UPDATE`,
+      );
+      pending = credential(formId, 3_456_78);
+      void pending.then(() => (answered = true));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(answered).toBe(false);
+    });
+    const res = await pending!;
+    expect(res.statusCode, res.body).toBe(200);
+    const [row] = (
+      await t.ctx.db.execute<{ account_id: number }>(sql`SELECT account_id FROM invoices WHERE id = ${invoiceId}`)
+    ).rows;
+    expect(row!.account_id).toBe(top);
+    expect((await reconcileLedger(t.ctx.db)).drift).toEqual([]);
   });
 });

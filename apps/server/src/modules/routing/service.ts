@@ -22,7 +22,8 @@ export type { RoutingStep };
  * of the payment method and currency, sandbox for test invoices and real providers for live ones,
  * not flagged over limit, not paused (account-health.ts). No figures and no locks here: which of them has room
  * (limit, reservations, unique amount) is decided by the engine's guard, the one rule for every path
- * (engine/guards.ts), under the one account's limit-row lock, when the requisites are assigned. `skipped`: the
+ * (engine/guards.ts), under the one account's limit-row lock, when the requisites are assigned; an account whose
+ * lock another customer holds is passed over first (lockFirstFreeAccount). `skipped`: the
  * method's other accounts and why they were not offered, for the invoice's routing record.
  */
 export async function depositCandidates(
@@ -43,6 +44,19 @@ export async function depositCandidates(
     eligible: res.rows.filter((r) => r.skip === null).map((r) => Number(r.id)),
     skipped: res.rows.filter((r) => r.skip !== null).map((r) => ({ accountId: Number(r.id), outcome: r.skip! })),
   };
+}
+
+/**
+ * Locks the limit row of the first of `accountIds` (in routing's order: priority, then id) that no other transaction
+ * holds (FOR UPDATE SKIP LOCKED), and returns its id; null when every one is held: other customers are being given
+ * their requisites right now. Routing so offers the next account instead of queueing behind a busy one. The engine's
+ * guard then takes the same lock (already held) and decides whether the deposit fits.
+ */
+export async function lockFirstFreeAccount(tx: Tx, accountIds: number[]): Promise<number | null> {
+  const res = await tx.execute<{ account_id: number }>(sql`
+    SELECT account_id FROM account_limits WHERE account_id = ANY(${`{${accountIds.join(',')}}`}::int[])
+    ORDER BY priority DESC, account_id FOR UPDATE SKIP LOCKED LIMIT 1`);
+  return res.rows[0] ? Number(res.rows[0].account_id) : null;
 }
 
 /** An account's first requisite, decrypted: what a deposit's customer is shown to pay to. */
