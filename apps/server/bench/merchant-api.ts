@@ -12,13 +12,9 @@
  *   --processes N runs N server processes (WEB_CONCURRENCY; default 1)
  *   --runtime compiled|tsx: the server as `npm start` runs it (the esbuild bundle; default) or its sources under tsx
  */
-import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync, randomBytes, randomUUID, createPrivateKey } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 // @ts-expect-error autocannon ships no types
 import autocannon from 'autocannon';
@@ -26,6 +22,7 @@ import { merchants, terminalMethods, terminals } from '../src/db/schema';
 import { createInvoiceSql } from '../src/modules/engine/lifecycle';
 import { createGuardSql, merchantKeySql } from '../src/modules/merchant-api/signature';
 import { cpuTimes, createBenchDatabase, dropBenchDatabase, signedCreateRequest, spread, startServer } from './lib';
+import { pgbenchCommand, runPgbench, writePgbenchScript } from './pgbench';
 
 const { values: args } = parseArgs({
   options: {
@@ -256,56 +253,11 @@ function pgbenchScript(v: {
     [sample.externalId, `('c-' || :cust)`],
   ]);
   const defines: string[] = [];
-  const dialect = new PgDialect();
-  const render = (q: ReturnType<typeof sql>, tag: string) => {
-    const { sql: text, params } = dialect.sqlToQuery(q);
-    // $10 before $1
-    return params
-      .map((p, i) => ({ p, n: i + 1 }))
-      .reverse()
-      .reduce((out, { p, n }) => {
-        let expr = perCreate.get(p);
-        if (p === null) expr = 'NULL';
-        if (expr === undefined) {
-          expr = `:${tag}${n}`;
-          defines.push('-D', `${tag}${n}=${String(p)}`);
-        }
-        return out.replaceAll(`$${n}`, expr);
-      }, text)
-      .replace(/\s+/g, ' ');
-  };
-  const lines = ['\\set seq random(1, 1000000000000)', '\\set cust random(0, 999)', `${render(insert, 'i')};`];
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pgbench-')), 'create.sql');
-  fs.writeFileSync(file, `${lines.join('\n')}\n`);
-  return { file, defines };
-}
-
-/** pgbench on the bench database with the create's statements; tps and PostgreSQL CPU per transaction. */
-function runPgbench(url: string, script: { file: string; defines: string[] }, clients: number, seconds: number) {
-  const before = cpuTimes(process.pid).postgresMs;
-  const out = execFileSync(
-    'pgbench',
-    [
-      '-n',
-      // the server runs the create as a named prepared statement (lib/prepared.ts): so does pgbench
-      '-M',
-      'prepared',
-      '-c',
-      String(clients),
-      '-j',
-      '2',
-      '-T',
-      String(seconds),
-      ...script.defines,
-      '-f',
-      script.file,
-      url,
-    ],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  const { sql: text, params } = new PgDialect().sqlToQuery(insert);
+  const command = pgbenchCommand(text, params, 'i', defines, (p) => perCreate.get(p));
+  return writePgbenchScript(
+    'create.sql',
+    ['\\set seq random(1, 1000000000000)', '\\set cust random(0, 999)', `${command};`],
+    defines,
   );
-  const after = cpuTimes(process.pid).postgresMs;
-  const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(out)?.[1]);
-  const done = Number(/number of transactions actually processed: (\d+)/.exec(out)?.[1]);
-  if (!tps || !done) throw new Error(`pgbench printed no result:\n${out}`);
-  return { tps, postgresCpuMs: (after - before) / done };
 }
