@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { CALLBACK_REPLAY_PER_SECOND } from '@paydesk/contracts';
 import { z } from 'zod';
 import { parseSpeedupsOff, type Speedup } from './lib/speedups';
 
@@ -37,6 +38,8 @@ const envSchema = z.object({
   COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
   PROVIDER_TOKENS: z.string().optional(),
   SANDBOX_DELAY_MS: z.coerce.number().int().min(0).default(3000),
+  /** how many replayed callbacks fall due a second, per replay (docs/operations.md) */
+  CALLBACK_REPLAY_PER_SECOND: z.coerce.number().int().min(1).max(1000).default(CALLBACK_REPLAY_PER_SECOND),
   ACCOUNT_PAUSE_AFTER: z.coerce.number().int().min(0).max(1000).default(10),
   ACCOUNT_PAUSE_WINDOW_MIN: z.coerce.number().int().min(1).max(10_080).default(30),
   WORKERS: z.enum(['true', 'false']).default('true'),
@@ -97,6 +100,11 @@ export type Config = {
    */
   accountPauseAfter: number;
   accountPauseWindowMin: number;
+  /**
+   * A bulk replay's deliveries fall due this many a second (modules/callbacks/replay.ts), after the live callbacks: a
+   * merchant's endpoint that just came back is not flooded, and the delivery worker keeps room for live traffic.
+   */
+  callbackReplayPerSecond: number;
   workers: boolean;
   seedDemo: 'auto' | 'true' | 'false';
   /** The demo seed adds this many canceled invoices to Second Shop (tests of lists past the 10,000-row cap). */
@@ -176,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     providerTokens,
     sandboxDelayMs: e.SANDBOX_DELAY_MS,
     accountPauseAfter: e.ACCOUNT_PAUSE_AFTER,
+    callbackReplayPerSecond: e.CALLBACK_REPLAY_PER_SECOND,
     accountPauseWindowMin: e.ACCOUNT_PAUSE_WINDOW_MIN,
     workers: e.WORKERS === 'true',
     seedDemo: e.SEED_DEMO,

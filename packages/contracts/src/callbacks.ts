@@ -121,5 +121,6 @@ export const callbackReplayBody = z
   })
   .strict();
 export type CallbackReplayBody = z.infer<typeof callbackReplayBody>;
-export const callbackReplayPreviewResponse = dataOf(z.object({ count: z.int() }));
-export const callbackReplayResponse = dataOf(z.object({ count: z.int(), replayId: z.uuid() }));
+/** `perSecond`: the rate the server sends replays at (its CALLBACK_REPLAY_PER_SECOND setting) */
+export const callbackReplayPreviewResponse = dataOf(z.object({ count: z.int(), perSecond: z.int() }));
+export const callbackReplayResponse = dataOf(z.object({ count: z.int(), replayId: z.uuid(), perSecond: z.int() }));

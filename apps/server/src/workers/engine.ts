@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { EXPIRY_GRACE_MS, FLOW_TYPES } from '@paydesk/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../lib/context';
-import { tickCallbacks } from '../modules/callbacks/service';
+import { sendDueCallbacks } from '../modules/callbacks/service';
 import { tickExpiry } from '../modules/engine/expiry';
 import { tickSandbox } from '../modules/sandbox/service';
 import { startLoop, type Loop, type LoopOptions, type TickResult } from './loop';
@@ -69,22 +69,27 @@ async function nextExpiryAt(ctx: AppContext): Promise<number | null> {
 function probed(
   ctx: AppContext,
   next: (ctx: AppContext) => Promise<number | null>,
-  claim: () => Promise<number>,
-  limit: number,
+  claim: () => Promise<{ done: number; more: boolean }>,
 ): () => Promise<TickResult> {
   return async () => {
     const at = await next(ctx);
     if (at === null || at > ctx.now().getTime()) return { done: 0, nextAt: at };
-    const done = await claim();
-    return { done, more: done === limit };
+    return claim();
   };
 }
+
+/** A batch tick's result: more may be due at once when it claimed as many as it could. */
+const batchOf =
+  (tick: (ctx: AppContext, o: { limit: number }) => Promise<number>, limit: number) => async (ctx: AppContext) => {
+    const done = await tick(ctx, { limit });
+    return { done, more: done === limit };
+  };
 
 /** The payment engine's background loops: merchant callbacks, the sandbox provider, form expiry. */
 export function engineLoops(ctx: AppContext, log: FastifyBaseLogger, yielding?: Yielding): Loop[] {
   if (!yielding) {
     return [
-      startLoop('callbacks', 1000, log, async () => (await tickCallbacks(ctx, { limit: 50 })) === 50),
+      startLoop('callbacks', 1000, log, async () => (await sendDueCallbacks(ctx, { limit: 50 })).more),
       startLoop('sandbox', 500, log, async () => (await tickSandbox(ctx, { limit: 100 })) === 100),
       startLoop('expiry', 5000, log, async () => (await tickExpiry(ctx, { limit: 200 })) === 200),
     ];
@@ -108,21 +113,21 @@ export function engineLoops(ctx: AppContext, log: FastifyBaseLogger, yielding?: 
       'callbacks',
       1000,
       log,
-      nudgingOthers(probed(ctx, nextCallbackAt, () => tickCallbacks(ctx, { limit: BATCH.callbacks }), BATCH.callbacks)),
+      nudgingOthers(probed(ctx, nextCallbackAt, () => sendDueCallbacks(ctx, { limit: BATCH.callbacks }))),
       opts(IDLE_CAP_MS.callbacks),
     ),
     startLoop(
       'sandbox',
       500,
       log,
-      nudgingOthers(probed(ctx, nextSandboxAt, () => tickSandbox(ctx, { limit: BATCH.sandbox }), BATCH.sandbox)),
+      nudgingOthers(probed(ctx, nextSandboxAt, () => batchOf(tickSandbox, BATCH.sandbox)(ctx))),
       opts(IDLE_CAP_MS.sandbox),
     ),
     startLoop(
       'expiry',
       5000,
       log,
-      nudgingOthers(probed(ctx, nextExpiryAt, () => tickExpiry(ctx, { limit: BATCH.expiry }), BATCH.expiry)),
+      nudgingOthers(probed(ctx, nextExpiryAt, () => batchOf(tickExpiry, BATCH.expiry)(ctx))),
       opts(IDLE_CAP_MS.expiry),
     ),
   );

@@ -83,7 +83,8 @@ export const callbackRouteSpecs = {
       'Takes the list’s filters. Each event among the matching deliveries is sent once more as a new delivery ' +
       'with its own webhook-id and the original body (`replayOf` names the original), to the URL the invoice uses ' +
       'now; an event whose latest delivery is still pending, or that has no URL, is skipped. `preview: true` only ' +
-      `counts (200). Otherwise 202: the deliveries fall due ${CALLBACK_REPLAY_PER_SECOND} a second, after the ` +
+      `counts (200). Otherwise 202: the deliveries fall due perSecond a second (${CALLBACK_REPLAY_PER_SECOND} unless the ` +
+      'server sets CALLBACK_REPLAY_PER_SECOND), after the ' +
       `merchants’ live callbacks. At most ${CALLBACK_REPLAY_MAX.toLocaleString('en')} at a time. Platform staff ` +
       'name the merchant; merchant staff replay their own. Audited.',
     access: { all: ['merchant.callback.edit'] },

@@ -87,21 +87,25 @@ describe('POST /api/v1/callbacks/replay: who, whose, and a preview', () => {
         }),
       ),
     );
+    const perSecond = CALLBACK_REPLAY_PER_SECOND;
     expect(answers).toEqual({
-      owner: { count: expected },
-      support: { count: expected },
+      owner: { count: expected, perSecond },
+      support: { count: expected, perSecond },
       finance: 403,
       viewer: 403,
       // Second Shop's own deliveries, whatever merchant it names: none of them failed
-      shop2: { count: 0 },
-      admin: { count: expected },
-      ops: { count: expected },
+      shop2: { count: 0, perSecond },
+      admin: { count: expected, perSecond },
+      ops: { count: expected, perSecond },
     });
     // platform staff name the merchant whose deliveries they replay
     const unnamed = await replay('admin', body);
     expect(unnamed.statusCode).toBe(400);
     expect(unnamed.json().error.fields).toEqual({ merchant: 'Choose a merchant' });
-    expect((await replay('ops', { ...body, merchant: shop2Id })).json().data).toEqual({ count: 0 });
+    expect((await replay('ops', { ...body, merchant: shop2Id })).json().data).toEqual({
+      count: 0,
+      perSecond: CALLBACK_REPLAY_PER_SECOND,
+    });
     expect(await written()).toEqual(before);
   });
 
@@ -136,8 +140,9 @@ describe('a replay', () => {
     const now = t.clock.now();
     const res = await replay('owner', { status: 'FAILED' });
     expect(res.statusCode, res.body).toBe(202);
-    const { count, replayId } = res.json().data as { count: number; replayId: string };
+    const { count, replayId, perSecond } = res.json().data as { count: number; replayId: string; perSecond: number };
     expect(count).toBe(expected);
+    expect(perSecond).toBe(CALLBACK_REPLAY_PER_SECOND);
     const rows = await q<{
       id: string;
       replay_of: string;
@@ -203,7 +208,10 @@ describe('a replay', () => {
     expect(replays.length).toBe(Math.min(count, 200));
 
     // never beside a delivery of the same event in flight: a second replay, or its preview, finds nothing to send
-    expect((await replay('support', { status: 'FAILED', preview: true })).json().data).toEqual({ count: 0 });
+    expect((await replay('support', { status: 'FAILED', preview: true })).json().data).toEqual({
+      count: 0,
+      perSecond: CALLBACK_REPLAY_PER_SECOND,
+    });
     const again = await replay('support', { status: 'FAILED' });
     expect(again.statusCode).toBe(202);
     expect(again.json().data.count).toBe(0);
@@ -371,4 +379,31 @@ describe('the cap', () => {
     });
     expect(lastHour.statusCode, lastHour.body).toBe(200);
   }, 120_000);
+});
+
+describe('the replay rate', () => {
+  it('is the server’s CALLBACK_REPLAY_PER_SECOND: the answer names it and the deliveries fall due that far apart', async () => {
+    const fast = await createTestApp({ callbackReplayPerSecond: 250 });
+    try {
+      const cookie = await loginAs(fast.app, 'owner');
+      const res = await fast.app.inject({
+        method: 'POST',
+        url: '/api/v1/callbacks/replay',
+        headers: { cookie },
+        payload: { status: 'DELIVERED' },
+      });
+      expect(res.statusCode, res.body).toBe(202);
+      const { count, replayId, perSecond } = res.json().data as { count: number; replayId: string; perSecond: number };
+      expect(perSecond).toBe(250);
+      expect(count).toBeGreaterThan(2);
+      const due = (
+        await fast.ctx.db.execute<{ ms: number }>(sql`
+          SELECT (extract(epoch FROM next_attempt_at) * 1000)::float8 AS ms FROM callbacks
+          WHERE replay_id = ${replayId} ORDER BY next_attempt_at`)
+      ).rows.map((r) => Number(r.ms));
+      due.forEach((ms, k) => expect(ms - due[0]!).toBeCloseTo(k * 4, 0));
+    } finally {
+      await fast.close();
+    }
+  });
 });

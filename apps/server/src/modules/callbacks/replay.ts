@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import {
-  CALLBACK_REPLAY_MAX,
-  CALLBACK_REPLAY_PER_SECOND,
-  type CallbackDeliveryFilter,
-  type CallbackReplayBody,
-} from '@paydesk/contracts';
+import { CALLBACK_REPLAY_MAX, type CallbackDeliveryFilter, type CallbackReplayBody } from '@paydesk/contracts';
 import type { AppContext } from '../../lib/context';
 import { badRequest } from '../../lib/errors';
 import type { SessionUser } from '../../plugins/auth';
@@ -57,12 +52,14 @@ const filterOf = (b: CallbackReplayBody, merchant: string) =>
     Object.entries({ ...b, merchant, preview: undefined }).filter(([, v]) => v !== undefined && v !== null),
   );
 
-export type ReplayResult = { preview: true; count: number } | { preview: false; count: number; replayId: string };
+export type ReplayResult =
+  | { preview: true; count: number; perSecond: number }
+  | { preview: false; count: number; replayId: string; perSecond: number };
 
 /**
  * Counts (preview) or queues a replay of the events among the deliveries the filter picks. Platform staff name the
  * merchant (one merchant per replay, so its audit trail shows it); merchant staff replay their own. Queued replays
- * fall due CALLBACK_REPLAY_PER_SECOND a second in the order their events happened, and the worker takes them only
+ * fall due `callbackReplayPerSecond` (config) a second in the order their events happened, and the worker takes them only
  * after the live callbacks (tickCallbacks). The rows and their audit record are written in one transaction.
  */
 export async function replayCallbacks(
@@ -72,6 +69,7 @@ export async function replayCallbacks(
   body: CallbackReplayBody,
 ): Promise<ReplayResult> {
   checkRange(body);
+  const perSecond = ctx.config.callbackReplayPerSecond;
   if (user.permissions.includes('merchant.rw.all') && !body.merchant) {
     throw badRequest('Choose the merchant whose callbacks to replay', { merchant: 'Choose a merchant' });
   }
@@ -80,11 +78,11 @@ export async function replayCallbacks(
     const res = await ctx.db.execute<{ matched: number; n: number }>(sql`WITH ${eventsToReplay(merchant, body)}
       SELECT (SELECT count(*)::int FROM matched) AS matched, (SELECT count(*)::int FROM todo) AS n`);
     if (Number(res.rows[0]!.matched) > CALLBACK_REPLAY_MAX) throw tooMany();
-    return { preview: true, count: Number(res.rows[0]!.n) };
+    return { preview: true, count: Number(res.rows[0]!.n), perSecond };
   }
   const replayId = randomUUID();
   const now = ctx.now();
-  const spacingMs = 1000 / CALLBACK_REPLAY_PER_SECOND;
+  const spacingMs = 1000 / perSecond;
   return ctx.db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(${REPLAY_LOCK}::int, hashtext(${merchant}::text))`);
     // up to 100,000 rows in one statement: the explicit limit of the long reads, not the interactive one
@@ -123,6 +121,6 @@ export async function replayCallbacks(
       },
       now,
     );
-    return { preview: false, count, replayId };
+    return { preview: false, count, replayId, perSecond };
   });
 }

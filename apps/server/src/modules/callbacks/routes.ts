@@ -36,7 +36,7 @@ export const callbacksPlugin =
     });
     serve(app, spec['POST /api/v1/callbacks/replay'], async (req, reply) => {
       const r = await replayCallbacks(ctx, currentUser(req), req.ip, req.body);
-      if (r.preview) return { data: { count: r.count } };
-      return reply.code(202).send({ data: { count: r.count, replayId: r.replayId } });
+      if (r.preview) return { data: { count: r.count, perSecond: r.perSecond } };
+      return reply.code(202).send({ data: { count: r.count, replayId: r.replayId, perSecond: r.perSecond } });
     });
   };

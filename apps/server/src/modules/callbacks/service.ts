@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import {
   CALLBACK_GIVE_UP_MS,
   callbackBackoffMs,
@@ -161,14 +161,24 @@ const REPLAY_SHARE_OF_TICK = 0.5;
  * Live callbacks (an event's first delivery, and its retries) come first; replays take what room is left, at most
  * `replayLimit`. Returns how many were attempted.
  */
-export async function tickCallbacks(
+export async function tickCallbacks(ctx: AppContext, opts: { limit?: number; replayLimit?: number } = {}) {
+  return (await sendDueCallbacks(ctx, opts)).done;
+}
+
+/**
+ * A pass of the callback worker (tickCallbacks), and whether another pass may find more due at once: the live
+ * callbacks filled the batch, or the replays filled their share of it. The worker then runs again without waiting, so
+ * that a replay is sent at the rate its deliveries fall due (callbackReplayPerSecond), not at one share a tick.
+ */
+export async function sendDueCallbacks(
   ctx: AppContext,
   opts: { limit?: number; replayLimit?: number } = {},
-): Promise<number> {
+): Promise<{ done: number; more: boolean }> {
   const now = ctx.now();
   const limit = opts.limit ?? 50;
   const replayLimit = opts.replayLimit ?? Math.max(1, Math.floor(limit * REPLAY_SHARE_OF_TICK));
   const due = sql`status = 'PENDING' AND next_attempt_at <= ${now.toISOString()}::timestamptz`;
+  let more = false;
   const claimed = await ctx.db.transaction(async (tx) => {
     // each from its own partial index (callbacks_due_first_idx, callbacks_due_replay_idx)
     const live = await tx.execute<{ id: string }>(sql`
@@ -181,6 +191,7 @@ export async function tickCallbacks(
             SELECT id FROM callbacks WHERE ${due} AND replay_of IS NOT NULL
             ORDER BY next_attempt_at, id LIMIT ${room} FOR UPDATE SKIP LOCKED`)
         : { rows: [] };
+    more = live.rows.length >= limit || (room > 0 && replays.rows.length >= room);
     const ids = [...live.rows, ...replays.rows].map((r) => r.id);
     if (!ids.length) return [];
     const res = await tx.execute<{
@@ -217,8 +228,8 @@ export async function tickCallbacks(
         secrets: r.previous_secret ? [r.secret, r.previous_secret] : [r.secret],
       }));
   });
-  await Promise.all(claimed.map((c) => deliver(ctx, c)));
-  return claimed.length;
+  await recordOutcomes(ctx, await Promise.all(claimed.map((c) => deliver(ctx, c))));
+  return { done: claimed.length, more };
 }
 
 async function deliver(ctx: AppContext, c: Claimed) {
@@ -260,20 +271,59 @@ async function deliver(ctx: AppContext, c: Claimed) {
   const attempts = c.attempts + 1;
   const after = ctx.now();
   const giveUp = !delivered && after.getTime() - c.createDate.getTime() >= CALLBACK_GIVE_UP_MS;
+  return {
+    id: c.id,
+    merchantId: c.merchantId,
+    attempts,
+    status: delivered ? 'DELIVERED' : giveUp ? 'FAILED' : 'PENDING',
+    executionDate: after,
+    nextAttemptAt: delivered || giveUp ? after : new Date(after.getTime() + callbackBackoffMs(attempts)),
+    attemptedAt,
+    responseCode,
+    latencyMs,
+    error,
+  };
+}
+
+type Outcome = Awaited<ReturnType<typeof deliver>>;
+
+/**
+ * A pass's outcomes in one transaction: each callback's new state, then its attempt. One transaction a pass, not one
+ * a delivery: every attempt's trigger adds to its merchant's hour (callback_attempt_hours), a row all of a merchant's
+ * deliveries touch, and a pass of deliveries to one merchant each waiting for it held as many pooled connections.
+ */
+async function recordOutcomes(ctx: AppContext, out: Outcome[]) {
+  if (!out.length) return;
+  const states = out.map((o) => ({
+    id: o.id,
+    attempts: o.attempts,
+    status: o.status,
+    execution_date: o.executionDate,
+    next_attempt_at: o.nextAttemptAt,
+  }));
   await ctx.db.transaction(async (tx) => {
-    await tx
-      .update(callbacks)
-      .set({
-        attempts,
-        status: delivered ? 'DELIVERED' : giveUp ? 'FAILED' : 'PENDING',
-        executionDate: after,
-        nextAttemptAt: delivered || giveUp ? after : new Date(after.getTime() + callbackBackoffMs(attempts)),
-      })
-      .where(and(eq(callbacks.id, c.id), eq(callbacks.status, 'PENDING')));
-    // last: its trigger adds to the merchant's hour (callback_attempt_hours), a row every delivery of the merchant
-    // touches, so it is held only until the commit that follows
-    await tx
-      .insert(callbackAttempts)
-      .values({ callbackId: c.id, merchantId: c.merchantId, attemptedAt, responseCode, latencyMs, error });
+    await tx.execute(sql`
+      UPDATE callbacks c SET attempts = v.attempts, status = v.status, execution_date = v.execution_date,
+        next_attempt_at = v.next_attempt_at
+      FROM jsonb_to_recordset(${JSON.stringify(states)}::jsonb)
+        AS v(id uuid, attempts int, status text, execution_date timestamptz, next_attempt_at timestamptz)
+      WHERE c.id = v.id AND c.status = 'PENDING'`);
+    // last: the attempts' trigger holds the merchants' hour rows only until the commit that follows; in one order
+    // (merchant, then time), so that two processes' passes never wait for each other's hour rows crosswise
+    const ordered = [...out].sort(
+      (x, y) =>
+        (x.merchantId < y.merchantId ? -1 : x.merchantId > y.merchantId ? 1 : 0) ||
+        x.attemptedAt.getTime() - y.attemptedAt.getTime(),
+    );
+    await tx.insert(callbackAttempts).values(
+      ordered.map((o) => ({
+        callbackId: o.id,
+        merchantId: o.merchantId,
+        attemptedAt: o.attemptedAt,
+        responseCode: o.responseCode,
+        latencyMs: o.latencyMs,
+        error: o.error,
+      })),
+    );
   });
 }

@@ -42,7 +42,7 @@ export const useReplayPreview = (merchant: string | null, filter: ReplayFilter, 
     queryKey: [...callbacksKey, 'replay-preview', merchant, filter] as const,
     queryFn: () =>
       call('POST /api/v1/callbacks/replay', { scoped: false, body: replayBody(merchant, filter, true) }).then(
-        (r) => r.data.count,
+        (r) => r.data,
       ),
     enabled,
     // a count for the moment the dialog opens, never one from before

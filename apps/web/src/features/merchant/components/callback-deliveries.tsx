@@ -275,7 +275,7 @@ function ReplayDialog({
   const filter = toDeliveryFilter(filters);
   const preview = useReplayPreview(merchant, filter, opened);
   const run = useReplay();
-  const count = preview.data;
+  const count = preview.data?.count;
   const confirm = () =>
     run.mutate(
       { merchant, filter },
@@ -305,8 +305,8 @@ function ReplayDialog({
         ) : count !== undefined ? (
           <Text data-testid="replay-preview">
             {formatCount(count)} {count === 1 ? 'event' : 'events'} will be sent once more, each under a new webhook-id
-            with its original body. Sending takes {replayDuration(count)}; live callbacks go first. Events still being
-            delivered are left alone.
+            with its original body. Sending takes {replayDuration(count, preview.data!.perSecond)}; live callbacks go
+            first. Events still being delivered are left alone.
           </Text>
         ) : null}
         <Text size="xs" c="dimmed">

@@ -64,8 +64,9 @@ describe('figures in words', () => {
     expect(formatRate(1)).toBe('100 %');
     expect(formatRate(0.975)).toBe('97.5 %');
     expect(formatRate(2 / 3)).toBe('66.7 %');
-    expect(replayDuration(30)).toBe('less than a minute');
-    expect(replayDuration(5614)).toBe('about 9 min');
-    expect(replayDuration(100_000)).toBe('about 2.8 h');
+    expect(replayDuration(30, 10)).toBe('less than a minute');
+    expect(replayDuration(5614, 10)).toBe('about 9 min');
+    expect(replayDuration(5614, 100)).toBe('less than a minute');
+    expect(replayDuration(100_000, 10)).toBe('about 2.8 h');
   });
 });

@@ -1,9 +1,4 @@
-import {
-  CALLBACK_REPLAY_PER_SECOND,
-  callbackDeliveryQuery,
-  type CallbackDeliveryFilter,
-  type EndpointHealth,
-} from '@paydesk/contracts/callbacks';
+import { callbackDeliveryQuery, type CallbackDeliveryFilter, type EndpointHealth } from '@paydesk/contracts/callbacks';
 import { CALLBACK_STATUSES, WEBHOOK_TYPES, type WebhookType } from '@paydesk/contracts/engine';
 import { parseIsoDay, utcDayRange } from '@paydesk/contracts/dates';
 
@@ -102,9 +97,12 @@ export function formatRate(rate: number | null): string | null {
   return `${Number.isInteger(pct) ? pct : pct.toFixed(1)} %`;
 }
 
-/** How long a replay of `count` deliveries takes to fall due, in words: "about 2 min", "less than a minute". */
-export function replayDuration(count: number): string {
-  const seconds = count / CALLBACK_REPLAY_PER_SECOND;
+/**
+ * How long a replay of `count` deliveries takes to fall due at the server's rate, in words: "about 2 min", "less than
+ * a minute".
+ */
+export function replayDuration(count: number, perSecond: number): string {
+  const seconds = count / perSecond;
   if (seconds < 60) return 'less than a minute';
   const minutes = Math.round(seconds / 60);
   if (minutes < 120) return `about ${minutes} min`;
