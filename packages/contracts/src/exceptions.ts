@@ -245,8 +245,11 @@ export const exceptionSummaryResponse = dataOf(
   z.array(z.object({ queue: z.enum(EXCEPTION_QUEUES), count: z.int(), oldestAt: z.iso.datetime().nullable() })),
 );
 
-/** The queues that download as CSV: unmatched money, the stuck kinds, open contradictions. */
-const EXCEPTION_CSV_QUEUES = ['unmatched', ...STUCK_KINDS, 'contradictions'] as const;
+/**
+ * The queues that download as CSV: unmatched money, the stuck kinds, open contradictions, paused accounts (these with
+ * their health figures; for staff who may view provider accounts).
+ */
+const EXCEPTION_CSV_QUEUES = ['unmatched', ...STUCK_KINDS, 'contradictions', 'paused'] as const;
 export type ExceptionCsvQueue = (typeof EXCEPTION_CSV_QUEUES)[number];
 /** The filters each queue's CSV takes: those of its list on the desk (unmatched money's, or the stuck queues'). */
 const exceptionCsvFilters = (queue: ExceptionCsvQueue): readonly string[] =>

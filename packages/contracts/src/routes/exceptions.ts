@@ -57,7 +57,10 @@ export const exceptionRouteSpecs = {
     path: '/api/v1/exceptions/csv',
     operationId: 'exportExceptionQueue',
     summary: 'Download a queue as CSV',
-    description: 'What waits in one queue now, oldest first, streamed; amounts in major units of their currency.',
+    description:
+      'What waits in one queue now, oldest first, streamed; amounts in major units of their currency. ' +
+      '`paused`: the accounts out of routing with their health over the last 24 h, for staff who may also view ' +
+      'provider accounts (`people.account`).',
     access: read,
     query: exceptionCsvQuery,
     responses: { 200: { file: 'text/csv', description: 'Exceptions-<queue>.csv: the queue, oldest first' } },

@@ -15,7 +15,8 @@ import { checkCallbackInvariants } from '../callbacks/invariants.testkit';
 /**
  * Model-based test of the money invariants (docs/architecture.md, "The engine"; the idea of Jepsen's bank test):
  * random sequences of every action by every actor — merchant API, customers on the payment form,
- * providers (money that matches, money that matches nothing, answers that contradict staff), the sandbox, workers,
+ * providers (money that matches, money that matches nothing, answers that contradict staff, answers raced with an
+ * operator's decision on the same invoice; every report acknowledged with a 2xx), the sandbox, workers,
  * operators (status, amount, retry, matching or returning unmatched money, resolving contradictions), settlements — on live and
  * test terminals, with every invariant checked after each step. MODEL_RUNS / MODEL_STEPS make it
  * longer (CI on PostgreSQL).
@@ -200,6 +201,70 @@ class Ticket implements fc.AsyncCommand<Model, Real> {
   toString = () => `Ticket(${this.i},${this.approve},${this.withAccount})`;
 }
 
+type Reply = { statusCode: number; body: string };
+
+/**
+ * What the provider reports for an invoice, ready to send: money arrived on its account (a deposit), or the result of
+ * its pending payout (a withdrawal). Undefined when the provider has nothing to report: no account, no open payout.
+ */
+async function providerReportFor(inv: Model['invoices'][number], paid: boolean, tag: string) {
+  const [row] = await q<{ account_id: number | null; amount: string; code: string; txn: string | null }>(sql`
+    SELECT i.account_id, i.amount::text, p.code,
+      (SELECT pt.id FROM provider_transactions pt WHERE pt.invoice_id = i.id AND pt.status = 'PENDING' LIMIT 1) AS txn
+    FROM invoices i LEFT JOIN provider_accounts a ON a.id = i.account_id LEFT JOIN providers p ON p.id = a.provider_id
+    WHERE i.id = ${inv.id}`);
+  if (!row?.account_id || !row.code) return undefined;
+  const auth = { authorization: `Bearer dev:${row.code}` };
+  if (inv.flow === 'DEPOSIT') {
+    return {
+      what: `provider money ${inv.id} ${row.amount}`,
+      txn: null,
+      send: () =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/provider/v1/incoming',
+          headers: auth,
+          payload: {
+            accountId: row.account_id,
+            amount: Number(row.amount),
+            occurredAt: t.clock.now().toISOString(),
+            reference: `ref-${inv.id}-${tag}`,
+          },
+        }),
+    };
+  }
+  const txn = row.txn;
+  if (!txn) return undefined;
+  return {
+    what: `provider payout ${inv.id} ${paid ? 'DONE' : 'DECLINED'}`,
+    txn,
+    send: () =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/provider/v1/payouts/${txn}`,
+        headers: auth,
+        payload: { status: paid ? 'DONE' : 'DECLINED' },
+      }),
+  };
+}
+
+/**
+ * A provider's report is never lost: whatever staff, workers or other actors did meanwhile, it is acknowledged with a
+ * 2xx (kept, and queued for staff where it contradicts the books). The one refusal is a payout's second, different
+ * result, once another answer of the provider's to that same transaction (one raced in, or the sandbox's) was stored.
+ */
+async function expectAcknowledged(what: string, res: Reply, txn: string | null, paid: boolean, real: Real) {
+  expectNoServerError(what, res, real);
+  if (res.statusCode >= 200 && res.statusCode < 300) return;
+  if (txn && res.statusCode === 409) {
+    const [now] = await q<{ status: string }>(sql`SELECT status FROM provider_transactions WHERE id = ${txn}`);
+    if (now && now.status !== 'PENDING' && now.status !== (paid ? 'DONE' : 'DECLINED')) return;
+  }
+  throw new Error(
+    `${what}: the provider's report was not acknowledged: ${res.statusCode} ${res.body}\n${real.log.join('\n')}`,
+  );
+}
+
 class ProviderReport implements fc.AsyncCommand<Model, Real> {
   constructor(
     readonly i: number,
@@ -208,38 +273,46 @@ class ProviderReport implements fc.AsyncCommand<Model, Real> {
   check = (m: Readonly<Model>) => m.invoices.length > 0;
   async run(m: Model, real: Real) {
     const inv = pick(m.invoices, this.i)!;
-    const [row] = await q<{ account_id: number | null; amount: string; code: string; txn: string | null }>(sql`
-      SELECT i.account_id, i.amount::text, p.code,
-        (SELECT pt.id FROM provider_transactions pt WHERE pt.invoice_id = i.id AND pt.status = 'PENDING' LIMIT 1) AS txn
-      FROM invoices i LEFT JOIN provider_accounts a ON a.id = i.account_id LEFT JOIN providers p ON p.id = a.provider_id
-      WHERE i.id = ${inv.id}`);
-    if (!row?.account_id || !row.code) return checkInvariants(real);
-    const auth = { authorization: `Bearer dev:${row.code}` };
-    const res =
-      inv.flow === 'DEPOSIT'
-        ? await t.app.inject({
-            method: 'POST',
-            url: '/api/provider/v1/incoming',
-            headers: auth,
-            payload: {
-              accountId: row.account_id,
-              amount: Number(row.amount),
-              occurredAt: t.clock.now().toISOString(),
-              reference: `ref-${inv.id}-${real.log.length}`,
-            },
-          })
-        : row.txn
-          ? await t.app.inject({
-              method: 'POST',
-              url: `/api/provider/v1/payouts/${row.txn}`,
-              headers: auth,
-              payload: { status: this.paid ? 'DONE' : 'DECLINED' },
-            })
-          : undefined;
-    if (res) expectNoServerError(`provider ${inv.flow} ${inv.id} ${this.paid}`, res, real);
+    const report = await providerReportFor(inv, this.paid, String(real.log.length));
+    if (report) await expectAcknowledged(report.what, await report.send(), report.txn, this.paid, real);
     await checkInvariants(real);
   }
   toString = () => `ProviderReport(${this.i},${this.paid})`;
+}
+
+/** An operator's status change, as the back-office sends it. */
+async function operatorSets(inv: Model['invoices'][number], statusId: number, withAccount: boolean) {
+  const peopleAccountId = withAccount ? await arrivalAccountFor(inv.id) : undefined;
+  return t.app.inject({
+    method: 'PATCH',
+    url: `/api/v1/invoice/status?merchantId=${t.demo.merchantId}`,
+    headers: { cookie: ops },
+    payload: { invoiceId: inv.id, statusId, reason: 'model run', peopleAccountId },
+  });
+}
+const statusName = (statusId: number) => statusByCode(INVOICE_STATUSES[statusId - 1]!.code)!.code;
+
+/**
+ * An operator's decision and the provider's report on the same invoice, sent at the same moment: whichever the engine
+ * takes first, the provider's report is acknowledged, and the invariants hold.
+ */
+class OperatorRacesProvider implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly i: number,
+    readonly statusId: number,
+    readonly paid: boolean,
+  ) {}
+  check = (m: Readonly<Model>) => m.invoices.length > 0;
+  async run(m: Model, real: Real) {
+    const inv = pick(m.invoices, this.i)!;
+    const report = await providerReportFor(inv, this.paid, `race-${real.log.length}`);
+    if (!report) return checkInvariants(real);
+    const [decided, answered] = await Promise.all([operatorSets(inv, this.statusId, false), report.send()]);
+    expectNoServerError(`operator ${inv.id} → ${statusName(this.statusId)} (raced)`, decided, real);
+    await expectAcknowledged(`${report.what} (raced)`, answered, report.txn, this.paid, real);
+    await checkInvariants(real);
+  }
+  toString = () => `OperatorRacesProvider(${this.i},${this.statusId},${this.paid})`;
 }
 
 class Operator implements fc.AsyncCommand<Model, Real> {
@@ -251,18 +324,8 @@ class Operator implements fc.AsyncCommand<Model, Real> {
   check = (m: Readonly<Model>) => m.invoices.length > 0;
   async run(m: Model, real: Real) {
     const inv = pick(m.invoices, this.i)!;
-    const peopleAccountId = this.withAccount ? await arrivalAccountFor(inv.id) : undefined;
-    const res = await t.app.inject({
-      method: 'PATCH',
-      url: `/api/v1/invoice/status?merchantId=${t.demo.merchantId}`,
-      headers: { cookie: ops },
-      payload: { invoiceId: inv.id, statusId: this.statusId, reason: 'model run', peopleAccountId },
-    });
-    expectNoServerError(
-      `operator ${inv.id} → ${statusByCode(INVOICE_STATUSES[this.statusId - 1]!.code)!.code}`,
-      res,
-      real,
-    );
+    const res = await operatorSets(inv, this.statusId, this.withAccount);
+    expectNoServerError(`operator ${inv.id} → ${statusName(this.statusId)}`, res, real);
     await checkInvariants(real);
   }
   toString = () => `Operator(${this.i},${this.statusId},${this.withAccount})`;
@@ -357,7 +420,7 @@ class Unmatched implements fc.AsyncCommand<Model, Real> {
         reference: `stray-${acc.id}-${real.log.length}-${this.amount}`,
       },
     });
-    expectNoServerError(`unmatched money ${this.amount} on account ${acc.id}`, res, real);
+    await expectAcknowledged(`unmatched money ${this.amount} on account ${acc.id}`, res, null, true, real);
     await checkInvariants(real);
   }
   toString = () => `Unmatched(${this.account},${this.amount})`;
@@ -670,6 +733,10 @@ function commandArbitraries() {
     fc.tuple(i, fc.boolean(), fc.boolean()).map(([x, ok, acc]) => new Ticket(x, ok, acc)),
     fc.tuple(i, fc.boolean()).map(([x, paid]) => new ProviderReport(x, paid)),
     fc.tuple(i, fc.integer({ min: 1, max: 6 }), fc.boolean()).map(([x, s, acc]) => new Operator(x, s, acc)),
+    // operator decisions raced with the provider's answers on the same invoice
+    fc
+      .tuple(i, fc.integer({ min: 1, max: 6 }), fc.boolean())
+      .map(([x, s, paid]) => new OperatorRacesProvider(x, s, paid)),
     fc.tuple(i, amount).map(([x, a]) => new Amount(x, a)),
     i.map((x) => new Retry(x)),
     fc.tuple(fc.integer({ min: 1, max: 120 }), fc.boolean()).map(([s, test]) => new Settle(s, test)),
@@ -714,6 +781,29 @@ describe('money invariants under random interleavings of every actor', () => {
       // MODEL_SEED replays a run fast-check reported (its `seed`)
       { numRuns: RUNS, ...(process.env.MODEL_SEED ? { seed: Number(process.env.MODEL_SEED) } : {}) },
     );
+    expect(await reconcileLedger(t.ctx.db)).toEqual({ drift: [], unbalanced: [] });
+  });
+
+  it("every operator decision raced with the provider's answer on the same invoice: the answer is acknowledged", async () => {
+    const real: Real = { log: [] };
+    let k = 0;
+    for (const flow of ['WITHDRAWAL', 'DEPOSIT'] as const) {
+      for (let statusId = 1; statusId <= INVOICE_STATUSES.length; statusId++) {
+        // a deposit's provider reports money that arrived; a payout's answers DONE or DECLINED
+        for (const paid of flow === 'DEPOSIT' ? [true] : [true, false]) {
+          const model: Model = { invoices: [] };
+          // amounts of their own: no two deposits of the run share (account, amount)
+          await new Create(flow, false, 1_000_00 + ++k * 100 + 7).run(model, real);
+          await new Customer(0).run(model, real);
+          const [open] = await q<{ n: number }>(sql`SELECT count(*)::int AS n FROM provider_transactions
+            WHERE invoice_id = ${model.invoices[0]!.id} AND status = 'PENDING'`);
+          // the provider is still to answer when the operator decides: the race this is about
+          expect(open!.n, `${flow} has its provider transaction open\n${real.log.join('\n')}`).toBe(1);
+          await new OperatorRacesProvider(0, statusId, paid).run(model, real);
+        }
+      }
+    }
+    expect(real.log.filter((l) => l.startsWith('provider ') && l.includes('(raced)'))).toHaveLength(18);
     expect(await reconcileLedger(t.ctx.db)).toEqual({ drift: [], unbalanced: [] });
   });
 

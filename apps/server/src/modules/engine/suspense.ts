@@ -1,8 +1,9 @@
 import { and, asc, eq, gte, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/create-db';
-import { incomingPayments, type invoices } from '../../db/schema';
+import { accountLimits, incomingPayments, type invoices } from '../../db/schema';
 import { invalidState } from '../../lib/errors';
 import { bookOf, postUnmatchedArrival } from '../ledger/service';
+import { flagOverLimit } from '../routing/service';
 
 type InvoiceRow = typeof invoices.$inferSelect;
 type IncomingRow = typeof incomingPayments.$inferSelect;
@@ -135,10 +136,19 @@ export async function accountBooking(tx: Tx, accountId: number) {
 
 /**
  * Money that arrived and matched no invoice, put on the books at once: the provider account is debited (its balance
- * and limit count it from now on) and suspense credited, in the account's book (ledger/postings.ts).
+ * and limit count it from now on) and suspense credited, in the account's book (ledger/postings.ts). Money that
+ * really arrived is never refused: should it take the account past its limit, the account is flagged over limit, as
+ * a deposit's DONE flags it (service.ts), and routing gives it no requisites until the limit is raised.
  */
 export async function holdInSuspense(tx: Tx, item: IncomingRow, at: Date) {
+  // the lock order of every write (guards.ts): the account's limit row before the balance rows the posting updates
+  await tx
+    .select({ accountId: accountLimits.accountId })
+    .from(accountLimits)
+    .where(eq(accountLimits.accountId, item.accountId))
+    .for('update');
   await tx.update(incomingPayments).set({ inSuspense: true }).where(eq(incomingPayments.id, item.id));
   await postUnmatchedArrival(tx, item, at);
+  await flagOverLimit(tx, item.accountId, item.book === 'test', at);
   return { ...item, inSuspense: true };
 }

@@ -434,6 +434,336 @@ describe("a provider's answer is never lost", () => {
   });
 });
 
+describe('the books against the provider, the other way round, and every resolution', () => {
+  type Book = 'live' | 'test';
+  /** The merchant's available UZS balance in a book (liabilities are shown negated). */
+  const merchantIn = async (book: Book) => {
+    const [r] = await q<{ v: string }>(sql`SELECT coalesce(-sum(b.balance), 0)::text AS v FROM ledger_balances b
+      JOIN currencies c ON c.id = b.currency_id
+      WHERE b.merchant_id = ${t.demo.merchantId} AND b.account = 'merchant' AND b.book = ${book} AND c.code = 'UZS'`);
+    return Number(r!.v);
+  };
+  const accountIn = async (accountId: number, book: Book) => {
+    const [r] = await q<{ v: string }>(sql`SELECT coalesce(sum(balance), 0)::text AS v FROM ledger_balances
+      WHERE account = 'provider_account' AND provider_account_id = ${accountId} AND book = ${book}`);
+    return Number(r!.v);
+  };
+  const ledgerCount = async () => (await q<{ n: number }>(sql`SELECT count(*)::int AS n FROM ledger_entries`))[0]!.n;
+  const setStatus = (invoiceId: string, statusId: number, reason: string) =>
+    as('ops', 'PATCH', `/api/v1/invoice/status?merchantId=${t.demo.merchantId}`, { invoiceId, statusId, reason });
+  const transactionOf = async (invoiceId: string) =>
+    (
+      await q<{ id: string; status: string; decided_status: string | null; code: string }>(sql`
+        SELECT pt.id, pt.status, pt.decided_status, p.code FROM provider_transactions pt
+        JOIN provider_accounts a ON a.id = pt.account_id JOIN providers p ON p.id = a.provider_id
+        WHERE pt.invoice_id = ${invoiceId} ORDER BY pt.attempt DESC LIMIT 1`)
+    )[0]!;
+  const contradictionOf = async (invoiceId: string, state = 'OPEN') => {
+    const list = await as('ops', 'GET', `/api/v1/contradictions?status=${state}&limit=200`);
+    expect(list.statusCode, list.body).toBe(200);
+    return (
+      list.json().data as {
+        id: number;
+        invoiceId: string;
+        providerStatus: string;
+        booksStatus: string;
+        invoiceStatus: string;
+        effect: { account: string; amount: number }[];
+      }[]
+    ).find((x) => x.invoiceId === invoiceId);
+  };
+  const auditOf = (contradictionId: number) =>
+    q<{ action: string; actor_username: string; reason: string; before: unknown; after: unknown }>(sql`
+      SELECT action, actor_username, reason, before, after FROM audit_log
+      WHERE target_type = 'contradiction' AND target_id = ${String(contradictionId)} ORDER BY id`);
+  const callbacksOf = (invoiceId: string) =>
+    q<{ type: string; status: string }>(sql`SELECT payload->>'type' AS type, payload->>'status' AS status
+      FROM callbacks WHERE invoice_id = ${invoiceId} ORDER BY create_date, id`);
+
+  /** A live UZS withdrawal whose payout is with the provider: its id, and the pending transaction. */
+  async function withdrawalWithPayout(amount: number) {
+    const create = await injectSigned(
+      t.app,
+      sign,
+      'POST',
+      '/api/merchant/v1/invoices',
+      invoiceBody(liveUzs('WITHDRAWAL'), { amount }),
+    );
+    expect(create.statusCode, create.body).toBe(201);
+    const { invoiceId, formId } = create.json().data as { invoiceId: string; formId: string };
+    const init = await t.app.inject({ method: 'POST', url: `/api/payments/form/${formId}/init` });
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/payments/form/${formId}/credential`,
+      payload: { amount, paymentMethodId: init.json().data.methods[0].id },
+    });
+    const complete = await t.app.inject({
+      method: 'POST',
+      url: `/api/payments/form/${formId}/complete`,
+      payload: { credential: '8600123456789012' },
+    });
+    expect(complete.statusCode, complete.body).toBe(200);
+    const txn = await transactionOf(invoiceId);
+    expect(txn.status).toBe('PENDING');
+    return { invoiceId, txn };
+  }
+  const answerPayout = (txn: { id: string; code: string }, status: 'DONE' | 'DECLINED', reason?: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/provider/v1/payouts/${txn.id}`,
+      headers: { authorization: `Bearer dev:${txn.code}` },
+      payload: { status, ...(reason ? { reason } : {}) },
+    });
+
+  /** A test (sandbox) UZS deposit whose customer pressed "Have paid": its confirmation is with the sandbox provider. */
+  async function testDepositPayed(amount: number) {
+    const terminal = t.demo.terminals.find((x) => x.flowType === 'DEPOSIT' && x.currency === 'UZS' && x.isTest)!;
+    const create = await injectSigned(
+      t.app,
+      sign,
+      'POST',
+      '/api/merchant/v1/invoices',
+      invoiceBody(terminal, { amount }),
+    );
+    expect(create.statusCode, create.body).toBe(201);
+    const { invoiceId, formId } = create.json().data as { invoiceId: string; formId: string };
+    const init = await t.app.inject({ method: 'POST', url: `/api/payments/form/${formId}/init` });
+    const cred = await t.app.inject({
+      method: 'POST',
+      url: `/api/payments/form/${formId}/credential`,
+      payload: { amount, paymentMethodId: init.json().data.methods[0].id },
+    });
+    expect(cred.statusCode, cred.body).toBe(200);
+    const paid = await t.app.inject({ method: 'POST', url: `/api/payments/form/${formId}/complete`, payload: {} });
+    expect(paid.statusCode, paid.body).toBe(200);
+    const [row] = await q<{ account_id: number; fee: string }>(sql`SELECT account_id, fee::text FROM invoices
+      WHERE id = ${invoiceId}`);
+    expect((await transactionOf(invoiceId)).status).toBe('PENDING');
+    return { invoiceId, accountId: Number(row!.account_id), fee: Number(row!.fee) };
+  }
+
+  it('staff cannot decline or cancel a withdrawal whose payout is with the provider: refused, nothing written; the provider then pays, 2xx', async () => {
+    const { invoiceId, txn } = await withdrawalWithPayout(12_000_00);
+    const before = [await ledgerCount(), await counts(), await callbacksOf(invoiceId), await transactionOf(invoiceId)];
+    // the books can never say "not paid" while the provider may still pay: the reverse contradiction cannot arise
+    for (const statusId of [5, 6]) {
+      const res = await setStatus(invoiceId, statusId, 'customer asked to stop the payout');
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toEqual({
+        error: {
+          code: 'INVALID_STATE',
+          message: expect.stringMatching(/payout attempt 1 is still with the provider/),
+        },
+      });
+    }
+    expect([await ledgerCount(), await counts(), await callbacksOf(invoiceId), await transactionOf(invoiceId)]).toEqual(
+      before,
+    );
+    expect(await status(invoiceId)).toBe('IN_PROGRESS');
+    const paid = await answerPayout(txn, 'DONE');
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(paid.json().data).toMatchObject({ transactionStatus: 'DONE', invoiceStatus: 'DONE' });
+    expect(await contradictionOf(invoiceId)).toBeUndefined();
+    expect(await reconcileLedger(t.ctx.db)).toEqual({ drift: [], unbalanced: [] });
+  });
+
+  it('staff decline a deposit the provider is confirming, then the provider confirms it: kept, held in suspense, offered against that deposit', async () => {
+    const { tickSandbox } = await import('../sandbox/service');
+    const amount = 46_000_00 + 47;
+    const dep = await testDepositPayed(amount);
+    const declined = await setStatus(dep.invoiceId, 5, 'customer says the transfer bounced');
+    expect(declined.statusCode, declined.body).toBe(200);
+    // the decision is the operator's, beside the transaction, which stays open for the provider's answer
+    expect(await transactionOf(dep.invoiceId)).toMatchObject({ status: 'PENDING', decided_status: 'DECLINED' });
+    const [s0, a0, m0] = [
+      await suspense('UZS', 'test'),
+      await accountIn(dep.accountId, 'test'),
+      await merchantIn('test'),
+    ];
+
+    // the provider (the sandbox, for a test deposit) confirms the money after all
+    await tickSandbox(t.ctx);
+    expect(await transactionOf(dep.invoiceId)).toMatchObject({ status: 'DONE', decided_status: 'DECLINED' });
+    expect(await status(dep.invoiceId)).toBe('DECLINED');
+    // the money is on the card: on the books at once, in suspense, and the account counts it; the merchant is not
+    // credited for a deposit the books say was declined
+    expect(await suspense('UZS', 'test')).toBe(s0 + amount);
+    expect(await accountIn(dep.accountId, 'test')).toBe(a0 + amount);
+    expect(await merchantIn('test')).toBe(m0);
+    expect(await reconcileLedger(t.ctx.db)).toEqual({ drift: [], unbalanced: [] });
+    const [item] = await q<{ id: string; status: string; in_suspense: boolean; book: string }>(sql`
+      SELECT id, status, in_suspense, book FROM incoming_payments WHERE hint_invoice_id = ${dep.invoiceId}`);
+    expect(item).toMatchObject({ status: 'UNMATCHED', in_suspense: true, book: 'test' });
+    const [logged] = await q<{ code: string }>(sql`SELECT code FROM event_log WHERE invoice_id = ${dep.invoiceId}
+      ORDER BY id DESC LIMIT 1`);
+    expect(logged!.code).toBe('LATE_PAYMENT_IN_SUSPENSE');
+    // staff see it on the unmatched queue with the deposit it was for first; it is no contradiction
+    const detail = await as('ops', 'GET', `/api/v1/incoming/${item!.id}`);
+    expect(detail.statusCode, detail.body).toBe(200);
+    expect(detail.json().data.candidates[0]).toMatchObject({ invoiceId: dep.invoiceId, status: 'DECLINED' });
+    expect(await contradictionOf(dep.invoiceId)).toBeUndefined();
+
+    const match = await as('ops', 'POST', `/api/v1/incoming/${item!.id}/match`, {
+      invoiceId: dep.invoiceId,
+      reason: 'the bank confirms the transfer did arrive',
+    });
+    expect(match.statusCode, match.body).toBe(200);
+    expect(await status(dep.invoiceId)).toBe('DONE');
+    expect(await merchantIn('test')).toBe(m0 + amount - dep.fee);
+    expect(await accountIn(dep.accountId, 'test')).toBe(a0 + amount); // counted once
+    expect(await suspense('UZS', 'test')).toBe(s0);
+    await checkMoneyInvariants(t.ctx.db);
+  });
+
+  it('a deposit staff set DONE that the provider declines: a contradiction showing its effect; ACCEPT_PROVIDER takes the credit back', async () => {
+    const { tickSandbox } = await import('../sandbox/service');
+    // the sandbox declines amounts whose minor units end in 13
+    const amount = 52_000_00 + 13;
+    const dep = await testDepositPayed(amount);
+    const m0 = await merchantIn('test');
+    const done = await setStatus(dep.invoiceId, 4, 'customer sent a receipt');
+    expect(done.statusCode, done.body).toBe(200);
+    expect(await merchantIn('test')).toBe(m0 + amount - dep.fee);
+    await tickSandbox(t.ctx);
+    expect(await transactionOf(dep.invoiceId)).toMatchObject({ status: 'DECLINED', decided_status: 'DONE' });
+    expect(await status(dep.invoiceId)).toBe('DONE');
+    const c = await contradictionOf(dep.invoiceId);
+    expect(c).toMatchObject({ providerStatus: 'DECLINED', booksStatus: 'DONE', invoiceStatus: 'DONE' });
+    // what accepting the provider's answer would do to the books: the deposit's credit reversed
+    expect(c!.effect).toEqual(
+      expect.arrayContaining([
+        { account: 'provider_account', amount: -amount },
+        { account: 'merchant', amount: amount - dep.fee },
+        { account: 'fees', amount: dep.fee },
+      ]),
+    );
+    expect(c!.effect).toHaveLength(3);
+
+    const accept = await as('ops', 'POST', `/api/v1/contradictions/${c!.id}/resolve`, {
+      resolution: 'ACCEPT_PROVIDER',
+      reason: 'the bank returned the transfer',
+    });
+    expect(accept.statusCode, accept.body).toBe(200);
+    expect(accept.json().data).toMatchObject({
+      status: 'RESOLVED',
+      resolution: 'ACCEPT_PROVIDER',
+      invoiceStatus: 'DECLINED',
+      resolvedBy: 'ops',
+      reason: 'the bank returned the transfer',
+      effect: [],
+    });
+    expect(await status(dep.invoiceId)).toBe('DECLINED');
+    expect(await merchantIn('test')).toBe(m0);
+    expect((await callbacksOf(dep.invoiceId)).at(-1)).toEqual({ type: 'invoice.status', status: 'DECLINED' });
+    expect(await auditOf(c!.id)).toEqual([
+      expect.objectContaining({
+        action: 'contradiction.resolved',
+        actor_username: 'ops',
+        reason: 'the bank returned the transfer',
+        after: { resolution: 'ACCEPT_PROVIDER' },
+      }),
+    ]);
+    expect(await reconcileLedger(t.ctx.db)).toEqual({ drift: [], unbalanced: [] });
+    await checkMoneyInvariants(t.ctx.db);
+  });
+
+  it('KEEP_BOOKS: staff keep an operator DONE against the provider DECLINED; nothing moves, the provider keeps its word, audited', async () => {
+    const { invoiceId, txn } = await withdrawalWithPayout(14_000_00);
+    const done = await setStatus(invoiceId, 4, 'paid by hand from the reserve card');
+    expect(done.statusCode, done.body).toBe(200);
+    const declined = await answerPayout(txn, 'DECLINED', 'card blocked');
+    expect(declined.statusCode, declined.body).toBe(200);
+    const c = await contradictionOf(invoiceId);
+    expect(c).toMatchObject({ providerStatus: 'DECLINED', booksStatus: 'DONE' });
+    expect(c!.effect.length).toBeGreaterThan(0);
+
+    const [l0, m0, cb0] = [await ledgerCount(), await merchantIn('live'), await callbacksOf(invoiceId)];
+    const keep = await as('ops', 'POST', `/api/v1/contradictions/${c!.id}/resolve`, {
+      resolution: 'KEEP_BOOKS',
+      reason: 'the reserve card paid the customer',
+    });
+    expect(keep.statusCode, keep.body).toBe(200);
+    expect(keep.json().data).toMatchObject({
+      status: 'RESOLVED',
+      resolution: 'KEEP_BOOKS',
+      invoiceStatus: 'DONE',
+      resolvedBy: 'ops',
+      reason: 'the reserve card paid the customer',
+      effect: [],
+    });
+    // the books stay as staff set them: no posting, no status change, no callback; the provider's answer stays its own
+    expect([await ledgerCount(), await merchantIn('live'), await callbacksOf(invoiceId)]).toEqual([l0, m0, cb0]);
+    expect(await status(invoiceId)).toBe('DONE');
+    expect(await transactionOf(invoiceId)).toMatchObject({ status: 'DECLINED', decided_status: 'DONE' });
+    const [event] = await q<{ code: string; description: string }>(sql`SELECT code, description FROM event_log
+      WHERE invoice_id = ${invoiceId} ORDER BY id DESC LIMIT 1`);
+    expect(event).toEqual({
+      code: 'CONTRADICTION_RESOLVED',
+      description: expect.stringMatching(/keep the books \(DONE\) against the provider's DECLINED/),
+    });
+    expect(await auditOf(c!.id)).toEqual([
+      {
+        action: 'contradiction.resolved',
+        actor_username: 'ops',
+        reason: 'the reserve card paid the customer',
+        before: { invoiceId, invoice: 'DONE', provider: 'DECLINED' },
+        after: { resolution: 'KEEP_BOOKS' },
+      },
+    ]);
+    expect(await contradictionOf(invoiceId)).toBeUndefined();
+    expect(await contradictionOf(invoiceId, 'RESOLVED')).toMatchObject({ id: c!.id });
+
+    // resolved once: either resolution again is 409 in the error shape, and nothing is written
+    const before = [await ledgerCount(), await counts()];
+    for (const resolution of ['KEEP_BOOKS', 'ACCEPT_PROVIDER']) {
+      const again = await as('ops', 'POST', `/api/v1/contradictions/${c!.id}/resolve`, { resolution, reason: 'again' });
+      expect(again.statusCode).toBe(409);
+      expect(again.json()).toEqual({
+        error: { code: 'INVALID_STATE', message: 'This contradiction is already resolved' },
+      });
+    }
+    expect([await ledgerCount(), await counts()]).toEqual(before);
+    expect(await reconcileLedger(t.ctx.db)).toEqual({ drift: [], unbalanced: [] });
+    await checkMoneyInvariants(t.ctx.db);
+  });
+
+  it('ACCEPT_PROVIDER after staff already made the books agree: the invoice is not moved twice, the money not twice', async () => {
+    // before the payout's hold: a declined withdrawal takes nothing from the merchant
+    const m0 = await merchantIn('live');
+    const { invoiceId, txn } = await withdrawalWithPayout(16_000_00);
+    expect((await setStatus(invoiceId, 4, 'operator says paid')).statusCode).toBe(200);
+    expect((await answerPayout(txn, 'DECLINED', 'card blocked')).statusCode).toBe(200);
+    const c = await contradictionOf(invoiceId);
+    expect(c).toBeDefined();
+    // the provider answered, so staff may now set it DECLINED themselves: the merchant's funds come back
+    const back = await setStatus(invoiceId, 5, 'provider says the card was blocked');
+    expect(back.statusCode, back.body).toBe(200);
+    expect(await merchantIn('live')).toBe(m0);
+    const l0 = await ledgerCount();
+    const accept = await as('ops', 'POST', `/api/v1/contradictions/${c!.id}/resolve`, {
+      resolution: 'ACCEPT_PROVIDER',
+      reason: 'already corrected',
+    });
+    expect(accept.statusCode, accept.body).toBe(200);
+    expect(accept.json().data).toMatchObject({
+      status: 'RESOLVED',
+      resolution: 'ACCEPT_PROVIDER',
+      invoiceStatus: 'DECLINED',
+    });
+    expect(await ledgerCount()).toBe(l0);
+    expect(await merchantIn('live')).toBe(m0);
+    const [event] = await q<{ code: string; description: string }>(sql`SELECT code, description FROM event_log
+      WHERE invoice_id = ${invoiceId} ORDER BY id DESC LIMIT 1`);
+    expect(event).toEqual({
+      code: 'CONTRADICTION_RESOLVED',
+      description: expect.stringMatching(/the invoice already was DECLINED/),
+    });
+    expect(await auditOf(c!.id)).toHaveLength(1);
+    expect(await reconcileLedger(t.ctx.db)).toEqual({ drift: [], unbalanced: [] });
+    await checkMoneyInvariants(t.ctx.db);
+  });
+});
+
 describe('the queues', () => {
   it('count every queue with its oldest item, and list what waits too long, oldest first', async () => {
     const dep = await depositWithRequisites(33_000_00 + 43);

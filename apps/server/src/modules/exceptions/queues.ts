@@ -19,6 +19,7 @@ import { copyOut } from '../../lib/copy-out';
 import { CURRENCY_SCALE, copyCsvOf, isoTime, major, safeText } from '../../lib/csv-sql';
 import { badRequest } from '../../lib/errors';
 import { openLineSql } from '../statements/service';
+import { accountHealthSql } from '../routing/service';
 
 /*
  * The desk's queues as SQL, each read from a partial or leading-status index so that its count and first page stay
@@ -155,6 +156,21 @@ export async function exceptionSummary(db: DbOrTx, now: Date) {
   }));
 }
 
+/**
+ * The paused accounts as the desk lists them (longest paused first), each with its health over the last day: the
+ * deposits given its requisites, how many were paid and their share, and when money last arrived on it.
+ */
+const pausedAccountsCsvSql = (now: Date) =>
+  sql`SELECT ${sql.raw(isoTime('h.paused_at'))} AS "Paused since", h.account_id AS "Account",
+      ${sql.raw(safeText('h.provider'))} AS "Provider", ${sql.raw(safeText('h.method'))} AS "Payment method",
+      CASE WHEN h.is_sandbox THEN 'test' ELSE 'live' END AS "Book", ${sql.raw(safeText('h.paused_reason'))} AS "Why",
+      ${sql.raw(safeText("coalesce(h.paused_by, 'health check')"))} AS "Paused by",
+      h.given AS "Given (24 h)", h.paid AS "Paid (24 h)",
+      CASE WHEN h.given = 0 THEN NULL ELSE round(h.paid * 100.0 / h.given, 1) END AS "Success rate (%)",
+      ${sql.raw(isoTime('h.last_money_at'))} AS "Money last arrived"
+    FROM (${accountHealthSql(now)}) h
+    WHERE h.paused_at IS NOT NULL ORDER BY h.paused_at, h.account_id`;
+
 /** The file a queue is downloaded as (the desk's "Download CSV"). */
 export const exceptionCsvFilename = (queue: ExceptionCsvQueue) => `Exceptions-${queue}.csv`;
 
@@ -166,6 +182,7 @@ export const exceptionCsvFilename = (queue: ExceptionCsvQueue) => `Exceptions-${
 export function exportExceptionCsv(ctx: AppContext, q: ExceptionCsvQuery): Promise<Readable> {
   const now = ctx.now();
   const { queue } = q;
+  if (queue === 'paused') return copyOut(ctx, async () => copyCsvOf(pausedAccountsCsvSql(now)));
   const and = (conditions: SQL[]) => (conditions.length ? sql` AND ${sql.join(conditions, sql` AND `)}` : sql``);
   const select =
     queue === 'unmatched'

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { exceptionRouteSpecs as spec } from '@paydesk/contracts/routes/exceptions';
+import { hasPermission, refusalMessage } from '@paydesk/contracts/permissions';
 import type { AppContext } from '../../lib/context';
+import { forbidden } from '../../lib/errors';
 import { heldOr, serve } from '../../lib/route';
 import { currentUser } from '../../plugins/auth';
 import { operatorActor } from '../engine/service';
@@ -20,6 +22,9 @@ export const exceptionsPlugin =
       app,
       spec['GET /api/v1/exceptions/csv'],
       async (req, reply) => {
+        // provider accounts are read with their own permission, which the desk's alone does not give
+        if (req.query.queue === 'paused' && !hasPermission(currentUser(req).permissions, 'people.account'))
+          throw forbidden(refusalMessage(['people.account']));
         const stream = await exportExceptionCsv(ctx, req.query);
         return attachmentHeaders(reply, exceptionCsvFilename(req.query.queue)).send(stream);
       },

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { accountPauseRule, type AccountHealth, type AccountPauseRule } from '@paydesk/contracts';
 import type { DbOrTx, Tx } from '../../db/create-db';
 import type { AppContext } from '../../lib/context';
@@ -72,6 +72,29 @@ export function setPauseRule(
 /** How far back the health figures look. */
 const HEALTH_WINDOW = '24 hours';
 
+/**
+ * Per provider account, one row: `account_id`, `provider`, `method`, `is_sandbox`, `enabled`, `given` and `paid`
+ * (deposits given its requisites over the last day, and how many of them are DONE), `last_money_at` (when a provider
+ * last reported money on it), `paused_at`, `paused_reason` and `paused_by` (the username of staff who paused it; null
+ * when the health check did). The health list and the desk's paused-accounts CSV read the same figures from it.
+ */
+export function accountHealthSql(now: Date, accountId?: number): SQL {
+  return sql`
+    SELECT a.id AS account_id, p.name AS provider, m.name AS method, p.is_sandbox, a.enabled,
+      coalesce(g.given, 0)::int AS given, coalesce(g.paid, 0)::int AS paid,
+      (SELECT max(ip.created_at) FROM incoming_payments ip WHERE ip.account_id = a.id) AS last_money_at,
+      l.paused_at, l.paused_reason, u.username AS paused_by
+    FROM provider_accounts a
+    JOIN providers p ON p.id = a.provider_id JOIN payment_methods m ON m.id = a.payment_method_id
+    JOIN account_limits l ON l.account_id = a.id
+    LEFT JOIN users u ON u.id = l.paused_by
+    LEFT JOIN LATERAL (
+      SELECT count(*) AS given, count(*) FILTER (WHERE i.status = 'DONE') AS paid
+      FROM invoices i WHERE i.account_id = a.id AND i.flow_type = 'DEPOSIT'
+        AND i.created_at >= ${now.toISOString()}::timestamptz - ${HEALTH_WINDOW}::interval) g ON true
+    ${accountId === undefined ? sql`` : sql`WHERE a.id = ${accountId}`}`;
+}
+
 /** Per account: requisites given vs paid over the last day, when money last arrived, and whether it is paused. */
 export async function accountHealth(db: DbOrTx, now: Date, accountId?: number): Promise<AccountHealth[]> {
   const res = await db.execute<{
@@ -86,21 +109,7 @@ export async function accountHealth(db: DbOrTx, now: Date, accountId?: number): 
     paused_at: string | Date | null;
     paused_reason: string | null;
     paused_by: string | null;
-  }>(sql`
-    SELECT a.id AS account_id, p.name AS provider, m.name AS method, p.is_sandbox, a.enabled,
-      coalesce(g.given, 0)::int AS given, coalesce(g.paid, 0)::int AS paid,
-      (SELECT max(ip.created_at) FROM incoming_payments ip WHERE ip.account_id = a.id) AS last_money_at,
-      l.paused_at, l.paused_reason, u.username AS paused_by
-    FROM provider_accounts a
-    JOIN providers p ON p.id = a.provider_id JOIN payment_methods m ON m.id = a.payment_method_id
-    JOIN account_limits l ON l.account_id = a.id
-    LEFT JOIN users u ON u.id = l.paused_by
-    LEFT JOIN LATERAL (
-      SELECT count(*) AS given, count(*) FILTER (WHERE i.status = 'DONE') AS paid
-      FROM invoices i WHERE i.account_id = a.id AND i.flow_type = 'DEPOSIT'
-        AND i.created_at >= ${now.toISOString()}::timestamptz - ${HEALTH_WINDOW}::interval) g ON true
-    ${accountId === undefined ? sql`` : sql`WHERE a.id = ${accountId}`}
-    ORDER BY a.id`);
+  }>(sql`SELECT h.* FROM (${accountHealthSql(now, accountId)}) h ORDER BY h.account_id`);
   return res.rows.map((r) => ({
     accountId: Number(r.account_id),
     provider: r.provider,

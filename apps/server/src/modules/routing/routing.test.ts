@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { createTestApp, type TestApp } from '../../../test/harness';
+import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
 import { injectSigned, invoiceBody, merchantSigner, type Signer } from '../../../test/merchant-client';
 import { depositCandidates } from './service';
 import { reconcileLedger } from '../ledger/reconcile';
+import { checkMoneyInvariants } from '../engine/invariants.testkit';
 
 /**
  * Routing of requisites (routing/service.ts, engine/guards.ts) as the customer meets it: candidates best first, and
@@ -98,6 +99,118 @@ describe('routing through the engine guard', () => {
     expect(await ask(1_000_00)).toMatchObject({ status: 409, code: 'NO_ACCOUNT_AVAILABLE' });
     await t.ctx.db.execute(sql`UPDATE account_limits SET over_limit_since = NULL WHERE account_id = ${second}`);
     expect(await ask(1_000_00)).toMatchObject({ status: 200, account: second });
+  });
+});
+
+describe('unmatched money counts against the limit from the moment it arrives', () => {
+  /** The provider's own report of money on an account that no invoice waits for (POST /api/provider/v1/incoming). */
+  const arrive = async (accountId: number, amount: number) => {
+    const [acc] = (
+      await t.ctx.db.execute<{ code: string }>(sql`SELECT p.code FROM provider_accounts a
+        JOIN providers p ON p.id = a.provider_id WHERE a.id = ${accountId}`)
+    ).rows;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/provider/v1/incoming',
+      headers: { authorization: `Bearer dev:${acc!.code}` },
+      payload: {
+        accountId,
+        amount,
+        occurredAt: t.clock.now().toISOString(),
+        reference: `stray-${accountId}-${amount}-${t.clock.now().getTime()}`,
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ status: 'UNMATCHED', matchedInvoiceId: null });
+    return res.json().data as { id: string };
+  };
+  const routingOf = async (invoiceId: string) =>
+    (
+      await t.ctx.db.execute<{ routing: { accountId: number; outcome: string }[] }>(sql`
+        SELECT data->'routing' AS routing FROM event_log WHERE invoice_id = ${invoiceId} AND data ? 'routing'
+        ORDER BY id DESC LIMIT 1`)
+    ).rows[0]?.routing;
+  const overLimitSince = async (accountId: number) =>
+    (
+      await t.ctx.db.execute<{ since: unknown }>(
+        sql`SELECT over_limit_since AS since FROM account_limits WHERE account_id = ${accountId}`,
+      )
+    ).rows[0]!.since;
+
+  it('a deposit that fitted before the arrival no longer gets that account: routing passes it to the next', async () => {
+    await leaveRoom(top, 100_000_00);
+    await leaveRoom(second, 10_000_000_00);
+    await arrive(top, 60_000_00 + 11);
+    // 50,000.00 fitted the 100,000.00 of room; 39,999.89 is left once the money on the card counts
+    const moved = await ask(50_000_00 + 17);
+    expect(moved).toMatchObject({ status: 200, account: second });
+    const [inv] = (
+      await t.ctx.db.execute<{ id: string }>(
+        sql`SELECT id FROM invoices WHERE account_id = ${second} AND amount = ${50_000_00 + 17} ORDER BY created_at DESC LIMIT 1`,
+      )
+    ).rows;
+    expect(await routingOf(inv!.id)).toEqual(
+      expect.arrayContaining([
+        { accountId: top, outcome: 'no room under its limit' },
+        { accountId: second, outcome: 'given' },
+      ]),
+    );
+    // what is left under the limit still fits, exactly
+    expect(await ask(39_999_89)).toMatchObject({ status: 200, account: top });
+    await checkMoneyInvariants(t.ctx.db);
+  });
+
+  it('with no other account, the deposit is refused with a clear error and nothing is reserved', async () => {
+    await leaveRoom(top, 80_000_00);
+    await leaveRoom(second, 0);
+    await arrive(top, 40_000_00 + 23);
+    expect(await ask(50_000_00 + 29)).toEqual({ status: 409, code: 'NO_ACCOUNT_AVAILABLE', account: null });
+    await checkMoneyInvariants(t.ctx.db);
+  });
+
+  it('an arrival that takes the account past its limit flags it over limit: routing skips it until the limit is raised', async () => {
+    await leaveRoom(top, 10_000_00);
+    await leaveRoom(second, 10_000_000_00);
+    expect(await overLimitSince(top)).toBeNull();
+    // more than the room and what the deposits holding its requisites reserve: the money on the card alone is over
+    const [held] = (
+      await t.ctx.db.execute<{ v: string }>(sql`SELECT coalesce(sum(amount), 0)::text AS v FROM invoices
+        WHERE account_id = ${top} AND flow_type = 'DEPOSIT' AND status IN ('IN_PROGRESS', 'PAYED')`)
+    ).rows;
+    await arrive(top, Number(held!.v) + 25_000_00 + 31);
+    // money that really arrived is never refused; it is flagged, as a deposit's DONE past the limit is
+    expect(await overLimitSince(top)).not.toBeNull();
+    const res = await ask(1_000_00 + 37);
+    expect(res).toMatchObject({ status: 200, account: second });
+    const [inv] = (
+      await t.ctx.db.execute<{ id: string }>(
+        sql`SELECT id FROM invoices WHERE account_id = ${second} AND amount = ${1_000_00 + 37} ORDER BY created_at DESC LIMIT 1`,
+      )
+    ).rows;
+    expect(await routingOf(inv!.id)).toEqual(expect.arrayContaining([{ accountId: top, outcome: 'over limit' }]));
+    await checkMoneyInvariants(t.ctx.db);
+    // staff raise the limit over the money on the card: the flag goes and the account gives requisites again
+    const [now] = (
+      await t.ctx.db.execute<{ balance: string; limit: string }>(sql`SELECT l."limit"::text AS limit,
+        coalesce((SELECT sum(b.balance) FROM ledger_balances b WHERE b.provider_account_id = ${top}
+                  AND b.account = 'provider_account' AND b.book = 'live'), 0)::text AS balance
+        FROM account_limits l WHERE l.account_id = ${top}`)
+    ).rows;
+    const raise = await t.app.inject({
+      method: 'PUT',
+      url: `/api/router/v1/people/account/limit/${top}`,
+      headers: { cookie: await loginAs(t.app, 'admin') },
+      payload: {
+        peopleAccountId: top,
+        limit: Number(BigInt(now!.balance) + BigInt(held!.v) + 100_000_00n),
+        priority: 100,
+        checkUniqueAmount: true,
+      },
+    });
+    expect(raise.statusCode, raise.body).toBe(200);
+    expect(await overLimitSince(top)).toBeNull();
+    expect(await ask(1_000_00 + 41)).toMatchObject({ status: 200, account: top });
+    expect(await reconcileLedger(t.ctx.db)).toEqual({ drift: [], unbalanced: [] });
   });
 });
 

@@ -4,6 +4,9 @@ import type { Tx } from '../../db/create-db';
 import type { DataVault } from '../../lib/data-vault';
 import { bookOf, providerAccountBalanceSql } from '../ledger/service';
 
+// the accounts' health figures, for the desk's paused-accounts file (exceptions/queues.ts)
+export { accountHealthSql } from './account-health';
+
 export type RoutedAccount = {
   accountId: number;
   value: string;

@@ -21,9 +21,10 @@ const HEADER_TWO_ROWS = 106;
 /** The signed-in layout: left navigation, top bar, content. */
 export function AppLayout() {
   const [navOpened, nav] = useDisclosure(false);
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const closeNav = nav.close; // stable, unlike the handlers object: closing on each render would undo the burger
-  useEffect(() => closeNav(), [pathname, closeNav]);
+  // on the way to a page, or to another of the desk's queues (the same page, another tab in its URL)
+  useEffect(() => closeNav(), [pathname, search, closeNav]);
   const scope = useScopeControls();
   const narrow = useMediaQuery('(max-width: 74.99em)', false, { getInitialValueInEffect: false });
 

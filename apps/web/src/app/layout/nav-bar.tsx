@@ -1,7 +1,8 @@
-import { useState, type ComponentType } from 'react';
+import { Fragment, useState, type ComponentType } from 'react';
 import {
   AppShell,
   Badge,
+  Box,
   CloseButton,
   Group,
   NavLink,
@@ -32,7 +33,7 @@ import { PAGES, SUPPORT_URL } from '../../lib/pages';
 import { useCurrentUser } from '../../lib/session';
 import { Logo } from '../../components/logo';
 import { useLogout } from '../../lib/use-logout';
-import { useDeskCount } from '../../lib/desk-count';
+import { useDeskNavQueues, type DeskNavQueue } from '../../lib/desk-count';
 import { mayDecideApprovals, useApprovalCount } from '../../lib/approvals';
 
 type NavEntry = {
@@ -42,6 +43,8 @@ type NavEntry = {
   visible: (perms: readonly string[]) => boolean;
   /** a hook giving the count shown beside the label (what waits for a person) */
   useCount?: () => number | undefined;
+  /** a hook giving the entry's queues, listed under it as links of their own, each with its count */
+  useQueues?: () => DeskNavQueue[];
 };
 
 /** The navigation entries with the permissions that show them. */
@@ -69,7 +72,7 @@ const ENTRIES: NavEntry[] = [
     to: PAGES.Exceptions,
     icon: IconAlertTriangle,
     visible: (p) => hasPermission(p, 'exceptions.read'),
-    useCount: useDeskCount,
+    useQueues: useDeskNavQueues,
   },
   {
     label: 'Approvals',
@@ -90,7 +93,7 @@ type Props = {
 
 export function NavBar({ hidden, onClose }: Props) {
   const { permissions: perms, mustChangePassword } = useCurrentUser();
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   // with a one-time password only Change password works: offer nothing else to go to
   const entries = mustChangePassword ? [] : ENTRIES.filter((e) => e.visible(perms));
   const logout = useLogout();
@@ -105,6 +108,7 @@ export function NavBar({ hidden, onClose }: Props) {
         <NavSections
           entries={entries}
           pathname={pathname}
+          search={search}
           mustChangePassword={mustChangePassword}
           onClose={onClose}
           logout={logout}
@@ -117,12 +121,13 @@ export function NavBar({ hidden, onClose }: Props) {
 type SectionsProps = {
   entries: NavEntry[];
   pathname: string;
+  search: string;
   mustChangePassword: boolean;
   onClose: () => void;
   logout: ReturnType<typeof useLogout>;
 };
 
-function NavSections({ entries, pathname, mustChangePassword, onClose, logout }: SectionsProps) {
+function NavSections({ entries, pathname, search, mustChangePassword, onClose, logout }: SectionsProps) {
   return (
     <>
       <AppShell.Section mb="lg">
@@ -135,20 +140,26 @@ function NavSections({ entries, pathname, mustChangePassword, onClose, logout }:
       </AppShell.Section>
 
       <AppShell.Section grow component={ScrollArea}>
-        {entries.map(({ label, to, icon: Icon, useCount }) => (
-          <NavLink
-            key={to}
-            component={Link}
-            to={to}
-            label={label}
-            rightSection={useCount ? <NavCount useCount={useCount} id={countId(to)} /> : undefined}
-            aria-describedby={useCount ? countId(to) : undefined}
-            active={isActive(pathname, to)}
-            aria-current={isActive(pathname, to) ? 'page' : undefined}
-            leftSection={<Icon size={20} stroke={1.6} aria-hidden />}
-            fw={500}
-            style={{ borderRadius: 'var(--mantine-radius-md)' }}
-          />
+        {entries.map(({ label, to, icon: Icon, useCount, useQueues }) => (
+          <Fragment key={to}>
+            <NavLink
+              component={Link}
+              to={to}
+              label={label}
+              rightSection={useCount ? <NavCount useCount={useCount} id={countId(to)} /> : undefined}
+              aria-describedby={useCount ? countId(to) : undefined}
+              active={isActive(pathname, to)}
+              // with its queues listed under it, the queue open is the current page; the entry only stands out
+              variant={useQueues ? 'subtle' : undefined}
+              aria-current={isActive(pathname, to) && !useQueues ? 'page' : undefined}
+              leftSection={<Icon size={20} stroke={1.6} aria-hidden />}
+              fw={500}
+              style={{ borderRadius: 'var(--mantine-radius-md)' }}
+            />
+            {useQueues && (
+              <NavQueues label={label} to={to} useQueues={useQueues} here={isActive(pathname, to) ? search : null} />
+            )}
+          </Fragment>
         ))}
       </AppShell.Section>
 
@@ -200,7 +211,10 @@ const countId = (to: string) => `nav-count${to.replaceAll('/', '-')}`;
  * the entry's label; the link is described by it ("14 waiting") instead.
  */
 function NavCount({ useCount, id }: { useCount: () => number | undefined; id: string }) {
-  const n = useCount();
+  return <QueueCount n={useCount()} id={id} />;
+}
+
+function QueueCount({ n, id }: { n: number | undefined; id: string }) {
   if (!n) return null;
   return (
     <>
@@ -211,5 +225,56 @@ function NavCount({ useCount, id }: { useCount: () => number | undefined; id: st
         {n} waiting
       </span>
     </>
+  );
+}
+
+/**
+ * An entry's queues as links of their own under it, indented, each described by what waits in it ("3 waiting") with
+ * the count beside its label. `here`: the URL's query when the entry's page is open (its `tab` marks the queue shown).
+ */
+function NavQueues({
+  label,
+  to,
+  useQueues,
+  here,
+}: {
+  label: string;
+  to: string;
+  useQueues: () => DeskNavQueue[];
+  here: string | null;
+}) {
+  const queues = useQueues();
+  // the page opens on its first tab when the URL names none it has
+  const tabs = queues.flatMap((q) => q.tabs);
+  const param = here === null ? null : new URLSearchParams(here).get('tab');
+  const tab = here === null ? null : param && tabs.includes(param) ? param : (tabs[0] ?? null);
+  return (
+    <Box
+      role="group"
+      aria-label={`${label} queues`}
+      ml={19}
+      pl={6}
+      mb={4}
+      style={{ borderLeft: '1px solid var(--mantine-color-gray-3)' }}
+    >
+      {queues.map((q) => {
+        const id = countId(`${to}/${q.tabs[0]}`);
+        const current = tab !== null && q.tabs.includes(tab);
+        return (
+          <NavLink
+            key={q.label}
+            component={Link}
+            to={q.to}
+            label={q.label}
+            rightSection={<QueueCount n={q.count} id={id} />}
+            aria-describedby={q.count ? id : undefined}
+            active={current}
+            aria-current={current ? 'page' : undefined}
+            py={6}
+            style={{ borderRadius: 'var(--mantine-radius-md)' }}
+          />
+        );
+      })}
+    </Box>
   );
 }

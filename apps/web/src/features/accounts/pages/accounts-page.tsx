@@ -1,12 +1,14 @@
 import { useState } from 'react';
-import { Alert, Button, Switch, Table, Text } from '@mantine/core';
+import { Alert, Badge, Button, Switch, Table, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
-import type { AccountListItem } from '@paydesk/contracts';
+import type { AccountHealth, AccountListItem } from '@paydesk/contracts';
+import { formatDateShort } from '@paydesk/contracts/dates';
 import { SectionLoader } from '../../../components/full-page-loader';
 import { PageTitle } from '../../../components/page-title';
 import { Refusal } from '../../../components/refusal';
 import { toast } from '../../../components/toast';
+import { lastMoneyText, paidOfGiven, successRateText, useAccountHealth } from '../../../lib/account-health';
 import { PAGES } from '../../../lib/pages';
 import { useCan } from '../../../lib/session';
 import { useAccounts, useSetAccountEnabled } from '../api/accounts';
@@ -29,6 +31,9 @@ function AccountsList() {
   const canEdit = useCan('people.account.edit');
   const navigate = useNavigate();
   const { data, isPending, error } = useAccounts();
+  const health = useAccountHealth(true);
+  const healthOf = new Map(health.data?.map((h) => [h.accountId, h]));
+  const now = Date.now();
   const setEnabled = useSetAccountEnabled();
   const [creating, setCreating] = useState(false);
   const open = (a: AccountListItem) => navigate(PAGES.AccountDetails(String(a.id)), { state: a });
@@ -52,7 +57,7 @@ function AccountsList() {
       {error && <Alert color="red">{error.message}</Alert>}
       {data && data.length === 0 && <Text c="dimmed">Nothing found</Text>}
       {data && data.length > 0 && (
-        <Table.ScrollContainer minWidth={640}>
+        <Table.ScrollContainer minWidth={700}>
           <Table highlightOnHover verticalSpacing="sm" aria-label="Provider accounts">
             <Table.Thead>
               <Table.Tr>
@@ -60,6 +65,8 @@ function AccountsList() {
                 <Table.Th>Provider</Table.Th>
                 <Table.Th>Bank</Table.Th>
                 <Table.Th>Payment method</Table.Th>
+                <Table.Th>Requisites, 24&nbsp;h</Table.Th>
+                <Table.Th>Money last arrived (UTC)</Table.Th>
                 <Table.Th>Enabled</Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -76,9 +83,18 @@ function AccountsList() {
                   aria-label={`Account ${a.id}`}
                 >
                   <Table.Td>{a.id}</Table.Td>
-                  <Table.Td>{a.providerName}</Table.Td>
+                  <Table.Td>
+                    {a.providerName}
+                    {healthOf.get(a.id)?.pausedAt && (
+                      // out of routing: the desk's Paused accounts tab says why and resumes it
+                      <Badge display="block" mt={4} size="sm" variant="light" color="orange">
+                        Paused
+                      </Badge>
+                    )}
+                  </Table.Td>
                   <Table.Td>{a.bankName ?? '-'}</Table.Td>
                   <Table.Td>{a.paymentMethodName}</Table.Td>
+                  <HealthCells health={healthOf.get(a.id)} failed={health.isError} now={now} />
                   <Table.Td onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>
                     <Switch
                       checked={a.enabled}
@@ -106,6 +122,54 @@ function AccountsList() {
           }}
         />
       )}
+    </>
+  );
+}
+
+/**
+ * An account's health over the last day: the deposits given its requisites and how many were paid, with their share,
+ * and when money last arrived ("…" while it loads, "unknown" when it could not be read).
+ */
+function HealthCells({ health: h, failed, now }: { health: AccountHealth | undefined; failed: boolean; now: number }) {
+  if (!h) {
+    const text = failed ? 'unknown' : '…';
+    return (
+      <>
+        <Table.Td c="dimmed">{text}</Table.Td>
+        <Table.Td c="dimmed">{text}</Table.Td>
+      </>
+    );
+  }
+  return (
+    <>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        {h.given === 0 ? (
+          <Text size="sm" c="dimmed">
+            {successRateText(h)}
+          </Text>
+        ) : (
+          <>
+            {paidOfGiven(h)}
+            <Text size="xs" c="dimmed">
+              {successRateText(h)} success
+            </Text>
+          </>
+        )}
+      </Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        {h.lastMoneyAt === null ? (
+          <Text size="sm" c="dimmed">
+            {lastMoneyText(h, now)}
+          </Text>
+        ) : (
+          <>
+            {lastMoneyText(h, now)}
+            <Text size="xs" c="dimmed">
+              {formatDateShort(h.lastMoneyAt)}
+            </Text>
+          </>
+        )}
+      </Table.Td>
     </>
   );
 }

@@ -82,13 +82,6 @@ export const useResolveContradiction = () =>
     }),
   );
 
-export const useAccountHealth = (enabled: boolean) =>
-  useQuery({
-    queryKey: [...exceptionsKey, 'account-health'] as const,
-    queryFn: ({ signal }) => call('GET /api/v1/people/account/health', { signal, scoped: false }).then((r) => r.data),
-    enabled,
-  });
-
 export const useResumeAccount = () =>
   useDeskMutation((v: { id: number; reason: string }) =>
     call('POST /api/v1/people/account/:id/resume', { scoped: false, params: { id: v.id }, body: { reason: v.reason } }),

@@ -1,6 +1,19 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { Alert, Anchor, Badge, Button, Center, Group, Paper, SegmentedControl, Table, Tabs, Text } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Center,
+  Group,
+  Paper,
+  SegmentedControl,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+} from '@mantine/core';
 import type { ContradictionItem, ExceptionCsvQueue, ExceptionQueue, StuckKind } from '@paydesk/contracts/exceptions';
 import { actionErrorMessage } from '../../../lib/api';
 import { PAGES } from '../../../lib/pages';
@@ -9,8 +22,8 @@ import { PageTitle } from '../../../components/page-title';
 import { CsvButton } from '../../../components/csv-button';
 import { SectionLoader } from '../../../components/full-page-loader';
 import { toast } from '../../../components/toast';
+import { lastMoneyText, paidOfGiven, successRateText, useAccountHealth } from '../../../lib/account-health';
 import {
-  useAccountHealth,
   useContradictions,
   useExceptionSummary,
   useIncomingList,
@@ -52,6 +65,7 @@ const CSV_QUEUE: Partial<Record<DeskTab, ExceptionCsvQueue>> = {
   unmatched: 'unmatched',
   ...STUCK_OF,
   contradictions: 'contradictions',
+  paused: 'paused',
 };
 
 /** The operations desk (exceptions.read): every payment that needs a person, one queue per tab. */
@@ -73,17 +87,20 @@ export default function ExceptionsPage() {
   const summary = useExceptionSummary();
   const count = (q: ExceptionQueue) => summary.data?.find((s) => s.queue === q)?.count;
   const stuck = STUCK_OF[state.tab];
+  // the paused accounts' file holds provider accounts: for those who may view them, as the tab's list is
+  const canReadAccounts = useCan('people.account');
+  const csvQueue = state.tab === 'paused' && !canReadAccounts ? undefined : CSV_QUEUE[state.tab];
   return (
     <>
       <PageTitle title="Exceptions">
-        {CSV_QUEUE[state.tab] && (
+        {csvQueue && (
           <CsvButton
             source={{
               path: '/api/v1/exceptions/csv',
-              filename: `Exceptions-${CSV_QUEUE[state.tab]}.csv`,
+              filename: `Exceptions-${csvQueue}.csv`,
               scoped: false,
             }}
-            query={{ queue: CSV_QUEUE[state.tab]!, ...deskFilterQuery(state) }}
+            query={{ queue: csvQueue, ...deskFilterQuery(state) }}
             label="Download CSV"
           />
         )}
@@ -367,16 +384,17 @@ const ACCOUNT_WORDS: Record<string, string> = {
   suspense: 'suspense',
 };
 
-/** What accepting the provider's answer posts, in words: "merchant's balance +1,000.00 UZS; provider account …". */
-function effectText(c: ContradictionItem, money: ReturnType<typeof useMoney>) {
+/** What accepting the provider's answer posts, one line per account: "merchant's balance +1,000.00 UZS", … */
+function effectLines(c: ContradictionItem, money: ReturnType<typeof useMoney>) {
   // liabilities (the merchant's balance, its held funds) read with the merchant's sign: a credit is money for them
-  return c.effect
-    .map((l) => {
-      const shown = l.account === 'merchant' || l.account === 'merchant_hold' ? -l.amount : l.amount;
-      return `${ACCOUNT_WORDS[l.account] ?? l.account} ${shown > 0 ? '+' : '−'}${money(Math.abs(shown), c.currency)}`;
-    })
-    .join('; ');
+  return c.effect.map((l) => {
+    const shown = l.account === 'merchant' || l.account === 'merchant_hold' ? -l.amount : l.amount;
+    return `${ACCOUNT_WORDS[l.account] ?? l.account} ${shown > 0 ? '+' : '−'}${money(Math.abs(shown), c.currency)}`;
+  });
 }
+
+/** The same in one sentence: "merchant's balance +1,000.00 UZS; provider account …". */
+const effectText = (c: ContradictionItem, money: ReturnType<typeof useMoney>) => effectLines(c, money).join('; ');
 
 function ContradictionQueue({ state, update }: QueueProps) {
   const list = useContradictions({ status: 'OPEN', ...(state.after ? { after: state.after } : {}) });
@@ -436,11 +454,19 @@ function ContradictionQueue({ state, update }: QueueProps) {
                     )}
                   </Table.Td>
                   <Table.Td>
-                    <Text size="sm">{effectText(c, money) || 'nothing moves'}</Text>
+                    {c.effect.length ? (
+                      effectLines(c, money).map((line) => (
+                        <Text key={line} size="sm" style={{ whiteSpace: 'nowrap' }}>
+                          {line}
+                        </Text>
+                      ))
+                    ) : (
+                      <Text size="sm">nothing moves</Text>
+                    )}
                   </Table.Td>
                   <Table.Td>
                     {canResolve ? (
-                      <Group gap={6} wrap="nowrap">
+                      <Stack gap={6} align="stretch" w="max-content">
                         <Button size="xs" onClick={() => setActing({ item: c, resolution: 'ACCEPT_PROVIDER' })}>
                           Accept provider
                         </Button>
@@ -451,7 +477,7 @@ function ContradictionQueue({ state, update }: QueueProps) {
                         >
                           Keep books
                         </Button>
-                      </Group>
+                      </Stack>
                     ) : (
                       <Text size="sm" c="dimmed">
                         For staff who change invoice statuses
@@ -529,7 +555,7 @@ function PausedAccounts() {
                 <Table.Th>Paused for</Table.Th>
                 <Table.Th>Account</Table.Th>
                 <Table.Th>Why</Table.Th>
-                <Table.Th>Last 24 h</Table.Th>
+                <Table.Th>Health</Table.Th>
                 <Table.Th>Next step</Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -552,7 +578,13 @@ function PausedAccounts() {
                     </Text>
                   </Table.Td>
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                    {a.paid} of {a.given} paid
+                    {paidOfGiven(a)} in 24 h
+                    <Text size="xs" c="dimmed">
+                      success rate {successRateText(a)}
+                    </Text>
+                    <Text size="xs" c="dimmed">
+                      {a.lastMoneyAt === null ? 'no money reported yet' : `money ${lastMoneyText(a, now)}`}
+                    </Text>
                   </Table.Td>
                   <Table.Td>
                     {canResume ? (
