@@ -19,6 +19,7 @@ import { edgeErrorOptions, registerEdgeInput } from './plugins/edge-input';
 import { COOKIE_NAME, registerAuth, userFromToken } from './plugins/auth';
 import { hasPermission } from '@paydesk/contracts/permissions';
 import { MERCHANT_PICKER_CALL, SESSION_CALL } from '@paydesk/contracts/first-calls';
+import { maskRequisitesInText } from '@paydesk/contracts/masking';
 import { registerMerchantScope } from './lib/scope';
 import { speedupOn } from './lib/speedups';
 import { registerModules } from './modules';
@@ -33,7 +34,18 @@ export type BuildOptions = {
 };
 
 /** Request headers a log line never holds (sessions, signatures, provider tokens). */
-export const LOG_REDACT = ['req.headers.cookie', 'req.headers["x-signature"]', 'req.headers.authorization'];
+const LOG_REDACT = ['req.headers.cookie', 'req.headers["x-signature"]', 'req.headers.authorization'];
+
+/**
+ * The logger's options, the server's and the tests' alike: the headers above redacted, and every line, whatever
+ * wrote it (an error's message, a library's warning), with its card and phone numbers masked as it is written.
+ */
+export const logOptions = (level: string, stream: { write: (line: string) => void }) => ({
+  level,
+  stream,
+  redact: LOG_REDACT,
+  hooks: { streamWrite: maskRequisitesInText },
+});
 
 /** Builds the whole app (tests import this); server.ts listens and runs workers. */
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {

@@ -3,10 +3,11 @@ import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
 import { loadConfig, publicBaseUrl, type Config } from './config';
 import { createDb, DataDirLockedError, runMigrations, SchemaVersionError, type DbHandle } from './db/create-db';
-import { buildApp, LOG_REDACT } from './app';
+import { buildApp, logOptions } from './app';
 import { createContext } from './lib/context';
 import { KEY_REFRESH_MS } from './lib/data-vault';
-import { encryptPlainRequisites } from './lib/requisite-keys';
+import { compactAfterEncryption, encryptPlainRequisites } from './lib/requisite-keys';
+import { startServerControl } from './lib/server-control';
 import { seedDemoIfEmpty } from './db/seed';
 import { ensureReferenceData } from './db/seed/reference-data';
 import { startWorkers } from './workers';
@@ -51,7 +52,15 @@ async function prepare(dbh: DbHandle) {
   await ensureReferenceData(dbh.db);
   const ctx = await contextOf(dbh);
   const encrypted = await encryptPlainRequisites(ctx);
-  if (encrypted) console.log(`Encrypted ${encrypted} requisite values stored before encryption`);
+  if (encrypted) {
+    console.log(`Encrypted ${encrypted} requisite values stored before encryption`);
+    if (!(await compactAfterEncryption(ctx))) {
+      console.log(
+        'Their plain old row versions stay in the table files until rewritten: run VACUUM FULL invoices, ' +
+          'account_credentials at a quiet time, and retire backups taken before (docs/data-encryption.md)',
+      );
+    }
+  }
   const seedWanted = config.seedDemo === 'true' || (config.seedDemo === 'auto' && config.env !== 'production');
   if (seedWanted) await seedDemoIfEmpty(ctx);
   return { ctx, demo: seedWanted };
@@ -93,11 +102,7 @@ async function serve(dbh: DbHandle, opts: { prepared: boolean; demo: boolean }) 
   // migrations and the seed may take long; what the server runs from here on is bounded (exports set their own)
   await dbh.limitStatements(config.statementTimeoutMs);
   const app = await buildApp(ctx, {
-    logger: {
-      level: config.logLevel,
-      stream: logStream,
-      redact: LOG_REDACT,
-    },
+    logger: logOptions(config.logLevel, logStream),
   });
   app.log.info(
     {
@@ -114,6 +119,8 @@ async function serve(dbh: DbHandle, opts: { prepared: boolean; demo: boolean }) 
   keyRefresh.unref();
   await app.listen({ port: config.port, host: config.host });
   const workers = config.workers ? startWorkers(ctx, app.log) : null;
+  // on the embedded database, maintenance commands run inside this process (npm run rotate-data-key)
+  const control = dbh.kind === 'pglite' ? await startServerControl(ctx, config.dataDir) : null;
   const address = app.server.address();
   // the primary prints the banner once every process is listening; what they have logged goes out first
   await logWritten();
@@ -126,6 +133,7 @@ async function serve(dbh: DbHandle, opts: { prepared: boolean; demo: boolean }) 
     if (err) app.log.error({ err }, 'fatal error, shutting down');
     else app.log.info({ signal }, 'shutting down');
     clearInterval(keyRefresh);
+    await control?.close();
     await app.close();
     await workers?.stop();
     await dbh.close();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { luhnValid } from './card';
-import { maskCard, maskPansInText, maskPhone, maskRequisite } from './masking';
+import { maskCard, maskPansInText, maskPhone, maskRequisite, maskRequisitesInText } from './masking';
 
 describe('maskCard', () => {
   it('keeps the BIN and the last four, six asterisks between', () => {
@@ -90,6 +90,8 @@ describe('maskPansInText', () => {
       'amount 100000.00 at 2024-01-15 10:00:00',
       'id 41111111111111110000000',
       'invoice 123456789012',
+      // a time in ms that happens to pass Luhn: no card starts with 1
+      '{"time":1764400000006}',
     ])
       expect(maskPansInText(text)).toBe(text);
   });
@@ -98,9 +100,9 @@ describe('maskPansInText', () => {
     expect(maskPansInText('order 77 4111 1111 1111 1111 12')).toBe('order 77 4111 11** **** 1111 12');
   });
 
-  it('never leaves a Luhn-valid 13–19 digit number whole, in any grouping', () => {
+  it('never leaves a Luhn-valid 13–19 digit number starting 2–9 whole, in any grouping', () => {
     const pan = fc
-      .stringMatching(/^\d{12,18}$/)
+      .stringMatching(/^[2-9]\d{11,17}$/)
       .map((body) => {
         for (let d = 0; d <= 9; d++) if (luhnValid(body + d)) return body + d;
         return body;
@@ -116,10 +118,40 @@ describe('maskPansInText', () => {
           prev = c;
         }
         grouped += p.slice(prev);
+        // typed in groups, a card's groups are short (4 4 4 4, 4 6 5); longer ones are never joined
+        const groups = grouped.split(sep);
+        fc.pre(groups.length === 1 || groups.every((g) => g.length <= 6));
         const masked = maskPansInText(`x ${grouped} y`);
         expect(masked.replace(/[^\d]/g, '')).toBe(p.slice(0, 6) + p.slice(-4));
         expect(masked.length).toBe(grouped.length + 4);
       }),
     );
+  });
+});
+
+describe('maskRequisitesInText', () => {
+  it('masks international phone numbers and card numbers; leaves times, amounts and ids', () => {
+    expect(maskRequisitesInText('to +998901234567 and +7 916 123-45-67')).toBe('to +99890*****67 and +7916*****67');
+    expect(maskRequisitesInText('{"card":"9860 1234 5678 9015","time":1764400000006,"amount":"100000.00"}')).toBe(
+      '{"card":"9860 12** **** 9015","time":1764400000006,"amount":"100000.00"}',
+    );
+    expect(maskRequisitesInText('id 123456789 at 2026-11-29')).toBe('id 123456789 at 2026-11-29');
+  });
+
+  it('never touches the digits of a UUID or of a hex id, whatever they add up to', () => {
+    fc.assert(
+      fc.property(fc.uuid(), (id) => {
+        const line = `{"invoiceId":"${id}","path":"/api/v1/invoice/${id}"}`;
+        expect(maskRequisitesInText(line)).toBe(line);
+      }),
+    );
+    // all-digit groups, a Luhn-valid 16 digits among them
+    const id = '47465212-3912-4000-8000-986012345678';
+    expect(maskRequisitesInText(`invoice ${id} ok`)).toBe(`invoice ${id} ok`);
+    expect(maskRequisitesInText('key ab4111111111111111cd')).toBe('key ab4111111111111111cd');
+    // a merchant's id of a process id and a time in ms, whatever they add up to
+    for (const id of ['inv-23456-1764400000000-5', 'inv-23459-1764400000001-12']) {
+      expect(maskRequisitesInText(id)).toBe(id);
+    }
   });
 });

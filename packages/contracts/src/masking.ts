@@ -63,8 +63,16 @@ export function maskRequisite(credentialType: string, value: string): string {
 
 const PAN_MIN_DIGITS = 13;
 const PAN_MAX_DIGITS = 19;
-/** Digit groups joined by single spaces or dashes: '4111 1111-1111 1111', or one plain run of digits. */
-const DIGIT_RUN = /\d+(?:[ -]\d+)*/g;
+/** The longest group of digits a card number typed in groups has. */
+const MAX_GROUP = 6;
+/**
+ * Digit groups joined by single spaces or dashes ('4111 1111-1111 1111', or one plain run of digits) that stand on
+ * their own: no letter or digit right before or after (the digits inside 'ab12-3456' or a hex id are not a number).
+ * A UUID is matched first, whole, so that none of its all-digit groups is ever read as part of a number.
+ */
+const DIGIT_RUN =
+  /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?<![A-Za-z0-9])\d+(?:[ -]\d+)*(?![A-Za-z0-9])/gi;
+const UUID_START = /^[0-9a-f]{8}-/i;
 
 type Group = { start: number; end: number; digits: string };
 
@@ -84,16 +92,17 @@ function maskSpan(text: string, start: number, end: number, digitCount: number):
 
 /**
  * Masks every card number in a text: a run of 13–19 digits, in groups joined by single spaces or dashes, that
- * passes the Luhn check keeps its first 6 and last 4 digits and its separators, the rest become asterisks
- * ('card 4111 1111 1111 1111 paid' → 'card 4111 11** **** 1111 paid'). Whole groups only: a run of digits longer than
- * 19 (an id, a long reference) is not a card and stays. Within a longer sequence of groups, the longest
- * Luhn-valid stretch of whole groups from the left is masked first. For log lines and audit records; a value
- * already known to be a card is masked with maskCard instead.
+ * starts with 2–9 and passes the Luhn check keeps its first 6 and last 4 digits and its separators, the rest become
+ * asterisks ('card 4111 1111 1111 1111 paid' → 'card 4111 11** **** 1111 paid'). Whole groups only: a run of digits
+ * longer than 19 (an id, a long reference) is not a card and stays. Within a longer sequence of groups, the longest
+ * Luhn-valid stretch of whole groups from the left is masked first; groups of more than 6 digits are never joined.
+ * For log lines and audit records; a value already known to be a card is masked with maskCard instead.
  */
 export function maskPansInText(text: string): string {
   let out = '';
   let last = 0;
   for (const m of text.matchAll(DIGIT_RUN)) {
+    if (m[0].length === 36 && UUID_START.test(m[0])) continue;
     const runStart = m.index;
     const groups: Group[] = [];
     for (const g of m[0].matchAll(/\d+/g)) {
@@ -101,11 +110,18 @@ export function maskPansInText(text: string): string {
     }
     let i = 0;
     while (i < groups.length) {
+      // cards' major industry identifiers are 2–9: a number starting 0 or 1 (a time in ms, an id) is none of ours
+      if (groups[i]!.digits[0]! < '2') {
+        i++;
+        continue;
+      }
       // the longest stretch of whole groups from group i that is a Luhn-valid 13–19 digit number
       let digits = '';
       let best = -1;
       let bestCount = 0;
       for (let j = i; j < groups.length; j++) {
+        // a card typed in groups has short ones (4 4 4 4, 4 6 5): '12345-1764400000000' is an id and a time
+        if (j > i && (groups[i]!.digits.length > MAX_GROUP || groups[j]!.digits.length > MAX_GROUP)) break;
         digits += groups[j]!.digits;
         if (digits.length > PAN_MAX_DIGITS) break;
         if (digits.length >= PAN_MIN_DIGITS && luhnValid(digits)) {
@@ -125,4 +141,15 @@ export function maskPansInText(text: string): string {
     }
   }
   return out + text.slice(last);
+}
+
+/** A phone number in international form: '+', then 10–15 digits, single spaces, dashes or brackets between them. */
+const PHONE_IN_TEXT = /(?<![A-Za-z0-9])\+\d(?:[ ()-]?\d){9,14}(?![A-Za-z0-9])/g;
+
+/**
+ * Masks the card numbers (maskPansInText) and the international phone numbers ('+998 90 123 45 67' →
+ * '+99890*****67', as maskPhone) in a text: what every log line goes through before it is written.
+ */
+export function maskRequisitesInText(text: string): string {
+  return maskPansInText(text.replace(PHONE_IN_TEXT, (m) => maskPhone(m)));
 }

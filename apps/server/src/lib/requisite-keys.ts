@@ -98,6 +98,21 @@ export async function requisiteKeyUsage(ctx: AppContext): Promise<{ plain: numbe
 }
 
 /**
+ * After plain values were encrypted, the old row versions still hold them in the table files until their space is
+ * reused. On the embedded database, before the server serves, the two tables are rewritten (VACUUM FULL, then a
+ * checkpoint), so that the table files hold none. On PostgreSQL other processes may already serve and a rewrite locks
+ * the tables: nothing is done, the caller tells the operator to do it at a quiet time (docs/data-encryption.md).
+ * Either way the write-ahead log and backups taken before still hold the plain values until they are recycled or
+ * destroyed. Returns whether it rewrote.
+ */
+export async function compactAfterEncryption(ctx: AppContext): Promise<boolean> {
+  if (ctx.dbh.kind !== 'pglite') return false;
+  for (const table of COLUMNS.map((c) => c.table)) await ctx.db.execute(sql.raw(`VACUUM FULL ${table}`));
+  await ctx.db.execute(sql`CHECKPOINT`);
+  return true;
+}
+
+/**
  * Encrypts every value still stored plain (written before encryption existed), in batches; run at start-up before
  * the server serves. Repeats until a pass finds none (a row locked by a payment in flight is taken next time).
  * Returns how many it encrypted.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestDb, type TestApp } from '../../test/harness';
 import { TMP_DIR } from '../../test/paths';
-import { buildApp } from '../app';
+import { buildApp, logOptions } from '../app';
 import { loadConfig } from '../config';
 import { createContext } from '../lib/context';
 import { countLockout, countSignInFailure } from '../lib/metrics';
@@ -336,6 +336,39 @@ describe('request log', () => {
         expect(all, what).not.toContain(secret.replace(/^Bearer /, ''));
       }
       expect(all).not.toMatch(/"(cookie|authorization|x-signature|headers|body)"/i);
+    } finally {
+      await app.close();
+      await dbh.close();
+    }
+  });
+
+  it('masks card and phone numbers in every line, whatever writes them (a path, an error, a plugin)', async () => {
+    const raw: string[] = [];
+    const dbh = await createTestDb();
+    const config = loadConfig({ NODE_ENV: 'test' }, { workers: false, dataDir: TMP_DIR });
+    const app = await buildApp(await createContext(dbh, config), {
+      logger: logOptions('debug', { write: (s: string) => raw.push(s) }),
+    });
+    try {
+      await app.ready();
+      // a number in the path itself, plain and grouped
+      await app.inject({ method: 'GET', url: '/pay/9860123456789015/+998901234567' });
+      await app.inject({ method: 'GET', url: '/pay/9860%201234%205678%209015' });
+      // what code logs: an error's message, an object's fields
+      app.log.error(new Error('provider refused card 4111-1111-1111-1111 for +7 916 123-45-67'), 'payout failed');
+      app.log.info({ requisite: '9860123456789015', time2: 1764400000006 }, 'requisite 9860 1234 5678 9015');
+      const all = raw.join('');
+      for (const full of ['9860123456789015', '9860 1234 5678 9015', '4111-1111-1111-1111', '998901234567']) {
+        expect(all).not.toContain(full);
+      }
+      expect(all).not.toContain('916 123-45-67');
+      expect(all).toContain('986012******9015');
+      expect(all).toContain('4111-11**-****-1111');
+      expect(all).toContain('+99890*****67');
+      expect(all).toContain('+7916*****67');
+      // a time in ms is left alone, and every line is still JSON
+      expect(all).toContain('1764400000006');
+      for (const l of raw) expect(() => JSON.parse(l)).not.toThrow();
     } finally {
       await app.close();
       await dbh.close();

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { CREDENTIAL_MESSAGES, LIMIT_MESSAGES } from '@paydesk/contracts';
 import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
+import { REVEALS_PER_HOUR } from '../audit/service';
 import {
   accountCredentials,
   accountLimits,
@@ -180,6 +181,19 @@ describe('GET /api/v1/people/account/{id}', () => {
     ]);
     expect((await call('POST', '/api/v1/people/account/credentials/999999/reveal', 'ops')).statusCode).toBe(404);
     expect(await reveals()).toHaveLength(1);
+
+    // at most REVEALS_PER_HOUR a person, invoices' and accounts' reveals together: the next is 429 and writes nothing
+    for (let k = 1; k < REVEALS_PER_HOUR; k++) expect((await reveal('ops')).statusCode).toBe(200);
+    const limited = await reveal('ops');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().error.code).toBe('TOO_MANY_REQUESTS');
+    expect(limited.body).not.toContain(cardAccount.value);
+    expect(await reveals()).toHaveLength(REVEALS_PER_HOUR);
+    // another person still may; the first again an hour later
+    expect((await reveal('admin')).statusCode).toBe(200);
+    t.clock.advance(3601_000);
+    expect((await reveal('ops')).statusCode).toBe(200);
+    t.clock.reset();
   });
 
   it('404 for an unknown account, 400 for a bad id, 403 without people.account', async () => {
