@@ -99,6 +99,7 @@ async function main() {
       ['payouts with provider, first page', '/api/v1/exceptions/stuck?kind=PAYOUT&limit=50'],
       ['failed callbacks, first page', '/api/v1/exceptions/stuck?kind=CALLBACK&limit=50'],
       ['contradictions, first page', '/api/v1/contradictions?status=OPEN&limit=50'],
+      ["every account's health (accounts list, paused queue)", '/api/v1/people/account/health'],
     ];
     log(`\n| scenario | p50 ms | p95 ms | p95 / budget (${BUDGET_MS} ms) |\n| --- | --- | --- | --- |`);
     for (const [name, path] of scenarios) {
