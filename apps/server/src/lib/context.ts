@@ -2,6 +2,8 @@ import type { Config } from '../config';
 import type { DbHandle } from '../db/create-db';
 import { openVault, type DataVault } from './data-vault';
 import type { AppMetrics } from './metrics';
+import { nameStatements } from './named-statements';
+import { speedupOn } from './speedups';
 
 /** What every module gets: the database and the configuration. Services take it explicitly. */
 export type AppContext = {
@@ -22,5 +24,7 @@ export async function createContext(
   config: Config,
   now: () => Date = () => new Date(),
 ): Promise<AppContext> {
+  // PostgreSQL parses and plans each statement once a connection (lib/named-statements.ts)
+  if (dbh.kind === 'postgres' && speedupOn(config, 'named-statements')) nameStatements(dbh.pool);
   return { dbh, db: dbh.db, config, vault: await openVault(dbh.db, config), now };
 }

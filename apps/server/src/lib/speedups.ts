@@ -14,6 +14,8 @@ export const SPEEDUPS = {
   'landing-preloads': 'Landing files named in index.html',
   /** app.ts sendLandingPage: index.html names the first API calls (the session, the merchant list) */
   'first-calls': 'First calls named in index.html',
+  /** lib/named-statements.ts: each PostgreSQL connection keeps the statements it parsed and planned */
+  'named-statements': 'Named statements on PostgreSQL',
 } as const;
 
 export type Speedup = keyof typeof SPEEDUPS;
