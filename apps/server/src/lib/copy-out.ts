@@ -108,7 +108,7 @@ const longReadReady = new WeakSet<pg.PoolClient>();
  * character) and the long reads' own statement limit (config exportTimeoutMs; 0: none). Set here rather than as
  * startup parameters, which a connection string's own `options` would replace.
  */
-async function connectLongRead(ctx: AppContext, pool: pg.Pool): Promise<pg.PoolClient> {
+export async function connectLongRead(ctx: AppContext, pool: pg.Pool): Promise<pg.PoolClient> {
   let client: pg.PoolClient;
   try {
     client = await pool.connect();

@@ -79,6 +79,25 @@ describe.skipIf(!enabled)('long reads on a streaming replica', () => {
     await until('the replica to count the export', async () => (await replicaTransactions()) > before.transactions);
   });
 
+  it('exact counts and monitoring statistics read from the replica too; the replica counts them', async () => {
+    await until('the replica to catch up', caughtUp);
+    const before = { reads: await longReads(), transactions: await replicaTransactions() };
+    const count = await t.app.inject({ method: 'GET', url: '/api/v1/invoice/count', headers: { cookie: owner } });
+    expect(count.statusCode, count.body).toBe(200);
+    expect(count.json().data.total).toBeGreaterThan(0);
+    const stats = await t.app.inject({
+      method: 'GET',
+      url: '/api/data/v1/terminal?minutes=1440',
+      headers: { cookie: owner },
+    });
+    expect(stats.statusCode, stats.body).toBe(200);
+    expect(stats.json().data.length).toBeGreaterThan(0);
+    const reads = await longReads();
+    expect(reads.replica).toBe(before.reads.replica + 2);
+    expect(reads.primary).toBe(before.reads.primary);
+    await until('the replica to count them', async () => (await replicaTransactions()) >= before.transactions + 2);
+  });
+
   it('writes go to the primary: the app writes, the replica only replays', async () => {
     const { rows } = await t.ctx.dbh.pool.query<{ recovering: boolean }>('SELECT pg_is_in_recovery() AS recovering');
     expect(rows[0]!.recovering).toBe(false);

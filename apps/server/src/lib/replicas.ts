@@ -53,10 +53,14 @@ type Source = {
 
 /**
  * The pool a long read takes its connection from: a replica's, when one is at most replicaMaxLagMs behind, else the
- * primary's long-read pool. Null on the embedded database (its long reads share its one connection in batches).
+ * primary's long-read pool. Null on the embedded database (its long reads share its one connection in batches), and
+ * with `replicaOnly` when no replica is close enough (the caller reads the primary as it would without replicas).
  */
-export async function longReadTarget(ctx: Source): Promise<LongReadTarget | null> {
-  const opts = { max: ctx.config.pgLongReadPoolMax, waitMs: ctx.config.longReadWaitMs };
+export async function longReadTarget(
+  ctx: Source,
+  opts: { replicaOnly?: boolean } = {},
+): Promise<LongReadTarget | null> {
+  const pools = { max: ctx.config.pgLongReadPoolMax, waitMs: ctx.config.longReadWaitMs };
   const replicas = ctx.dbh.replicas;
   for (let i = 0; i < replicas.length; i++) {
     const at = (turn + i) % replicas.length;
@@ -65,9 +69,10 @@ export async function longReadTarget(ctx: Source): Promise<LongReadTarget | null
     if (lag === null || lag > ctx.config.replicaMaxLagMs) continue;
     turn = (at + 1) % replicas.length;
     ctx.metrics?.longRead('replica');
-    return { pool: replica.longReads(opts), on: 'replica', replica: replica.name };
+    return { pool: replica.longReads(pools), on: 'replica', replica: replica.name };
   }
-  const primary = ctx.dbh.longReads(opts);
+  if (opts.replicaOnly) return null;
+  const primary = ctx.dbh.longReads(pools);
   if (!primary) return null;
   ctx.metrics?.longRead('primary');
   return { pool: primary, on: 'primary' };

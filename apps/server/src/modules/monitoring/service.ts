@@ -9,6 +9,7 @@ import {
 } from '@paydesk/contracts';
 import { merchants, terminals } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
+import { readStatistics, type RowsOf } from '../../lib/replica-read';
 
 const MERCHANT_LIST_SIZE = 50;
 
@@ -62,6 +63,16 @@ export async function terminalStatistics(
   merchantId: string,
   minutes: number,
 ): Promise<TerminalStatItem[]> {
+  // counts over a window: on a streaming replica when one is close enough behind (lib/replica-read.ts)
+  return readStatistics(ctx, (rows) => statisticsOf(ctx, rows, merchantId, minutes));
+}
+
+async function statisticsOf(
+  ctx: AppContext,
+  rows: RowsOf,
+  merchantId: string,
+  minutes: number,
+): Promise<TerminalStatItem[]> {
   const now = ctx.now();
   const from = new Date(now.getTime() - minutes * 60_000);
   // "from day start" is sent rounded up to whole minutes, so `from` may sit seconds before a boundary (23:59:21
@@ -74,7 +85,7 @@ export async function terminalStatistics(
   const fromTs = sql`${from.toISOString()}::timestamptz`;
   const nowTs = sql`${now.toISOString()}::timestamptz`;
 
-  const ts = await ctx.db.execute<{
+  const ts = await rows<{
     id: string;
     name: string;
     enabled: boolean;
@@ -90,7 +101,7 @@ export async function terminalStatistics(
     WHERE t.merchant_id = ${merchantId}
     ORDER BY t.created_at, t.name`);
 
-  const counts = await ctx.db.execute<{ terminal_id: string; status: string; n: number }>(sql`
+  const counts = await rows<{ terminal_id: string; status: string; n: number }>(sql`
     SELECT i.terminal_id, i.status, COUNT(*)::int AS n
     FROM invoices i
     WHERE i.merchant_id = ${merchantId} AND i.created_at > ${fromTs} AND i.created_at <= ${nowTs}
@@ -101,7 +112,7 @@ export async function terminalStatistics(
     OUTCOME_STATUSES.map((st) => sql`${st}`),
     sql`, `,
   );
-  const series = await ctx.db.execute<{
+  const series = await rows<{
     terminal_id: string;
     t: string;
     total: number;
@@ -131,12 +142,12 @@ export async function terminalStatistics(
     ORDER BY t.id, b.t`);
 
   const byStatus = new Map<string, Map<string, number>>();
-  for (const r of counts.rows) {
+  for (const r of counts) {
     if (!byStatus.has(r.terminal_id)) byStatus.set(r.terminal_id, new Map());
     byStatus.get(r.terminal_id)!.set(r.status, Number(r.n));
   }
   const pointsOf = new Map<string, TerminalStatItem['series']>();
-  for (const r of series.rows) {
+  for (const r of series) {
     const total = Number(r.total);
     const done = Number(r.done);
     const finishedCount = Number(r.finished);
@@ -150,7 +161,7 @@ export async function terminalStatistics(
     });
   }
 
-  return ts.rows.map((t) => {
+  return ts.map((t) => {
     const s = byStatus.get(t.id);
     const c = (k: string) => s?.get(k) ?? 0;
     const total = s ? [...s.values()].reduce((a, b) => a + b, 0) : 0;
