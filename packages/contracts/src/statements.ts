@@ -24,6 +24,14 @@ export type StatementDirection = (typeof STATEMENT_DIRECTIONS)[number];
 export const STATEMENT_FIELDS = ['occurredAt', 'accountId', 'amount', 'direction', 'reference'] as const;
 export type StatementField = (typeof STATEMENT_FIELDS)[number];
 export const DEFAULT_STATEMENT_HEADER = STATEMENT_FIELDS.join(',');
+/**
+ * The optional field of a statement line: the counterparty's card or phone number as the bank names it (a payout's
+ * destination, a deposit's payer). A card is 13–19 digits passing the Luhn check, spaces or dashes allowed between
+ * them; a phone is '+' and 9–15 digits (spaces, dashes, brackets allowed), or 9–12 digits without the '+'. Never stored:
+ * only its keyed lookup hash (the one invoices' `credential_hash` is) and its masked form are, and an OUT line is
+ * compared with its payout's requisite by that hash (docs/operations.md, "Provider statements").
+ */
+export const STATEMENT_COUNTERPARTY = 'counterparty';
 
 /** A line and the books' record of it may be this far apart in time and still match. */
 export const STATEMENT_TIME_TOLERANCE_MS = 24 * 3_600_000;
@@ -135,7 +143,10 @@ const statementLineItem = z.object({
   amount: z.int(),
   currency: z.string(),
   direction: z.enum(STATEMENT_DIRECTIONS),
+  /** the bank's reference; a card or phone number in it is masked */
   reference: z.string(),
+  /** the counterparty's card (BIN + last four) or phone (its middle hidden) the line named, masked; null: none named */
+  counterparty: z.string().nullable(),
   outcome: z.enum(STATEMENT_OUTCOMES),
   /** the incoming payment the line is (matched, found, reported when the statement was uploaded, or matched by hand) */
   incomingId: z.uuid().nullable(),
@@ -244,12 +255,16 @@ export const statementMapping = z
     amount: columnName,
     direction: columnName,
     reference: columnName,
+    /** the counterparty's column, optional in the file; a mapping without it reads no counterparty */
+    counterparty: columnName.optional(),
   })
   .strict()
   .superRefine((m, ctx) => {
     const seen = new Map<string, string>();
-    for (const field of STATEMENT_FIELDS) {
-      const key = m[field].toLowerCase();
+    for (const field of [...STATEMENT_FIELDS, STATEMENT_COUNTERPARTY] as const) {
+      const name = m[field];
+      if (name === undefined) continue;
+      const key = name.toLowerCase();
       const other = seen.get(key);
       if (other) ctx.addIssue({ code: 'custom', path: [field], message: `The same column as ${other}` });
       else seen.set(key, field);
@@ -262,6 +277,7 @@ export const DEFAULT_STATEMENT_MAPPING: StatementMapping = {
   amount: 'amount',
   direction: 'direction',
   reference: 'reference',
+  counterparty: STATEMENT_COUNTERPARTY,
 };
 
 export const statementMappingParams = z.object({ providerId: providerIdOf('providerId') }).strict();

@@ -1005,7 +1005,14 @@ export const statementLines = pgTable(
     accountId: integer('account_id').notNull(),
     amount: bigint('amount', { mode: 'number' }).notNull(),
     direction: text('direction').notNull(),
+    /** the bank's reference, a card or phone number in it masked (maskRequisitesInText) */
     reference: text('reference').notNull(),
+    /**
+     * The counterparty's card or phone number the line named (an optional column of the file), never the number: its
+     * keyed lookup hash (lib/data-vault.ts `hash`, the same as invoices' credential_hash) and its masked form.
+     */
+    counterpartyHash: text('counterparty_hash'),
+    counterpartyMasked: text('counterparty_masked'),
     outcome: text('outcome').notNull(),
     incomingId: uuid('incoming_id'),
     transactionId: uuid('transaction_id'),
@@ -1053,6 +1060,12 @@ export const statementMatches = pgTable(
      */
     kinds: text('kinds').notNull(),
     bookIds: uuid('book_ids').array().notNull(),
+    /**
+     * The counterparty each line named, in the arrays' order: its masked form and keyed lookup hash (null where a
+     * line named none); both null when no line of the chunk named one.
+     */
+    counterparties: text('counterparties').array(),
+    counterpartyHashes: text('counterparty_hashes').array(),
   },
   (t) => [primaryKey({ columns: [t.statementId, t.chunk] })],
 );

@@ -2,6 +2,7 @@ import { uuidParam } from '../common';
 import { routeSpec } from '../route-spec';
 import {
   DEFAULT_STATEMENT_HEADER,
+  STATEMENT_COUNTERPARTY,
   STATEMENT_FILE_FIELD,
   statementDetailQuery,
   statementDetailResponse,
@@ -33,7 +34,10 @@ export const statementRouteSpecs = {
     description:
       'multipart/form-data: the fields `providerId`, `periodFrom`, `periodTo` first, then the file. The file is CSV ' +
       `with the header \`${DEFAULT_STATEMENT_HEADER}\` (or the provider's column mapping); \`amount\` in minor ` +
-      'units, `direction` IN or OUT. Each line comes out MATCHED, STATEMENT_ONLY, MISMATCH, and what the books hold ' +
+      `units, \`direction\` IN or OUT; an optional column \`${STATEMENT_COUNTERPARTY}\` names the counterparty's card ` +
+      'or phone number, which is never stored (its keyed hash and masked form are): an OUT line naming another ' +
+      "number than its payout's requisite is a MISMATCH. A card or phone number in a reference is stored masked. " +
+      'Each line comes out MATCHED, STATEMENT_ONLY, MISMATCH, and what the books hold ' +
       'for the period without a line as BOOKS_ONLY; an IN line the books did not have is reported as incoming money ' +
       '(it goes to suspense unless a deposit waits for it). A bad file is refused whole (400, naming its line and ' +
       'column). The same file again (by sha256) is not counted twice: 200 with the statement it was and ' +

@@ -1,8 +1,11 @@
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { parse, CsvError } from 'csv-parse';
+import { luhnValid } from '@paydesk/contracts/card';
+import { maskRequisite } from '@paydesk/contracts/masking';
 import {
   DEFAULT_STATEMENT_HEADER,
+  STATEMENT_COUNTERPARTY,
   STATEMENT_FIELDS,
   STATEMENT_REFERENCE_MAX,
   type StatementDirection,
@@ -16,7 +19,8 @@ import { AppError } from '../../lib/errors';
  * handed on in batches: memory holds one batch, whatever the file's size. The header (line 1) names the columns, in
  * any order: the default ones, or the provider's mapping (`statement_mappings`). Every other line is a line of the
  * statement. A line number is the record's number, the header being 1 (a quoted cell holding a line break is still
- * one line).
+ * one line). The optional counterparty column (a card or phone number) leaves here as its keyed hash and masked form
+ * only: the number itself never reaches the database.
  */
 
 export type StatementRow = {
@@ -29,6 +33,9 @@ export type StatementRow = {
   reference: string;
   /** the reference when it is a UUID (lower case): a payout transaction's id, looked up by it */
   refUuid: string | null;
+  /** the counterparty's keyed lookup hash and masked form; null when the line names none */
+  counterpartyHash: string | null;
+  counterpartyMasked: string | null;
 };
 
 /** What a line is checked against: the columns to read and the provider's accounts. */
@@ -38,6 +45,8 @@ export type ParseRules = {
   custom: boolean;
   accounts: ReadonlySet<number>;
   providerName: string;
+  /** the keyed lookup hash of a card or phone number (the vault's: it normalises the number itself) */
+  hash: (value: string) => string;
 };
 
 /** A bad file: 400 naming the line (and the column), nothing written. */
@@ -67,8 +76,11 @@ function realDay(y: string, m: string, d: string) {
 /** Quote a cell for a message: short, printable. */
 const shown = (v: string) => JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
 
+/** A file's header: which column holds each field, the counterparty's (null: none), and how many columns a line has. */
+export type StatementHeader = { at: Record<StatementField, number>; counterparty: number | null; width: number };
+
 /** The column index of each field, from the header line. */
-function columnsOf(header: string[], rules: ParseRules): Record<StatementField, number> {
+function columnsOf(header: string[], rules: ParseRules): StatementHeader {
   const names = header.map((h) => h.trim().toLowerCase());
   const out = {} as Record<StatementField, number>;
   const expected = rules.custom
@@ -81,11 +93,14 @@ function columnsOf(header: string[], rules: ParseRules): Record<StatementField, 
     if (names.indexOf(name.toLowerCase(), at + 1) >= 0) throw fileError(1, name, 'the header names this column twice');
     out[field] = at;
   }
-  return out;
+  // optional: a file without the column names no counterparty
+  const name = rules.mapping[STATEMENT_COUNTERPARTY];
+  const counterparty = name === undefined ? -1 : names.indexOf(name.toLowerCase());
+  if (name !== undefined && counterparty >= 0 && names.indexOf(name.toLowerCase(), counterparty + 1) >= 0) {
+    throw fileError(1, name, 'the header names this column twice');
+  }
+  return { at: out, counterparty: counterparty < 0 ? null : counterparty, width: header.length };
 }
-
-/** A file's header: which column holds each field, and how many columns each line has. */
-export type StatementHeader = { at: Record<StatementField, number>; width: number };
 
 const EMPTY_FILE = `the file is empty: its first line must be the header (${DEFAULT_STATEMENT_HEADER})`;
 
@@ -95,7 +110,7 @@ export async function readHeader(file: string, rules: ParseRules): Promise<State
   const parser = source.pipe(parse({ bom: true, to_line: 1, relax_column_count: true, relax_quotes: true }));
   try {
     for await (const record of parser as AsyncIterable<string[]>) {
-      return { at: columnsOf(record, rules), width: record.length };
+      return columnsOf(record, rules);
     }
   } catch (err) {
     if (err instanceof CsvError)
@@ -107,8 +122,42 @@ export async function readHeader(file: string, rules: ParseRules): Promise<State
   throw fileError(1, null, EMPTY_FILE);
 }
 
+const CARD_WRITTEN = /^\d(?:[ -]?\d)*$/;
+const PHONE_WRITTEN = /^\+\d(?:[ ()-]{0,2}\d)*$/;
+const COUNTERPARTY_RULE =
+  'the counterparty is neither a card number (13 to 19 digits passing the Luhn check, spaces or dashes between them) ' +
+  "nor a phone number ('+' and 9 to 15 digits, or 9 to 12 digits)";
+
+/**
+ * A counterparty cell as its lookup hash and masked form (null: the cell is empty), or the rule it breaks. A card: 13–19
+ * digits passing the Luhn check, single spaces or dashes between them; a phone: '+' and 9–15 digits (spaces, dashes,
+ * brackets between them), or 9–12 digits without the '+'. The value itself goes no further than this function, and
+ * a message never quotes it.
+ */
+export function counterpartyOf(
+  cell: string,
+  hash: (value: string) => string,
+): { hash: string; masked: string } | null | string {
+  const value = cell.trim();
+  if (!value) return null;
+  let type: 'CARD' | 'PHONE' | null = null;
+  let digits = '';
+  if (PHONE_WRITTEN.test(value)) {
+    digits = value.replace(/\D/g, '');
+    if (digits.length >= 9 && digits.length <= 15) type = 'PHONE';
+  } else if (CARD_WRITTEN.test(value)) {
+    digits = value.replace(/\D/g, '');
+    if (digits.length >= 13 && digits.length <= 19 && luhnValid(digits)) type = 'CARD';
+    else if (digits.length >= 9 && digits.length <= 12) type = 'PHONE';
+  }
+  if (!type) return COUNTERPARTY_RULE;
+  // the digits alone: what invoices' credential_hash is computed over (the vault drops separators and a '+' too)
+  return { hash: hash(digits), masked: maskRequisite(type, value) };
+}
+
 /** One line of the file as a statement row, or a 400 naming what is wrong with it (no closure per line: hot path). */
-function rowOf(record: string[], lineNo: number, width: number, at: Record<StatementField, number>, rules: ParseRules) {
+function rowOf(record: string[], lineNo: number, header: StatementHeader, rules: ParseRules) {
+  const { at, width } = header;
   if (record.length !== width) {
     throw fileError(lineNo, null, `${record.length} column${record.length === 1 ? '' : 's'}, the header has ${width}`);
   }
@@ -159,6 +208,13 @@ function rowOf(record: string[], lineNo: number, width: number, at: Record<State
           : 'the reference holds a NUL character',
     );
   }
+  let counterparty: ReturnType<typeof counterpartyOf> = null;
+  if (header.counterparty !== null) {
+    counterparty = counterpartyOf(record[header.counterparty]!, rules.hash);
+    if (typeof counterparty === 'string') {
+      throw fileError(lineNo, rules.mapping[STATEMENT_COUNTERPARTY] ?? STATEMENT_COUNTERPARTY, counterparty);
+    }
+  }
   const row: StatementRow = {
     lineNo,
     occurredAt,
@@ -167,6 +223,8 @@ function rowOf(record: string[], lineNo: number, width: number, at: Record<State
     direction,
     reference,
     refUuid: reference.length === 36 && UUID.test(reference) ? reference.toLowerCase() : null,
+    counterpartyHash: counterparty?.hash ?? null,
+    counterpartyMasked: counterparty?.masked ?? null,
   };
   return row;
 }
@@ -175,7 +233,7 @@ function rowOf(record: string[], lineNo: number, width: number, at: Record<State
  * The statement's lines in batches of `batchSize` (small: what a batch holds is promoted to V8's old space before it
  * is dropped, and the process's memory grows with it), read from `source` as it streams. Throws a 400 (fileError) at the
  * first bad line: an empty file, a header without the columns, a line of another column count, a bad date, account,
- * amount, direction or reference, or CSV that does not parse (an unclosed quote…).
+ * amount, direction, reference or counterparty, or CSV that does not parse (an unclosed quote…).
  */
 export async function* statementRows(
   source: Readable,
@@ -185,18 +243,16 @@ export async function* statementRows(
   const parser = source.pipe(parse({ bom: true, relax_column_count: true, max_record_size: 64 * 1024 }));
   source.once('error', (err) => parser.destroy(err));
   let lineNo = 0;
-  let at: Record<StatementField, number> | null = null;
-  let width = 0;
+  let header: StatementHeader | null = null;
   let batch: StatementRow[] = [];
   try {
     for await (const record of parser as AsyncIterable<string[]>) {
       lineNo++;
-      if (!at) {
-        at = columnsOf(record, rules);
-        width = record.length;
+      if (!header) {
+        header = columnsOf(record, rules);
         continue;
       }
-      batch.push(rowOf(record, lineNo, width, at, rules));
+      batch.push(rowOf(record, lineNo, header, rules));
       if (batch.length >= batchSize) {
         yield batch;
         batch = [];
@@ -211,7 +267,7 @@ export async function* statementRows(
   } finally {
     parser.destroy();
   }
-  if (!at) {
+  if (!header) {
     throw fileError(1, null, EMPTY_FILE);
   }
   if (batch.length) yield batch;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { eq, sql, type SQL } from 'drizzle-orm';
+import { maskRequisitesInText } from '@paydesk/contracts/masking';
 import {
   DEFAULT_STATEMENT_MAPPING,
   statementMapping,
@@ -31,6 +32,7 @@ import { recordAudit, staffActor, type AuditActor } from '../audit/service';
 import { changeInvoiceAmount, changeInvoiceStatus } from '../invoices/service';
 import { reportIncoming } from '../provider-api/service';
 import {
+  CLASSIFIED,
   MATCH_CHUNK,
   addBooksOnly,
   classifyLines,
@@ -111,6 +113,7 @@ export async function uploadStatement(
         ).map((a) => a.id),
       ),
       providerName: provider.name,
+      hash: (value) => ctx.vault.hash(value),
     };
     const periodFrom = new Date(args.periodFrom);
     const periodTo = new Date(args.periodTo);
@@ -127,7 +130,8 @@ export async function uploadStatement(
         );
         await createStaging(tx, header);
         const client = connectionOf(tx);
-        if (ctx.dbh.kind === 'postgres') await copyFile(client, spooled, header);
+        // a counterparty column: read here, so that its numbers reach the database hashed and masked only
+        if (ctx.dbh.kind === 'postgres' && header.counterparty === null) await copyFile(client, spooled, header);
         else await insertFile(client, spooled, rules);
 
         const now = ctx.now();
@@ -239,6 +243,8 @@ async function explainBadFile(spooled: string, rules: ParseRules, err: unknown):
  * The IN lines the books did not have, reported as the provider would have (provider-api reportIncoming, in this
  * transaction: each in a savepoint of its own): the engine matches each to the one deposit waiting for it, or posts
  * it to suspense as unmatched money. The line keeps its outcome (the books had not seen it) and names the payment.
+ * The payment gets the reference as the bank wrote it (the classified lines, until the transaction ends), not the
+ * line's masked copy: it is the payment's key, the one the provider's own report of it will name.
  * OUT lines the books did not have are flagged only. Returns how many were reported.
  */
 async function reportStatementOnly(ctx: AppContext, tx: Tx, statementId: string, providerId: number) {
@@ -249,8 +255,10 @@ async function reportStatementOnly(ctx: AppContext, tx: Tx, statementId: string,
     amount: string;
     reference: string;
   }>(sql`
-    SELECT id, occurred_at, account_id, amount::text AS amount, reference FROM statement_lines
-    WHERE statement_id = ${statementId}::uuid AND outcome = 'STATEMENT_ONLY' AND direction = 'IN' ORDER BY id`);
+    SELECT l.id, l.occurred_at, l.account_id, l.amount::text AS amount, c.reference
+    FROM statement_lines l JOIN ${sql.raw(CLASSIFIED)} c ON c.line_no = l.line_no
+    WHERE l.statement_id = ${statementId}::uuid AND l.outcome = 'STATEMENT_ONLY' AND l.direction = 'IN'
+    ORDER BY l.id`);
   // the provider API's own path, in this transaction: its transaction becomes a savepoint of this one
   const inTx: AppContext = { ...ctx, db: tx as unknown as AppContext['db'] };
   for (const l of lines.rows) {
@@ -352,6 +360,7 @@ type LineRow = {
   currency: string;
   direction: StatementLineItem['direction'];
   reference: string;
+  counterparty_masked: string | null;
   outcome: StatementLineItem['outcome'];
   incoming_id: string | null;
   transaction_id: string | null;
@@ -367,7 +376,7 @@ type LineRow = {
 
 const LINE_SELECT = sql`
   SELECT l.id, l.statement_id, l.line_no, l.occurred_at, l.account_id, l.amount::text AS amount, c.code AS currency,
-    l.direction, l.reference, l.outcome, l.incoming_id, l.transaction_id, l.detail, l.resolution, l.resolved_at,
+    l.direction, l.reference, l.counterparty_masked, l.outcome, l.incoming_id, l.transaction_id, l.detail, l.resolution, l.resolved_at,
     u.username AS resolved_by, l.resolution_reason, l.approval_id,
     CASE WHEN ar.status = 'PENDING' AND ar.expires_at <= now() THEN 'EXPIRED' ELSE ar.status END AS approval_status,
     ${openLineSql('l')} AS open
@@ -386,7 +395,9 @@ const toLine = (r: LineRow): StatementLineItem => ({
   amount: Number(r.amount),
   currency: r.currency,
   direction: r.direction,
-  reference: r.reference,
+  // masked when stored; masked again in case a number reached the books' reference another way
+  reference: maskRequisitesInText(r.reference),
+  counterparty: r.counterparty_masked,
   outcome: r.outcome,
   incomingId: r.incoming_id,
   transactionId: r.transaction_id,
@@ -447,6 +458,7 @@ type MatchedRow = {
   amount: string;
   currency: string;
   reference: string;
+  counterparty: string | null;
 };
 
 /**
@@ -466,10 +478,12 @@ async function matchedLines(db: DbOrTx, statementId: string, after: number, want
       SELECT u.line_no, u.occurred_at, u.kind, u.book_id,
         coalesce(ip.account_id, pt.account_id) AS account_id, coalesce(ip.amount, i.amount)::text AS amount,
         c.code AS currency,
-        CASE u.kind WHEN 'I' THEN ip.reference WHEN 'P' THEN i.provider_invoice_id ELSE pt.id::text END AS reference
+        CASE u.kind WHEN 'I' THEN ip.reference WHEN 'P' THEN i.provider_invoice_id ELSE pt.id::text END AS reference,
+        u.counterparty
       FROM statement_matches m
-      CROSS JOIN LATERAL unnest(m.line_nos, m.occurred_at, string_to_array(m.kinds, NULL), m.book_ids)
-        AS u(line_no, occurred_at, kind, book_id)
+      -- (a chunk without counterparties: a null array, unnested as nulls beside the other arrays)
+      CROSS JOIN LATERAL unnest(m.line_nos, m.occurred_at, string_to_array(m.kinds, NULL), m.book_ids, m.counterparties)
+        AS u(line_no, occurred_at, kind, book_id, counterparty)
       LEFT JOIN incoming_payments ip ON u.kind = 'I' AND ip.id = u.book_id
       LEFT JOIN provider_transactions pt ON u.kind <> 'I' AND pt.id = u.book_id
       LEFT JOIN invoices i ON i.id = pt.invoice_id
@@ -489,7 +503,9 @@ async function matchedLines(db: DbOrTx, statementId: string, after: number, want
         amount: Number(r.amount),
         currency: r.currency,
         direction: incoming ? 'IN' : 'OUT',
-        reference: r.reference,
+        // the books' record's reference, as shown anywhere: a card or phone number in it masked
+        reference: maskRequisitesInText(r.reference),
+        counterparty: r.counterparty,
         outcome: 'MATCHED',
         incomingId: incoming ? r.book_id : null,
         transactionId: incoming ? null : r.book_id,

@@ -639,6 +639,241 @@ describe("a provider's own columns", () => {
   });
 });
 
+describe('card and phone numbers on a statement', () => {
+  const header = 'occurredAt,accountId,amount,direction,reference,counterparty';
+  /** the withdrawals' card (validCard), as a bank may write it */
+  const spaced = '4111 1111 1111 1111';
+  const otherCard = '5555555555554444';
+  const phone = '+998 90 123 45 67';
+  /** the numbers, as they must never be found in what the statements keep */
+  const plain = ['4111111111111111', otherCard, '998901234567'];
+
+  /** Every row of the statements' tables and of their audit records, as text, separators dropped. */
+  async function keptText() {
+    const rows: string[] = [];
+    for (const table of [
+      'provider_statements',
+      'statement_lines',
+      'statement_matches',
+      'statement_days',
+      'statement_mappings',
+    ]) {
+      const res = await q<{ row: string }>(sql`SELECT x::text AS row FROM ${sql.raw(table)} x`);
+      rows.push(...res.map((r) => r.row));
+    }
+    const audit = await q<{ row: string }>(sql`SELECT x::text AS row FROM audit_log x WHERE action LIKE 'statement.%'`);
+    rows.push(...audit.map((r) => r.row));
+    return rows.map((r) => r.replace(/[\s()-]/g, ''));
+  }
+
+  it('a counterparty is kept as its lookup hash and masked form only, and compared with the payout by hash', async () => {
+    const same = await donePayout(43_000_00);
+    const elsewhere = await donePayout(44_000_00);
+    const amountOf = async (invoiceId: string) =>
+      (await q<{ amount: number }>(sql`SELECT amount::int AS amount FROM invoices WHERE id = ${invoiceId}`))[0]!.amount;
+    const now = t.clock.now().getTime();
+    const at = (ms: number) => new Date(now + ms).toISOString();
+    const acc = same.accountId;
+    const inRef = ref('CP-IN');
+    const cardRef = `${ref('CP-OUT')} to ${spaced}`;
+    const phoneRef = `${ref('CP-PH')} +998901234567`;
+    const csv = csvOf(
+      [
+        // the payout's own card, written with spaces: matched
+        [at(1_000), same.accountId, await amountOf(same.invoiceId), 'OUT', same.transactionId, spaced],
+        // another card than the one the books paid to: a mismatch, whatever else agrees
+        [
+          at(2_000),
+          elsewhere.accountId,
+          await amountOf(elsewhere.invoiceId),
+          'OUT',
+          elsewhere.transactionId,
+          otherCard,
+        ],
+        // a payer's phone on money the books did not have
+        [at(3_000), acc, 5_000_00, 'IN', inRef, phone],
+        // a card in the reference too, and a plain one as the counterparty
+        [at(4_000), acc, 6_000_00, 'OUT', cardRef, '4111111111111111'],
+        // a phone in the reference, no counterparty
+        [at(5_000), acc, 7_000_00, 'OUT', phoneRef, ''],
+      ],
+      header,
+    );
+    const res = await upload(
+      'ops',
+      provider.id,
+      { from: new Date(now - 3_600_000), to: new Date(now + 86_400_000) },
+      csv,
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    const statementId = res.json().data.statement.id as string;
+
+    // the answers: masked numbers only
+    const lines = (await linesOf(statementId)).filter((l) => l.lineNo !== null);
+    expect(lines.map((l) => [l.lineNo, l.reference, l.counterparty, l.outcome])).toEqual([
+      [2, same.transactionId, '411111******1111', 'MATCHED'],
+      [3, elsewhere.transactionId, '555555******4444', 'MISMATCH'],
+      [4, inRef, '+99890*****67', 'STATEMENT_ONLY'],
+      [5, cardRef.replace(spaced, '4111 11** **** 1111'), '411111******1111', 'STATEMENT_ONLY'],
+      [6, phoneRef.replace('+998901234567', '+99890*****67'), null, 'STATEMENT_ONLY'],
+    ]);
+    const mismatch = lines.find((l) => l.lineNo === 3)!;
+    expect(mismatch.transactionId).toBe(elsewhere.transactionId);
+    expect(mismatch.detail).toBe('the books paid it to another card or phone: 411111******1111');
+    // the payer's money went on the books (suspense) under the bank's reference, as before
+    expect(lines.find((l) => l.lineNo === 4)!.incomingId).not.toBeNull();
+    const body = JSON.stringify(await linesOf(statementId));
+    for (const n of plain) expect(body.replace(/[\s()-]/g, '')).not.toContain(n);
+
+    // the columns: hashes the vault computes for invoices (the same one for the spaced card), masked forms
+    const [invoice] = await q<{ credential_hash: string }>(
+      sql`SELECT credential_hash FROM invoices WHERE id = ${same.invoiceId}`,
+    );
+    expect(invoice!.credential_hash).toBe(t.ctx.vault.hash(spaced));
+    const stored = await q<{
+      line_no: number;
+      reference: string;
+      counterparty_hash: string | null;
+      counterparty_masked: string | null;
+    }>(sql`
+      SELECT line_no, reference, counterparty_hash, counterparty_masked FROM statement_lines
+      WHERE statement_id = ${statementId}::uuid AND line_no IS NOT NULL ORDER BY line_no`);
+    expect(stored).toEqual([
+      {
+        line_no: 3,
+        reference: elsewhere.transactionId,
+        counterparty_hash: t.ctx.vault.hash(otherCard),
+        counterparty_masked: '555555******4444',
+      },
+      {
+        line_no: 4,
+        reference: inRef,
+        counterparty_hash: t.ctx.vault.hash('998901234567'),
+        counterparty_masked: '+99890*****67',
+      },
+      {
+        line_no: 5,
+        reference: lines[3]!.reference,
+        counterparty_hash: invoice!.credential_hash,
+        counterparty_masked: '411111******1111',
+      },
+      { line_no: 6, reference: lines[4]!.reference, counterparty_hash: null, counterparty_masked: null },
+    ]);
+    const [chunk] = await q<{ counterparties: string[]; counterparty_hashes: string[] }>(sql`
+      SELECT counterparties, counterparty_hashes FROM statement_matches WHERE statement_id = ${statementId}::uuid`);
+    expect(chunk).toEqual({ counterparties: ['411111******1111'], counterparty_hashes: [invoice!.credential_hash] });
+    // and nowhere in what the statements keep, in any column
+    for (const row of await keptText()) for (const n of plain) expect(row).not.toContain(n);
+    await checkMoneyInvariants(t.ctx.db);
+  });
+
+  it('a card or phone number in a reference is stored masked, and the books are still found by the reference as written', async () => {
+    const now = t.clock.now().getTime();
+    const at = (ms: number) => new Date(now + ms);
+    const acc = provider.accounts[0]!;
+    // the provider reported these with a card in the reference (its own business): one is on the statement, one is not
+    const onBoth = `${ref('RM-IN')} from 4111 1111 1111 1111`;
+    const booksOnly = `${ref('RM-BO')} from 4111111111111111`;
+    await report(provider.code, acc, 1_234_00, onBoth, at(0));
+    await report(provider.code, acc, 2_345_00, booksOnly, at(1_000));
+    const outRef = `${ref('RM-OUT')} to 4111-1111-1111-1111 ${phone}`;
+    // the default columns: on PostgreSQL the file is copied as it is
+    const csv = csvOf([
+      [at(2_000).toISOString(), acc, 1_234_00, 'IN', onBoth],
+      [at(3_000).toISOString(), acc, 3_456_00, 'OUT', outRef],
+    ]);
+    const res = await upload('ops', provider.id, { from: at(-1_000), to: at(60_000) }, csv);
+    expect(res.statusCode, res.body).toBe(201);
+    const statementId = res.json().data.statement.id as string;
+    const lines = await linesOf(statementId);
+    const masked = (text: string) =>
+      text
+        .replace('4111 1111 1111 1111', '4111 11** **** 1111')
+        .replace('4111111111111111', '411111******1111')
+        .replace('4111-1111-1111-1111', '4111-11**-****-1111')
+        .replace(phone, '+99890*****67');
+    expect(lines.find((l) => l.lineNo === 2)).toMatchObject({ outcome: 'MATCHED', reference: masked(onBoth) });
+    expect(lines.find((l) => l.lineNo === 3)).toMatchObject({ outcome: 'STATEMENT_ONLY', reference: masked(outRef) });
+    expect(lines.find((l) => l.lineNo === null && l.reference === masked(booksOnly))).toMatchObject({
+      outcome: 'BOOKS_ONLY',
+    });
+    const stored = await q<{ reference: string }>(sql`SELECT reference FROM statement_lines
+      WHERE statement_id = ${statementId}::uuid ORDER BY id`);
+    expect(stored.map((r) => r.reference)).toEqual(expect.arrayContaining([masked(outRef), masked(booksOnly)]));
+    for (const row of await keptText()) for (const n of plain) expect(row).not.toContain(n);
+  });
+
+  it.each([
+    ['a card failing the Luhn check', '4111 1111 1111 1112'],
+    ['a letter in a card', '4111-1111-1111-111x'],
+    ['two spaces in a row', '4111  1111 1111 1111'],
+    ['too few digits', '12345'],
+    ['a phone too short', '+99 12'],
+    ['words around a number', 'card 4111111111111111'],
+  ])('a malformed counterparty (%s) refuses the file whole, naming its line', async (_name, cell) => {
+    const now = new Date(period.from.getTime() + 3_600_000).toISOString();
+    const csv = csvOf(
+      [
+        [now, provider.accounts[0]!, 100, 'OUT', ref('CPB'), spaced],
+        [now, provider.accounts[0]!, 100, 'OUT', ref('CPB'), `"${cell}"`],
+      ],
+      header,
+    );
+    const before = await written();
+    const res = await upload('ops', provider.id, period, csv);
+    expect(res.statusCode, res.body).toBe(400);
+    const error = res.json().error as { code: string; message: string; fields: Record<string, string> };
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.message).toMatch(/^Line 3, column "counterparty": the counterparty is neither a card number/);
+    expect(error.fields).toEqual({ file: error.message });
+    // the message never repeats the cell
+    expect(error.message).not.toContain(cell);
+    expect(await written()).toEqual(before);
+  });
+
+  it("a provider's mapping names its counterparty column; a column named twice is refused", async () => {
+    const [other] = await q<{ id: number }>(sql`SELECT p.id FROM providers p
+      WHERE p.id <> ${provider.id} AND NOT p.is_sandbox AND EXISTS (SELECT 1 FROM provider_accounts a WHERE a.provider_id = p.id)
+      ORDER BY p.id LIMIT 1`);
+    const [acc] = await q<{ id: number }>(
+      sql`SELECT id FROM provider_accounts WHERE provider_id = ${other!.id} ORDER BY id LIMIT 1`,
+    );
+    const mapping = {
+      occurredAt: 'Date',
+      accountId: 'Acct',
+      amount: 'Sum',
+      direction: 'Type',
+      reference: 'Ref',
+      counterparty: 'Beneficiary card',
+    };
+    const url = `/api/v1/statements/mappings/${other!.id}`;
+    const dup = await as('ops', 'PUT', url, { mapping: { ...mapping, counterparty: 'ref' }, reason: 'their export' });
+    expect(dup.statusCode, dup.body).toBe(400);
+    expect(dup.json().error.fields['mapping.counterparty']).toMatch(/The same column as reference/);
+    const set = await as('ops', 'PUT', url, { mapping, reason: 'their export' });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().data).toMatchObject({ custom: true, mapping });
+    const theirs = [
+      'Ref,Date,Sum,Type,Acct,Beneficiary card',
+      `${ref('CPM')},2002-05-01T09:00:00Z,150000,OUT,${acc!.id},${otherCard}`,
+      `${ref('CPM')},2002-05-01T10:00:00Z,250000,OUT,${acc!.id},${phone}`,
+    ].join('\n');
+    const res = await upload(
+      'ops',
+      other!.id,
+      { from: new Date('2002-05-01T00:00:00Z'), to: new Date('2002-05-02T00:00:00Z') },
+      theirs,
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    const lines = await linesOf(res.json().data.statement.id as string);
+    expect(lines.map((l) => l.counterparty)).toEqual(['555555******4444', '+99890*****67']);
+    const reset = await as('ops', 'PUT', url, { mapping: null, reason: 'back' });
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect(reset.json().data.mapping).toMatchObject({ counterparty: 'counterparty' });
+    for (const row of await keptText()) for (const n of plain) expect(row).not.toContain(n);
+  });
+});
+
 describe('merchant users', () => {
   it('get 403 on every route, and nothing changes', async () => {
     const [line] = await q<{ id: string; statement_id: string }>(sql`SELECT id, statement_id FROM statement_lines
