@@ -5,10 +5,11 @@
  * On a fresh PostgreSQL database: one merchant, a UZS deposit terminal and 4 provider accounts. The step's statements
  * are captured once from the app itself (in this process, bench/capture.ts) and written as a pgbench script: the
  * invoice lock, the candidates, the SKIP LOCKED account lock (waiting on the first account when every one is busy, as
- * the server does), the engine's guard reads and the writes. The server runs in its own process (no workers) and
- * autocannon asks for requisites of distinct NEW invoices at 8, 16 and 32 concurrent customers; pgbench then runs the
- * script on invoices of its own at the same concurrency. First with an empty ledger, then with 1,000,000 ledger
- * entries on the same accounts: p99(history) / p99(empty) is what must stay ~1.
+ * the server does), the engine's guard reads and the writes. The server runs in its own process, compiled as npm start
+ * runs it (no workers), and autocannon asks for requisites of distinct NEW invoices at 8, 16 and 32 concurrent
+ * customers; pgbench then runs the script on invoices of its own at the same concurrency. First with an empty ledger,
+ * then with 1,000,000 ledger entries on the same accounts: p99(history) / p99(empty) is what must stay ~1. Also
+ * printed: the server's and PostgreSQL's CPU per step (from /proc), beside PostgreSQL's per pgbench transaction.
  *
  *   npm run bench:routing [-- --duration 10 --entries 1000000]
  *   BENCH_DATABASE_URL=postgres://… to use another server
@@ -17,7 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 // @ts-expect-error autocannon ships no types
 import autocannon from 'autocannon';
-import { benchKeyFile, createBenchDatabase, dropBenchDatabase, sqlOn, startServer } from './lib';
+import { benchKeyFile, cpuTimes, createBenchDatabase, dropBenchDatabase, sqlOn, startServer } from './lib';
 import { captureStatements } from './capture';
 import { pgbenchCommand, runPgbench, writePgbenchScript, type PgbenchScript } from './pgbench';
 import { createDb } from '../src/db/create-db';
@@ -51,10 +52,16 @@ async function newInvoices(url: string, ids: { merchant: string; terminal: strin
   return res.rows as { form_id: string; amount: string }[];
 }
 
-async function measure(target: string, forms: { form_id: string; amount: string }[], methodId: number, c: number) {
+async function measure(
+  server: { target: string; pid: number },
+  forms: { form_id: string; amount: string }[],
+  methodId: number,
+  c: number,
+) {
   let next = 0;
+  const before = cpuTimes(server.pid);
   const r = await autocannon({
-    url: target,
+    url: server.target,
     connections: c,
     duration: Number(args.duration),
     requests: [
@@ -76,9 +83,13 @@ async function measure(target: string, forms: { form_id: string; amount: string 
       },
     ],
   });
+  const after = cpuTimes(server.pid);
+  const served = Math.max(1, r['2xx'] as number);
   return {
     connections: c,
     requestsPerSecond: Math.round((r['2xx'] as number) / Number(args.duration)),
+    serverCpuMs: (after.serverMs - before.serverMs) / served,
+    postgresCpuMs: (after.postgresMs - before.postgresMs) / served,
     p50: r.latency.p50 as number,
     p99: r.latency.p99 as number,
     non2xx: r.non2xx as number,
@@ -226,19 +237,21 @@ async function main() {
     const ids = { merchant, terminal, currency };
     const script = await credentialStepScript(url, ids, method.id);
 
-    server = await startServer(url, { WORKERS: 'false', TRUST_PROXY: 'true' });
-    const target = server.target;
+    // compiled, as npm start runs it
+    server = await startServer(url, { WORKERS: 'false', TRUST_PROXY: 'true' }, { compiled: true });
+    const srv = server;
 
     let run = 0;
     const phase = async (label: string) => {
       const rows = [];
       // warm-up, then each concurrency on invoices of its own
-      await measure(target, await newInvoices(url, ids, 3000), method.id, 8);
+      await measure(srv, await newInvoices(url, ids, 3000), method.id, 8);
       for (const c of CONCURRENCY) {
         const forms = await newInvoices(url, ids, 20_000);
-        const app = await measure(target, forms, method.id, c);
+        const app = await measure(srv, forms, method.id, c);
         run += 1;
-        await pgbenchInvoices(url, ids, run, c, 2000);
+        // enough invoices for every client at up to 4,000 transactions a second: a client that runs out aborts the run
+        await pgbenchInvoices(url, ids, run, c, Math.ceil((4000 * Number(args.duration)) / c));
         const pg = runPgbench(url, script, c, Number(args.duration), ['-D', `run=${run}`]);
         // pgbench really gave requisites: as many of its invoices wait for money as it counted transactions
         const given = Number(
@@ -253,7 +266,12 @@ async function main() {
         if (given !== pg.done || pg.failed) {
           throw new Error(`pgbench gave ${given} requisites for ${pg.done} transactions (${pg.failed} failed)`);
         }
-        rows.push({ ...app, pgbenchTps: Math.round(pg.tps), pgbenchLatencyMs: pg.latencyMs });
+        rows.push({
+          ...app,
+          pgbenchTps: Math.round(pg.tps),
+          pgbenchLatencyMs: pg.latencyMs,
+          pgbenchPostgresCpuMs: pg.postgresCpuMs,
+        });
       }
       console.log(label, JSON.stringify(rows));
       return rows;
@@ -288,6 +306,13 @@ async function main() {
       console.log(
         `${String(a.connections).padStart(11)} | ${side(a)} | ${side(b)} | ${(b.p99 / a.p99).toFixed(2)}` +
           (a.non2xx || b.non2xx ? `  (non-2xx: ${a.non2xx}, ${b.non2xx})` : ''),
+      );
+    }
+    console.log('\nCPU ms a step, with history | server | PostgreSQL (server) | PostgreSQL (pgbench)');
+    for (const x of history) {
+      console.log(
+        `${String(x.connections).padStart(11)} | ${x.serverCpuMs.toFixed(2)} | ${x.postgresCpuMs.toFixed(2)} | ` +
+          `${x.pgbenchPostgresCpuMs.toFixed(2)}`,
       );
     }
   } finally {
