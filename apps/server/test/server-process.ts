@@ -43,11 +43,13 @@ export async function startServer(
   name: string,
   databaseUrl: string,
   env: NodeJS.ProcessEnv = {},
+  opts: { serverDir?: string } = {},
 ): Promise<ServerProcess> {
   const dataDir = path.join(TMP_DIR, `server-${process.pid}-${name}`);
   fs.mkdirSync(dataDir, { recursive: true });
+  // serverDir: another checkout's apps/server (a previous release, with its own node_modules)
   const child = spawn(process.execPath, [TSX_CLI, 'src/server.ts'], {
-    cwd: SERVER_DIR,
+    cwd: opts.serverDir ?? SERVER_DIR,
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
