@@ -50,12 +50,15 @@ test('ops uploads a statement on /exceptions, sees its outcomes and accepts an e
     });
     expect(res.ok, await res.text()).toBe(true);
   }
+  // the counterparty column names the card the money went to and the phone it came from: shown masked only
+  const card = { plain: '4111111111111111', masked: '411111******1111' };
+  const phone = { plain: '+998901234567', masked: '+99890*****67' };
   const csv = [
-    'occurredAt,accountId,amount,direction,reference',
-    `${at('09')},${account.id},15000000,IN,${ref.known}`,
-    `${at('10')},${account.id},8900000,IN,${ref.short}`,
-    `${at('11')},${account.id},4200000,IN,${ref.newIn}`,
-    `${at('12')},${account.id},1000000,OUT,${ref.newOut}`,
+    'occurredAt,accountId,amount,direction,reference,counterparty',
+    `${at('09')},${account.id},15000000,IN,${ref.known},`,
+    `${at('10')},${account.id},8900000,IN,${ref.short},`,
+    `${at('11')},${account.id},4200000,IN,${ref.newIn},${phone.plain}`,
+    `${at('12')},${account.id},1000000,OUT,${ref.newOut},${card.plain}`,
   ].join('\n');
 
   await signIn(page, 'ops');
@@ -86,7 +89,13 @@ test('ops uploads a statement on /exceptions, sees its outcomes and accepts an e
   await expect(row(ref.newIn)).toContainText('Statement only');
   await expect(row(ref.newIn)).toContainText('unmatched money, in suspense');
   await expect(row(ref.newOut)).toContainText('Statement only');
+  await expect(row(ref.newOut)).toContainText(`to ${card.masked}`);
+  await expect(row(ref.newIn)).toContainText(`from ${phone.masked}`);
+  await expect(row(ref.short)).not.toContainText('*');
   await expect(row(ref.known)).toHaveCount(0);
+  const content = await page.content();
+  expect(content).not.toContain(card.plain);
+  expect(content).not.toContain(phone.plain.slice(1));
   const show = (label: string) =>
     page.getByRole('radiogroup', { name: 'Which lines' }).locator('label').filter({ hasText: label }).click();
   await show('Matched');
@@ -96,10 +105,32 @@ test('ops uploads a statement on /exceptions, sees its outcomes and accepts an e
 
   for (const width of [1280, 768]) {
     await page.setViewportSize({ width, height: 900 });
+    await page.evaluate(() => window.scrollTo(0, 0)); // the fixed header drawn where it belongs
     await page.screenshot({ path: `${SHOTS}/statements-${width}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
   expect(await wcagViolations(page, { within: ['main'], strict: true })).toEqual([]);
+
+  // the provider's columns: the counterparty's is a field of its own, optional; a name given twice is said in the
+  // dialog's words, on the field, before anything is sent
+  await page.getByRole('button', { name: 'Columns', exact: true }).click();
+  const columns = page.getByRole('dialog', { name: `Statement columns of ${provider.name}` });
+  const counterparty = columns.getByRole('textbox', { name: 'Counterparty (card or phone)' });
+  await expect(counterparty).toHaveValue('counterparty');
+  await expect(counterparty).not.toHaveAttribute('required');
+  await columns.getByRole('textbox', { name: 'Reference' }).fill('Counterparty');
+  await columns.getByRole('textbox', { name: 'Reason' }).fill('the bank renamed its columns');
+  await expect(columns.getByText('The same column as Reference')).toBeVisible();
+  await expect(columns.getByRole('button', { name: 'Save' })).toBeDisabled();
+  await page.setViewportSize({ width: 768, height: 900 });
+  await page.waitForTimeout(400); // the dialog's opening transition, for the screenshot only
+  await page.screenshot({ path: `${SHOTS}/statements-columns-768.png` });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await counterparty.fill('');
+  await expect(columns.getByText('The same column as Reference')).toHaveCount(0);
+  await expect(columns.getByRole('button', { name: 'Save' })).toBeEnabled();
+  await columns.getByRole('button', { name: 'Cancel' }).click();
+  await expect(columns).toHaveCount(0);
 
   // the bank took a fee from the transfer: accept the difference, with a reason
   await row(ref.short).getByRole('button', { name: 'Resolve line 3' }).click();
@@ -113,6 +144,8 @@ test('ops uploads a statement on /exceptions, sees its outcomes and accepts an e
   await expect(row(ref.short)).toHaveCount(0);
   await show('All');
   await expect(row(ref.short)).toContainText('Accepted by ops: the bank took its fee from the transfer');
+  await expect(row(ref.newOut)).toContainText(`to ${card.masked}`);
+  expect(await page.content()).not.toContain(card.plain);
 
   // the same file again is recognised, not counted twice
   await page.locator('input[type="file"]').setInputFiles({
@@ -127,7 +160,7 @@ test('ops uploads a statement on /exceptions, sees its outcomes and accepts an e
   await page.locator('input[type="file"]').setInputFiles({
     name: 'bad.csv',
     mimeType: 'text/csv',
-    buffer: Buffer.from(`${csv}\n${at('13')},${account.id},12.50,IN,BAD-${stamp}\n`),
+    buffer: Buffer.from(`${csv}\n${at('13')},${account.id},12.50,IN,BAD-${stamp},\n`),
   });
   await page.getByRole('button', { name: 'Upload and reconcile' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Line 6, column "amount"' })).toBeVisible();

@@ -25,8 +25,6 @@ import { INVOICE_STATUSES } from '@paydesk/contracts/statuses';
 import { majorStringToMinorDigits } from '@paydesk/contracts/money';
 import {
   DEFAULT_STATEMENT_HEADER,
-  STATEMENT_FIELDS,
-  type StatementField,
   type StatementItem,
   type StatementLineItem,
   type StatementMapping,
@@ -49,6 +47,18 @@ import {
   useUploadStatement,
 } from '../api/statements';
 import { formatAge } from '../model/desk';
+import {
+  MAPPING_FIELDS,
+  MAPPING_LABEL,
+  columnsNote,
+  counterpartyText,
+  mappingBody,
+  mappingErrors,
+  mappingForm,
+  refusedMappingFields,
+  type MappingErrors,
+  type MappingForm,
+} from '../model/statements';
 import { useMoney } from './money';
 
 const OUTCOME: Record<StatementOutcome, { label: string; color: string }> = {
@@ -56,13 +66,6 @@ const OUTCOME: Record<StatementOutcome, { label: string; color: string }> = {
   STATEMENT_ONLY: { label: 'Statement only', color: 'orange' },
   BOOKS_ONLY: { label: 'Books only', color: 'grape' },
   MISMATCH: { label: 'Mismatch', color: 'red' },
-};
-const FIELD_LABEL: Record<StatementField, string> = {
-  occurredAt: 'Time (ISO 8601)',
-  accountId: 'Account id',
-  amount: 'Amount (minor units)',
-  direction: 'Direction (IN / OUT)',
-  reference: 'Reference',
 };
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -266,9 +269,7 @@ function UploadForm({ onUploaded }: { onUploaded: (id: string) => void }) {
           <Text size="sm" c="dimmed">
             {providerId === null
               ? `Header ${DEFAULT_STATEMENT_HEADER}, or the provider's own columns.`
-              : mapping.data?.custom && columns
-                ? `This provider's columns: ${STATEMENT_FIELDS.map((f) => columns[f]).join(', ')}.`
-                : `Header ${DEFAULT_STATEMENT_HEADER}.`}{' '}
+              : columnsNote(columns, !!mapping.data?.custom)}{' '}
             Amounts in minor units, direction IN or OUT. The same file is never counted twice.
           </Text>
           {error && (
@@ -321,9 +322,12 @@ function MappingDialog({
   onClose: () => void;
 }) {
   const save = useSetStatementMapping();
-  const [mapping, setMapping] = useState<StatementMapping>(current);
+  const [form, setForm] = useState<MappingForm>(() => mappingForm(current));
   const [reason, setReason] = useState('');
-  const ok = reason.trim().length >= 3 && STATEMENT_FIELDS.every((f) => mapping[f].trim());
+  // what the server refused, on its fields, until they are edited
+  const [refused, setRefused] = useState<MappingErrors>({});
+  const errors = { ...refused, ...mappingErrors(form) };
+  const ok = reason.trim().length >= 3 && !Object.keys(errors).length;
   const send = (next: StatementMapping | null) =>
     save.mutate(
       { providerId, mapping: next, reason: reason.trim() },
@@ -332,7 +336,11 @@ function MappingDialog({
           toast.success(next ? `${providerName}'s columns saved` : `${providerName} uses the default columns again`);
           onClose();
         },
-        onError: (e) => toast.error(actionErrorMessage(e, 'The columns could not be saved')),
+        onError: (e) => {
+          const onFields = refusedMappingFields(isApiError(e) ? e.fields : undefined);
+          if (Object.keys(onFields).length) setRefused(onFields);
+          else toast.error(actionErrorMessage(e, 'The columns could not be saved'));
+        },
       },
     );
   return (
@@ -341,16 +349,21 @@ function MappingDialog({
         <Text size="sm">
           The name of the provider&apos;s column that holds each field (letter case does not matter).
         </Text>
-        {STATEMENT_FIELDS.map((f) => (
+        {MAPPING_FIELDS.map((f) => (
           <TextInput
             key={f}
-            label={FIELD_LABEL[f]}
-            value={mapping[f]}
+            label={MAPPING_LABEL[f]}
+            description={
+              f === 'counterparty' ? 'Optional: leave it empty when the files name no card or phone' : undefined
+            }
+            value={form[f]}
             onChange={(e) => {
               const value = e.currentTarget.value;
-              setMapping((m) => ({ ...m, [f]: value }));
+              setForm((m) => ({ ...m, [f]: value }));
+              setRefused({});
             }}
-            required
+            error={errors[f]}
+            required={f !== 'counterparty'}
           />
         ))}
         <Textarea
@@ -376,7 +389,7 @@ function MappingDialog({
             <Button variant="default" onClick={onClose}>
               Cancel
             </Button>
-            <Button disabled={!ok} loading={save.isPending} onClick={() => send(mapping)}>
+            <Button disabled={!ok} loading={save.isPending} onClick={() => send(mappingBody(form))}>
               Save
             </Button>
           </Group>
@@ -493,6 +506,11 @@ function StatementLines({ id, canResolve }: { id: string; canResolve: boolean })
                       <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
                         {l.reference}
                       </Text>
+                      {l.counterparty && (
+                        <Text size="xs" c="dimmed" ff="monospace" mt={2} style={{ whiteSpace: 'nowrap' }}>
+                          {counterpartyText(l.direction, l.counterparty)}
+                        </Text>
+                      )}
                     </Table.Td>
                     <Table.Td>
                       <Badge color={OUTCOME[l.outcome].color} variant="light">
@@ -649,6 +667,11 @@ function ResolveLineDialog({ line, onClose }: { line: StatementLineItem; onClose
           <Text size="sm">
             {OUTCOME[line.outcome].label}: {line.direction === 'IN' ? 'in' : 'out'} {money(line.amount, line.currency)}{' '}
             on account {line.accountId}, reference <code>{line.reference}</code>
+            {line.counterparty && (
+              <>
+                , {line.direction === 'OUT' ? 'paid to' : 'paid by'} <code>{line.counterparty}</code>
+              </>
+            )}
             {line.detail ? ` (${line.detail})` : ''}.{' '}
             {resolution === 'APPROVAL'
               ? 'The invoice behind the line is corrected once another person approves.'
