@@ -133,8 +133,8 @@ async function serve(dbh: DbHandle, opts: { prepared: boolean; demo: boolean }) 
     if (err) app.log.error({ err }, 'fatal error, shutting down');
     else app.log.info({ signal }, 'shutting down');
     clearInterval(keyRefresh);
-    await control?.close();
     await app.close();
+    await control?.close();
     await workers?.stop();
     await dbh.close();
   });

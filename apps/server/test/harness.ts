@@ -13,7 +13,7 @@ import { TEST_KEY_FILE, TMP_DIR } from './paths';
 import { withDatabase } from './global-setup';
 import { createResponseValidator } from './openapi-validator';
 import { sql } from 'drizzle-orm';
-import { maskRequisitesInText, webhookPayload } from '@paydesk/contracts';
+import { luhnValid, maskRequisitesInText, webhookPayload } from '@paydesk/contracts';
 
 type TestClock = { now(): Date; set(d: Date): void; advance(ms: number): void; reset(): void };
 
@@ -157,8 +157,9 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
       }
       // no callback body and no log line carries a full card or phone number
       const withPans = [...payloads.rows.map((r) => JSON.stringify(r.payload)), ...logLines].filter(
-        // a line the masker would change holds one: a Luhn-valid 13–19 digit number starting 2–9, or a '+' phone
-        (l) => maskRequisitesInText(l) !== l,
+        // a line the masker would change holds one (a Luhn-valid 13–19 digit number starting 2–9, or a '+' phone),
+        // and so does any Luhn-valid run of 13–19 digits, whatever letters stand around it
+        (l) => maskRequisitesInText(l) !== l || plainCardIn(l),
       );
       if (withPans.length) {
         throw new Error(
@@ -194,6 +195,10 @@ function fromOwnPages(app: FastifyInstance, origin: string) {
   app.inject = ((opts?: InjectOptions | string) =>
     inject(opts && typeof opts === 'object' ? withOrigin(opts) : opts)) as typeof app.inject;
 }
+
+/** A Luhn-valid run of 13–19 digits starting 2–9, not part of a longer number or a decimal. */
+const plainCardIn = (text: string) =>
+  [...text.matchAll(/(?<![\d.])[2-9]\d{12,18}(?!\d)/g)].some((m) => luhnValid(m[0]));
 
 export const DEMO_PASSWORD = 'demo-2026';
 

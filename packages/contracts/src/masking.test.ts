@@ -136,6 +136,9 @@ describe('maskRequisitesInText', () => {
       '{"card":"9860 12** **** 9015","time":1764400000006,"amount":"100000.00"}',
     );
     expect(maskRequisitesInText('id 123456789 at 2026-11-29')).toBe('id 123456789 at 2026-11-29');
+    // after an escape of a JSON log line (a line break, a tab): still a number of its own
+    expect(maskRequisitesInText('{"msg":"row 3:\\n4111111111111111"}')).toBe('{"msg":"row 3:\\n411111******1111"}');
+    expect(maskRequisitesInText('{"msg":"to\\t+998901234567"}')).toBe('{"msg":"to\\t+99890*****67"}');
   });
 
   it('never touches the digits of a UUID or of a hex id, whatever they add up to', () => {

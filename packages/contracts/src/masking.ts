@@ -67,11 +67,12 @@ const PAN_MAX_DIGITS = 19;
 const MAX_GROUP = 6;
 /**
  * Digit groups joined by single spaces or dashes ('4111 1111-1111 1111', or one plain run of digits) that stand on
- * their own: no letter or digit right before or after (the digits inside 'ab12-3456' or a hex id are not a number).
+ * their own: no letter or digit right before or after (the digits inside 'ab12-3456' or a hex id are not a number),
+ * a JSON or C escape before them ('\n4111…' in a log line) counting as a separator.
  * A UUID is matched first, whole, so that none of its all-digit groups is ever read as part of a number.
  */
 const DIGIT_RUN =
-  /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?<![A-Za-z0-9])\d+(?:[ -]\d+)*(?![A-Za-z0-9])/gi;
+  /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?<![0-9]|(?<!\\)[A-Za-z])\d+(?:[ -]\d+)*(?![A-Za-z0-9])/gi;
 const UUID_START = /^[0-9a-f]{8}-/i;
 
 type Group = { start: number; end: number; digits: string };
@@ -144,7 +145,7 @@ export function maskPansInText(text: string): string {
 }
 
 /** A phone number in international form: '+', then 10–15 digits, single spaces, dashes or brackets between them. */
-const PHONE_IN_TEXT = /(?<![A-Za-z0-9])\+\d(?:[ ()-]?\d){9,14}(?![A-Za-z0-9])/g;
+const PHONE_IN_TEXT = /(?<![0-9]|(?<!\\)[A-Za-z])\+\d(?:[ ()-]?\d){9,14}(?![A-Za-z0-9])/g;
 
 /**
  * Masks the card numbers (maskPansInText) and the international phone numbers ('+998 90 123 45 67' →

@@ -61,6 +61,26 @@ describe.skipIf(!url)('named statements', () => {
     }
   });
 
+  it('through pg-pool (a callback, not a promise) a changed table also costs one refused run', async () => {
+    const t = await createTestApp();
+    apps.push(t);
+    const pool = new pg.Pool({ connectionString: t.ctx.dbh.pool.options.connectionString, max: 1 });
+    nameStatements(pool);
+    try {
+      await pool.query('CREATE TABLE IF NOT EXISTS named_pool_t (a int)');
+      await pool.query('INSERT INTO named_pool_t VALUES (1)');
+      const star = 'SELECT * FROM named_pool_t WHERE a = $1';
+      expect((await pool.query(star, [1])).rows).toEqual([{ a: 1 }]);
+      await pool.query('ALTER TABLE named_pool_t ADD COLUMN b int DEFAULT 7');
+      await expect(pool.query(star, [1])).rejects.toThrow(/cached plan must not change result type/);
+      expect((await pool.query(star, [1])).rows).toEqual([{ a: 1, b: 7 }]);
+      expect((await pool.query(star, [1])).rows).toEqual([{ a: 1, b: 7 }]);
+    } finally {
+      await pool.query('DROP TABLE IF EXISTS named_pool_t');
+      await pool.end();
+    }
+  });
+
   for (const mode of ['on', 'off'] as const) {
     it(`${mode}: the app's connections ${mode === 'on' ? 'keep' : 'do not keep'} their statements; same answers`, async () => {
       const t = await createTestApp({ speedupsOff: new Set(mode === 'off' ? ['named-statements'] : []) });

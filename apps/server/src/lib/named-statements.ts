@@ -31,6 +31,15 @@ function nameOf(text: string): string {
 
 type Config = { text?: unknown; name?: unknown; values?: unknown; submit?: unknown };
 
+/** "cached plan must not change result type": feature_not_supported from the plan cache's revalidation. */
+const isStalePlan = (err: unknown) => {
+  const e = err as { code?: string; routine?: string; message?: string } | null;
+  return (
+    e?.code === '0A000' &&
+    (e.routine === 'RevalidateCachedQuery' || /cached plan must not change result type/.test(e.message ?? ''))
+  );
+};
+
 /** Turns named statements on for the connections the pool opens from now on. */
 export function nameStatements(pool: pg.Pool): void {
   if (patched.has(pool)) return;
@@ -62,15 +71,22 @@ export function nameStatements(pool: pg.Pool): void {
         if (prepared.has(name) || prepared.size < MAX_NAMED_PER_CONNECTION) {
           prepared.add(name);
           const text = c.text;
-          const result = query({ ...c, name }, ...rest);
-          // PostgreSQL refuses a prepared plan whose result columns a migration changed: that text goes unnamed
-          if (result instanceof Promise) {
-            result.catch((err: { code?: string; message?: string }) => {
-              if (err?.code === '0A000' && /cached plan must not change result type/.test(err.message ?? '')) {
-                unnamed.add(text);
-              }
-            });
+          // PostgreSQL refuses a prepared plan whose result columns a migration changed: that text goes unnamed, in
+          // this process, from its next run on (whether the caller takes a promise or, as pg-pool does, a callback)
+          const stale = (err: unknown) => {
+            if (isStalePlan(err)) unnamed.add(text);
+          };
+          const cbAt = rest.findIndex((a) => typeof a === 'function');
+          if (cbAt >= 0) {
+            const cb = rest[cbAt] as (err: unknown, res: unknown) => void;
+            rest = [...rest];
+            rest[cbAt] = (err: unknown, res: unknown) => {
+              if (err) stale(err);
+              cb(err, res);
+            };
           }
+          const result = query({ ...c, name }, ...rest);
+          if (result instanceof Promise) result.catch(stale);
           return result;
         }
       }

@@ -17,6 +17,8 @@ import { rotateDataKey, type RotationReport } from './requisite-keys';
 export const SERVER_CONTROL_FILE = 'server-control';
 
 type Request = { op: 'rotate-data-key'; batch: number };
+/** The longest request line taken, in characters. */
+const MAX_REQUEST = 4096;
 
 function parseRequest(line: string): Request | string {
   let req: unknown;
@@ -38,9 +40,12 @@ export async function startServerControl(ctx: AppContext, dataDir: string): Prom
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paydesk-ctl-'));
   const socketPath = path.join(dir, 'server.sock');
   const nameFile = path.join(dataDir, SERVER_CONTROL_FILE);
-  // one rotation at a time: a second request waits for the first instead of racing it
-  let running: Promise<unknown> = Promise.resolve();
+  // one rotation at a time: a request while one runs (the command run again after Ctrl-C) follows that one
+  let running: { done: Promise<RotationReport>; listeners: Set<(line: string) => void> } | null = null;
+  const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
     let line = '';
     socket.setEncoding('utf8');
     socket.on('error', () => undefined);
@@ -48,6 +53,11 @@ export async function startServerControl(ctx: AppContext, dataDir: string): Prom
     socket.on('data', (chunk: string) => {
       if (line.includes('\n')) return;
       line += chunk;
+      if (line.length > MAX_REQUEST && !line.includes('\n')) {
+        send({ error: 'the request is too long' });
+        socket.destroy();
+        return;
+      }
       if (!line.includes('\n')) return;
       const req = parseRequest(line.slice(0, line.indexOf('\n')));
       if (typeof req === 'string') {
@@ -55,15 +65,29 @@ export async function startServerControl(ctx: AppContext, dataDir: string): Prom
         socket.end();
         return;
       }
-      const work = running.then(() =>
-        // no other process writes to this database: this one's vault takes the new key at once, nobody to wait for
-        rotateDataKey(ctx, { batch: req.batch, waitMs: 0, log: (l) => send({ log: l }) }).then(
-          (result: RotationReport) => send({ ok: true, result }),
+      const log = (l: string) => void send({ log: l });
+      if (running) send({ log: 'a rotation is already running: following it' });
+      else {
+        const listeners = new Set<(line: string) => void>();
+        const job = {
+          listeners,
+          // no other process writes to this database: this one's vault takes the new key at once, nobody to wait for
+          done: rotateDataKey(ctx, { batch: req.batch, waitMs: 0, log: (l) => listeners.forEach((f) => f(l)) }),
+        };
+        running = job;
+        void job.done.catch(() => undefined).finally(() => (running === job ? (running = null) : null));
+      }
+      const job = running!;
+      job.listeners.add(log);
+      job.done
+        .then(
+          (result) => send({ ok: true, result }),
           (err: unknown) => send({ error: (err as Error).message }),
-        ),
-      );
-      running = work;
-      void work.finally(() => socket.end());
+        )
+        .finally(() => {
+          job.listeners.delete(log);
+          socket.end();
+        });
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -73,8 +97,11 @@ export async function startServerControl(ctx: AppContext, dataDir: string): Prom
   fs.writeFileSync(nameFile, socketPath, { mode: 0o600 });
   return {
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await running.catch(() => undefined);
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+      // a rotation stopped here resumes when the command is run again (lib/requisite-keys.ts)
+      await running?.done.catch(() => undefined);
       fs.rmSync(nameFile, { force: true });
       fs.rmSync(dir, { recursive: true, force: true });
     },

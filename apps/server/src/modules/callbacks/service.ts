@@ -228,7 +228,14 @@ export async function sendDueCallbacks(
         secrets: r.previous_secret ? [r.secret, r.previous_secret] : [r.secret],
       }));
   });
-  await recordOutcomes(ctx, await Promise.all(claimed.map((c) => deliver(ctx, c))));
+  const outcomes = await Promise.all(claimed.map((c) => deliver(ctx, c)));
+  await recordOutcomes(ctx, outcomes).catch(async () => {
+    // the pass's transaction failed: each outcome on its own, so that one bad row loses no other (an outcome not
+    // recorded is sent again once its lease runs out); the first failure is reported
+    let failed: unknown;
+    for (const o of outcomes) await recordOutcomes(ctx, [o]).catch((e: unknown) => (failed ??= e));
+    if (failed !== undefined) throw failed;
+  });
   return { done: claimed.length, more };
 }
 

@@ -131,13 +131,14 @@ const COUNTERPARTY_RULE =
 /**
  * A counterparty cell as its lookup hash and masked form (null: the cell is empty), or the rule it breaks. A card: 13–19
  * digits passing the Luhn check, single spaces or dashes between them; a phone: '+' and 9–15 digits (spaces, dashes,
- * brackets between them), or 9–12 digits without the '+'. The value itself goes no further than this function, and
- * a message never quotes it.
+ * brackets between them), or 9–12 digits without the '+'. A phone without its country code ('901234567', '8 916 …')
+ * cannot be compared with the books' international numbers: it keeps its masked form and no hash, so it is never
+ * taken for another number. The value itself goes no further than this function, and a message never quotes it.
  */
 export function counterpartyOf(
   cell: string,
   hash: (value: string) => string,
-): { hash: string; masked: string } | null | string {
+): { hash: string | null; masked: string } | null | string {
   const value = cell.trim();
   if (!value) return null;
   let type: 'CARD' | 'PHONE' | null = null;
@@ -151,6 +152,7 @@ export function counterpartyOf(
     else if (digits.length >= 9 && digits.length <= 12) type = 'PHONE';
   }
   if (!type) return COUNTERPARTY_RULE;
+  if (type === 'PHONE' && !value.startsWith('+')) return { hash: null, masked: maskRequisite(type, value) };
   // the digits alone: what invoices' credential_hash is computed over (the vault drops separators and a '+' too)
   return { hash: hash(digits), masked: maskRequisite(type, value) };
 }

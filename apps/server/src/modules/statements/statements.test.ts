@@ -4,6 +4,7 @@ import type { StatementLineItem } from '@paydesk/contracts';
 import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
 import { injectSigned, invoiceBody, merchantSigner, validCard, type Signer } from '../../../test/merchant-client';
 import { checkMoneyInvariants } from '../engine/invariants.testkit';
+import { counterpartyOf } from './parse';
 
 /**
  * Provider statements over HTTP: a statement is reconciled line by line against the books, an IN line the books did
@@ -910,5 +911,19 @@ describe('merchant users', () => {
       }
     }
     expect(await written()).toEqual(before);
+  });
+});
+
+describe('a counterparty cell', () => {
+  const hash = (v: string) => `h:${v}`;
+  it('is hashed over its digits when it can be compared with the books; a local phone keeps its mask only', () => {
+    expect(counterpartyOf('4111 1111 1111 1111', hash)).toEqual({
+      hash: 'h:4111111111111111',
+      masked: '411111******1111',
+    });
+    expect(counterpartyOf('+998 90 123 45 67', hash)).toEqual({ hash: 'h:998901234567', masked: '+99890*****67' });
+    expect(counterpartyOf('901234567', hash)).toEqual({ hash: null, masked: '*******67' });
+    expect(counterpartyOf('  ', hash)).toBeNull();
+    expect(counterpartyOf('4111 1111 1111 1112', hash)).toMatch(/neither a card number/);
   });
 });
