@@ -770,20 +770,8 @@ function commandArbitraries() {
 }
 
 describe('money invariants under random interleavings of every actor', () => {
-  it(`hold after every step (${RUNS} runs × up to ${STEPS} steps)`, async () => {
-    const commands = commandArbitraries();
-    await fc.assert(
-      fc.asyncProperty(fc.commands(commands, { maxCommands: STEPS, size: 'max' }), async (cmds) => {
-        const real: Real = { log: [] };
-        await fc.asyncModelRun(() => ({ model: { invoices: [] }, real }), cmds);
-        if (process.env.MODEL_VERBOSE) console.log(real.log.join('\n'));
-      }),
-      // MODEL_SEED replays a run fast-check reported (its `seed`)
-      { numRuns: RUNS, ...(process.env.MODEL_SEED ? { seed: Number(process.env.MODEL_SEED) } : {}) },
-    );
-    expect(await reconcileLedger(t.ctx.db)).toEqual({ drift: [], unbalanced: [] });
-  });
-
+  // first, on the demo's own data: the random runs below may settle the merchant's balance away or pause accounts,
+  // and a withdrawal refused for that would leave no provider transaction to race
   it("every operator decision raced with the provider's answer on the same invoice: the answer is acknowledged", async () => {
     const real: Real = { log: [] };
     let k = 0;
@@ -804,6 +792,20 @@ describe('money invariants under random interleavings of every actor', () => {
       }
     }
     expect(real.log.filter((l) => l.startsWith('provider ') && l.includes('(raced)'))).toHaveLength(18);
+    expect(await reconcileLedger(t.ctx.db)).toEqual({ drift: [], unbalanced: [] });
+  });
+
+  it(`hold after every step (${RUNS} runs × up to ${STEPS} steps)`, async () => {
+    const commands = commandArbitraries();
+    await fc.assert(
+      fc.asyncProperty(fc.commands(commands, { maxCommands: STEPS, size: 'max' }), async (cmds) => {
+        const real: Real = { log: [] };
+        await fc.asyncModelRun(() => ({ model: { invoices: [] }, real }), cmds);
+        if (process.env.MODEL_VERBOSE) console.log(real.log.join('\n'));
+      }),
+      // MODEL_SEED replays a run fast-check reported (its `seed`)
+      { numRuns: RUNS, ...(process.env.MODEL_SEED ? { seed: Number(process.env.MODEL_SEED) } : {}) },
+    );
     expect(await reconcileLedger(t.ctx.db)).toEqual({ drift: [], unbalanced: [] });
   });
 
