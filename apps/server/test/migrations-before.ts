@@ -1,6 +1,9 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { MIGRATIONS_DIR } from '../src/db/create-db';
+import { PGlite } from '@electric-sql/pglite';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { createDb, MIGRATIONS_DIR, type DbHandle } from '../src/db/create-db';
 
 /**
  * A copy, under `dir`, of the migrations that come before the one whose tag ends with `tagSuffix`: an upgrade test
@@ -17,4 +20,28 @@ export function migrationsBefore(tagSuffix: string, dir: string): string {
   }
   fs.writeFileSync(path.join(dir, 'meta/_journal.json'), JSON.stringify(journal));
   return dir;
+}
+
+/**
+ * An embedded database migrated to just before the migration whose tag ends with `tagSuffix` (in memory, or in a data
+ * folder of its own with `onDisk`, to look at its files); `close()` closes it and removes everything it made.
+ */
+export async function databaseBefore(
+  tagSuffix: string,
+  opts: { onDisk?: boolean } = {},
+): Promise<{ dbh: DbHandle; dataDir: string; close(): Promise<void> }> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'paydesk-upgrade-'));
+  const dataDir = path.join(tmp, 'pgdata');
+  const pglite = await PGlite.create(opts.onDisk ? dataDir : undefined);
+  const dbh = await createDb({ pglite });
+  await migrate(dbh.db, { migrationsFolder: migrationsBefore(tagSuffix, path.join(tmp, 'migrations')) });
+  return {
+    dbh,
+    dataDir,
+    async close() {
+      await dbh.close();
+      await pglite.close();
+      fs.rmSync(tmp, { recursive: true, force: true });
+    },
+  };
 }

@@ -14,6 +14,7 @@ import type { DemoMerchantFile } from '../db/seed';
 import { createTestApp } from '../../test/harness';
 import { injectSigned, invoiceBody, merchantSigner } from '../../test/merchant-client';
 import { TMP_DIR } from '../../test/paths';
+import { filesHolding } from '../../test/files';
 import { createContext } from './context';
 
 /*
@@ -59,23 +60,6 @@ async function withdrawToKnownNumbers(app: FastifyInstance, demo: DemoMerchantFi
     });
     expect(done.statusCode, done.body).toBe(200);
   }
-}
-
-/** The files under `dir` that hold any of `needles` (as bytes). */
-function filesHolding(dir: string, needles: string[]): string[] {
-  const found: string[] = [];
-  const walk = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.isFile()) {
-        const bytes = fs.readFileSync(p);
-        if (needles.some((n) => bytes.includes(n))) found.push(path.relative(dir, p));
-      }
-    }
-  };
-  walk(dir);
-  return found;
 }
 
 describe.skipIf(!!process.env.DATABASE_URL)('the embedded database folder', () => {

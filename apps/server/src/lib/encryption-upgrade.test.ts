@@ -1,13 +1,10 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PGlite } from '@electric-sql/pglite';
-import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { sql } from 'drizzle-orm';
-import { createDb, runMigrations, type DbHandle } from '../db/create-db';
+import { runMigrations } from '../db/create-db';
 import { loadConfig } from '../config';
-import { migrationsBefore } from '../../test/migrations-before';
+import { filesHolding } from '../../test/files';
+import { databaseBefore } from '../../test/migrations-before';
 import { TEST_KEY_FILE } from '../../test/paths';
 import { createContext } from './context';
 import { compactAfterEncryption, encryptPlainRequisites, requisiteKeyUsage } from './requisite-keys';
@@ -17,14 +14,8 @@ import { compactAfterEncryption, encryptPlainRequisites, requisiteKeyUsage } fro
  * migration adds the hash and mask columns, then every plain card and phone number is encrypted in batches with its
  * hash and mask, and the tables are rewritten so that their files hold no plain number any more.
  */
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'paydesk-encryption-upgrade-'));
-let dbh: DbHandle | undefined;
-let pglite: PGlite | undefined;
-afterAll(async () => {
-  await dbh?.close();
-  await pglite?.close();
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+let db: Awaited<ReturnType<typeof databaseBefore>> | undefined;
+afterAll(async () => db?.close());
 
 const M = '11111111-1111-4111-8111-111111111111';
 const T = '22222222-2222-4222-8222-222222222222';
@@ -34,29 +25,11 @@ const card = (n: number) => `8600${String(n).padStart(12, '0')}`;
 const PHONE = '+998901234567';
 const ACCOUNT_CARD = '9860123456789015';
 
-/** The files under `dir` holding any of `needles`. */
-function filesHolding(dir: string, needles: string[]): string[] {
-  const found: string[] = [];
-  const walk = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.isFile() && needles.some((n) => fs.readFileSync(p).includes(n))) found.push(path.relative(dir, p));
-    }
-  };
-  walk(dir);
-  return found;
-}
-
 describe.skipIf(!!process.env.DATABASE_URL)('upgrading a populated database to encrypted requisites', () => {
   it('encrypts every plain value in batches, with its hash and mask, and leaves none in the table files', async () => {
-    const dataDir = path.join(tmp, 'pgdata');
-    pglite = await PGlite.create(dataDir);
-    dbh = await createDb({ pglite });
-    await migrate(dbh.db, {
-      migrationsFolder: migrationsBefore('_encrypted_requisites', path.join(tmp, 'migrations')),
-    });
-    const q = (text: string, params: unknown[] = []) => dbh!.pool.query(text, params);
+    db = await databaseBefore('_encrypted_requisites', { onDisk: true });
+    const { dbh, dataDir } = db;
+    const q = (text: string, params: unknown[] = []) => dbh.pool.query(text, params);
     await q(`INSERT INTO currencies (id, code, name, dimension) VALUES (1, 'UZS', 'Sum', 2)`);
     await q(`INSERT INTO merchants (id, name, webhook_secret) VALUES ($1, 'Old Shop', 'whsec_x')`, [M]);
     await q(`INSERT INTO providers (id, code, name) VALUES (1, 'BANK', 'Bank')`);

@@ -1,34 +1,22 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PGlite } from '@electric-sql/pglite';
-import { migrate } from 'drizzle-orm/node-postgres/migrator';
-import { createDb, runMigrations, type DbHandle } from '../../db/create-db';
-import { migrationsBefore } from '../../../test/migrations-before';
+import { runMigrations } from '../../db/create-db';
+import { databaseBefore } from '../../../test/migrations-before';
 
 /**
  * A database with callbacks and attempts made before replays existed upgrades in place: every attempt gets its
  * callback's merchant, the hourly counts are built from the attempts already there, and new attempts add to them.
  */
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'paydesk-callback-upgrade-'));
-let dbh: DbHandle | undefined;
-let pglite: PGlite | undefined;
-afterAll(async () => {
-  await dbh?.close();
-  await pglite?.close();
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+let db: Awaited<ReturnType<typeof databaseBefore>> | undefined;
+afterAll(async () => db?.close());
 
 const M1 = '11111111-1111-4111-8111-111111111111';
 const M2 = '22222222-2222-4222-8222-222222222222';
 
 describe('upgrading callbacks made before replays', () => {
   it('backfills each attempt’s merchant and the hourly counts; later attempts add to them', async () => {
-    pglite = await PGlite.create();
-    dbh = await createDb({ pglite });
-    await migrate(dbh.db, { migrationsFolder: migrationsBefore('_callback_replays', path.join(tmp, 'migrations')) });
-    const q = (text: string, params: unknown[] = []) => dbh!.pool.query(text, params);
+    db = await databaseBefore('_callback_replays');
+    const { dbh } = db;
+    const q = (text: string, params: unknown[] = []) => dbh.pool.query(text, params);
     await q(`INSERT INTO currencies (id, code, name, dimension) VALUES (1, 'UZS', 'Sum', 2)`);
     await q(
       `INSERT INTO merchants (id, name, webhook_secret) VALUES ($1, 'Old Shop', 'whsec_x'), ($2, 'Other', 'whsec_y')`,

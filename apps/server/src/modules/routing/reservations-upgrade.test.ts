@@ -1,11 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PGlite } from '@electric-sql/pglite';
-import { migrate } from 'drizzle-orm/node-postgres/migrator';
-import { createDb, runMigrations, type DbHandle } from '../../db/create-db';
-import { migrationsBefore } from '../../../test/migrations-before';
+import { runMigrations } from '../../db/create-db';
+import { databaseBefore } from '../../../test/migrations-before';
 import { reconcileLedger } from '../ledger/reconcile';
 
 /**
@@ -13,25 +8,16 @@ import { reconcileLedger } from '../ledger/reconcile';
  * each account's reservation is summed from its active deposits, and from then on every invoice write keeps it, as
  * the engine, a bulk load or a previous release writing beside this one would.
  */
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'paydesk-reservations-upgrade-'));
-let dbh: DbHandle | undefined;
-let pglite: PGlite | undefined;
-afterAll(async () => {
-  await dbh?.close();
-  await pglite?.close();
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+let db: Awaited<ReturnType<typeof databaseBefore>> | undefined;
+afterAll(async () => db?.close());
 
 const M = '11111111-1111-4111-8111-111111111111';
 
 describe('upgrading to reservations kept in the limit rows', () => {
   it('sums the active deposits of each account, then every insert, update and delete keeps the sum', async () => {
-    pglite = await PGlite.create();
-    dbh = await createDb({ pglite });
-    await migrate(dbh.db, {
-      migrationsFolder: migrationsBefore('_account_reservations', path.join(tmp, 'migrations')),
-    });
-    const q = (text: string, params: unknown[] = []) => dbh!.pool.query(text, params);
+    db = await databaseBefore('_account_reservations');
+    const { dbh } = db;
+    const q = (text: string, params: unknown[] = []) => dbh.pool.query(text, params);
     await q(`INSERT INTO currencies (id, code, name, dimension) VALUES (1, 'UZS', 'Sum', 2)`);
     await q(`INSERT INTO merchants (id, name, webhook_secret) VALUES ($1, 'Old Shop', 'whsec_x')`, [M]);
     await q(`INSERT INTO providers (id, code, name) VALUES (1, 'BANK', 'Bank')`);
