@@ -2,8 +2,11 @@ import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { merchantSignaturePayload, webhookPayload } from '@paydesk/contracts';
+import type { TestApp } from './harness';
 
 /** Signed merchant API requests for tests (inject or real HTTP). */
 export function merchantSigner(merchantId: string, privateKeyPem: string, now: () => Date = () => new Date()) {
@@ -138,4 +141,28 @@ export function invoiceBody(
     errorUrl: 'https://shop.example.com/error',
     ...over,
   };
+}
+
+/**
+ * A live UZS deposit whose customer asked for requisites (created by the merchant, the form's first method chosen): its
+ * invoice, the account routing gave, and that account's provider code.
+ */
+export async function depositGivenRequisites(t: TestApp, sign: Signer, amount: number) {
+  const terminal = t.demo.terminals.find((x) => x.flowType === 'DEPOSIT' && x.currency === 'UZS' && !x.isTest)!;
+  const res = await injectSigned(t.app, sign, 'POST', '/api/merchant/v1/invoices', invoiceBody(terminal, { amount }));
+  expect(res.statusCode, res.body).toBe(201);
+  const { invoiceId, formId } = res.json().data as { invoiceId: string; formId: string };
+  const init = await t.app.inject({ method: 'POST', url: `/api/payments/form/${formId}/init` });
+  const cred = await t.app.inject({
+    method: 'POST',
+    url: `/api/payments/form/${formId}/credential`,
+    payload: { amount, paymentMethodId: init.json().data.methods[0].id },
+  });
+  expect(cred.statusCode, cred.body).toBe(200);
+  const [row] = (
+    await t.ctx.db.execute<{ account_id: number; code: string }>(sql`SELECT i.account_id, p.code FROM invoices i
+      JOIN provider_accounts a ON a.id = i.account_id JOIN providers p ON p.id = a.provider_id
+      WHERE i.id = ${invoiceId}`)
+  ).rows;
+  return { invoiceId, accountId: Number(row!.account_id), provider: row!.code };
 }

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { AccountHealth } from '@paydesk/contracts';
 import { roles, users } from '../../db/schema';
 import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
-import { injectSigned, invoiceBody, merchantSigner, type Signer } from '../../../test/merchant-client';
+import { depositGivenRequisites, merchantSigner, type Signer } from '../../../test/merchant-client';
 
 /**
  * The desk's paused accounts download as CSV like its other queues: streamed, what is paused now, longest first, with
@@ -36,26 +36,7 @@ afterAll(async () => t?.close());
 const as = (who: string, method: 'GET' | 'POST', url: string, payload?: object) =>
   t.app.inject({ method, url, headers: { cookie: cookies[who]! }, ...(payload === undefined ? {} : { payload }) });
 
-const terminal = () => t.demo.terminals.find((x) => x.flowType === 'DEPOSIT' && x.currency === 'UZS' && !x.isTest)!;
-
-async function given(amount: number) {
-  const res = await injectSigned(t.app, sign, 'POST', '/api/merchant/v1/invoices', invoiceBody(terminal(), { amount }));
-  expect(res.statusCode, res.body).toBe(201);
-  const { formId, invoiceId } = res.json().data as { formId: string; invoiceId: string };
-  const init = await t.app.inject({ method: 'POST', url: `/api/payments/form/${formId}/init` });
-  const cred = await t.app.inject({
-    method: 'POST',
-    url: `/api/payments/form/${formId}/credential`,
-    payload: { amount, paymentMethodId: init.json().data.methods[0].id },
-  });
-  expect(cred.statusCode, cred.body).toBe(200);
-  const [row] = (
-    await t.ctx.db.execute<{ account_id: number; code: string }>(sql`SELECT i.account_id, p.code FROM invoices i
-      JOIN provider_accounts a ON a.id = i.account_id JOIN providers p ON p.id = a.provider_id
-      WHERE i.id = ${invoiceId}`)
-  ).rows;
-  return { accountId: Number(row!.account_id), provider: row!.code };
-}
+const given = (amount: number) => depositGivenRequisites(t, sign, amount);
 
 /** The CSV's rows as objects by header (no cell here holds a comma or a quote). */
 const rowsOf = (body: string) => {

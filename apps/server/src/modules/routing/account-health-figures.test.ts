@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { AccountHealth } from '@paydesk/contracts';
 import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
-import { injectSigned, invoiceBody, merchantSigner, type Signer } from '../../../test/merchant-client';
+import { depositGivenRequisites, merchantSigner, type Signer } from '../../../test/merchant-client';
 
 /**
  * The health figures of every provider account, for a known day: the deposits given its requisites over the last
@@ -23,27 +23,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const terminal = () => t.demo.terminals.find((x) => x.flowType === 'DEPOSIT' && x.currency === 'UZS' && !x.isTest)!;
-
-/** A live deposit whose customer was given requisites: its account, and the provider the account belongs to. */
-async function given(amount: number) {
-  const res = await injectSigned(t.app, sign, 'POST', '/api/merchant/v1/invoices', invoiceBody(terminal(), { amount }));
-  expect(res.statusCode, res.body).toBe(201);
-  const { invoiceId, formId } = res.json().data as { invoiceId: string; formId: string };
-  const init = await t.app.inject({ method: 'POST', url: `/api/payments/form/${formId}/init` });
-  const cred = await t.app.inject({
-    method: 'POST',
-    url: `/api/payments/form/${formId}/credential`,
-    payload: { amount, paymentMethodId: init.json().data.methods[0].id },
-  });
-  expect(cred.statusCode, cred.body).toBe(200);
-  const [row] = (
-    await t.ctx.db.execute<{ account_id: number; code: string }>(sql`SELECT i.account_id, p.code FROM invoices i
-      JOIN provider_accounts a ON a.id = i.account_id JOIN providers p ON p.id = a.provider_id
-      WHERE i.id = ${invoiceId}`)
-  ).rows;
-  return { invoiceId, accountId: Number(row!.account_id), provider: row!.code };
-}
+const given = (amount: number) => depositGivenRequisites(t, sign, amount);
 
 const report = (provider: string, accountId: number, amount: number, reference: string) =>
   t.app.inject({

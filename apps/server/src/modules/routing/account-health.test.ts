@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
-import { injectSigned, invoiceBody, merchantSigner, type Signer } from '../../../test/merchant-client';
+import { depositGivenRequisites, merchantSigner, type Signer } from '../../../test/merchant-client';
 import { pauseUnpaidAccounts } from './account-health';
 
 /**
@@ -22,25 +22,15 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const q = async <T extends Record<string, unknown>>(s: ReturnType<typeof sql>) => (await t.ctx.db.execute<T>(s)).rows;
-const terminal = () => t.demo.terminals.find((x) => x.flowType === 'DEPOSIT' && x.currency === 'UZS' && !x.isTest)!;
 
 /** A deposit whose customer asked for requisites: the account routing gave, and its routing record. */
 async function given(amount: number) {
-  const res = await injectSigned(t.app, sign, 'POST', '/api/merchant/v1/invoices', invoiceBody(terminal(), { amount }));
-  const { invoiceId, formId } = res.json().data as { invoiceId: string; formId: string };
-  const init = await t.app.inject({ method: 'POST', url: `/api/payments/form/${formId}/init` });
-  const cred = await t.app.inject({
-    method: 'POST',
-    url: `/api/payments/form/${formId}/credential`,
-    payload: { amount, paymentMethodId: init.json().data.methods[0].id },
-  });
-  expect(cred.statusCode, cred.body).toBe(200);
-  const [row] = await q<{ account_id: number }>(sql`SELECT account_id FROM invoices WHERE id = ${invoiceId}`);
+  const { invoiceId, accountId } = await depositGivenRequisites(t, sign, amount);
   const [event] = await q<{
     data: { routing: { accountId: number; outcome: string }[] };
   }>(sql`SELECT data FROM event_log
     WHERE invoice_id = ${invoiceId} AND data ? 'routing' ORDER BY id DESC LIMIT 1`);
-  return { invoiceId, accountId: Number(row!.account_id), routing: event!.data.routing };
+  return { invoiceId, accountId, routing: event!.data.routing };
 }
 
 describe('account health and automatic pause', () => {
