@@ -50,15 +50,16 @@ export async function depositCandidates(
 }
 
 /**
- * Locks the limit row of the first of `accountIds` (in routing's order: priority, then id) that no other transaction
- * holds (FOR UPDATE SKIP LOCKED), and returns its id; null when every one is held: other customers are being given
- * their requisites right now. Routing so offers the next account instead of queueing behind a busy one. The engine's
- * guard then takes the same lock (already held) and decides whether the deposit fits.
+ * Locks the limit row of the first of `accountIds` (in the order given: depositCandidates' best first) that no other
+ * transaction holds (FOR UPDATE SKIP LOCKED), and returns its id; null when every one is held: other customers are
+ * being given their requisites right now. Routing so offers the next account instead of queueing behind a busy one.
+ * The engine's guard then takes the same lock (already held) and decides whether the deposit fits.
  */
 export async function lockFirstFreeAccount(tx: Tx, accountIds: number[]): Promise<number | null> {
+  const ids = `{${accountIds.join(',')}}`;
   const res = await tx.execute<{ account_id: number }>(sql`
-    SELECT account_id FROM account_limits WHERE account_id = ANY(${`{${accountIds.join(',')}}`}::int[])
-    ORDER BY priority DESC, account_id FOR UPDATE SKIP LOCKED LIMIT 1`);
+    SELECT account_id FROM account_limits WHERE account_id = ANY(${ids}::int[])
+    ORDER BY array_position(${ids}::int[], account_id) FOR UPDATE SKIP LOCKED LIMIT 1`);
   return res.rows[0] ? Number(res.rows[0].account_id) : null;
 }
 
