@@ -227,11 +227,11 @@ export function signedCreateRequest(args: { merchantId: string; terminalId: stri
 }
 
 /**
- * The invoice history bench:invoices and bench:reports measure, in a migrated database with its reference data: the
- * demo seed, 100,000 customers of the demo merchant, then `rows` invoices of it over the last 365 days (created_at
- * ascending with the row, as a live table fills), on its terminals in turn, with a fixed mix of statuses and amounts,
- * each on a production provider account of its currency; then VACUUM ANALYZE. Loaded by generate_series in chunks of
- * 250,000 rows. Returns the demo merchant's id.
+ * The invoice history bench:invoices, bench:reports and bench:scale measure, in a migrated database with its reference
+ * data: the demo seed, 100,000 customers of the demo merchant, then `rows` invoices of it over the last 365 days
+ * (created_at ascending with the row, as a live table fills), on its terminals in turn, with a fixed mix of statuses
+ * and amounts, each on a production provider account of its currency; then VACUUM ANALYZE. Loaded by generate_series
+ * in chunks of 250,000 rows (loadInvoices). Returns the demo merchant's id.
  */
 export async function loadInvoiceHistory(
   dbh: DbHandle,
@@ -244,17 +244,73 @@ export async function loadInvoiceHistory(
   const demo = await seedDemoIfEmpty(await createContext(dbh, config), { writeFile: false });
   if (!demo) throw new Error('demo seed did not run');
   const m = demo.merchantId;
-  const q = (text: string, params: unknown[] = []) => dbh.pool.query(text, params);
-  const seconds = (t0: bigint) => (Number(process.hrtime.bigint() - t0) / 1e9).toFixed(1);
-  let t0 = process.hrtime.bigint();
-  await q(
+  await dbh.pool.query(
     `INSERT INTO customers (merchant_id, external_id, first_name, last_name)
      SELECT $1, 'bench-cust-' || g, 'First' || (g % 97), 'Last' || (g % 389) FROM generate_series(1, 100000) g`,
     [m],
   );
+  await loadInvoices(dbh, m, { rows: opts.rows, log: opts.log });
+  return m;
+}
+
+/** The statuses of the loaded invoices, in turn: half DONE, some open. */
+const STATUS_MIX = [
+  'DONE',
+  'DONE',
+  'DONE',
+  'DONE',
+  'DONE',
+  'DONE',
+  'CANCELED',
+  'CANCELED',
+  'DECLINED',
+  'NEW',
+  'IN_PROGRESS',
+  'PAYED',
+];
+/** Those of invoices long past their expiry: every one ended (the open ones of the mix DONE or CANCELED). */
+const SETTLED = [
+  'DONE',
+  'DONE',
+  'DONE',
+  'DONE',
+  'DONE',
+  'DONE',
+  'CANCELED',
+  'CANCELED',
+  'DECLINED',
+  'CANCELED',
+  'DONE',
+  'DONE',
+];
+
+/**
+ * `rows` more invoices of merchant `m` as loadInvoiceHistory loads them (the demo seed and the bench customers there
+ * already): spread evenly over `days` days that end `endDaysAgo` days ago (365 and 0: the last year), their
+ * merchant ids numbered from `first` (bench-<n>, unique per load), then VACUUM ANALYZE. `settled`: every one ended,
+ * as invoices years old are.
+ */
+export async function loadInvoices(
+  dbh: DbHandle,
+  m: string,
+  opts: {
+    rows: number;
+    log: (line: string) => void;
+    days?: number;
+    endDaysAgo?: number;
+    first?: number;
+    settled?: boolean;
+  },
+) {
+  const q = (text: string, params: unknown[] = []) => dbh.pool.query(text, params);
+  const seconds = (t0: bigint) => (Number(process.hrtime.bigint() - t0) / 1e9).toFixed(1);
+  const days = opts.days ?? 365;
+  const first = opts.first ?? 1;
+  const last = first + opts.rows - 1;
+  let t0 = process.hrtime.bigint();
   const CHUNK = 250_000;
-  for (let from = 1; from <= opts.rows; from += CHUNK) {
-    const to = Math.min(opts.rows, from + CHUNK - 1);
+  for (let from = first; from <= last; from += CHUNK) {
+    const to = Math.min(last, from + CHUNK - 1);
     await q(
       `WITH t AS (SELECT array_agg(t.id ORDER BY t.name) ids, array_agg(t.flow_type ORDER BY t.name) flows,
                          array_agg(t.currency_id ORDER BY t.name) cur, array_agg(t.is_test ORDER BY t.name) test,
@@ -267,18 +323,64 @@ export async function loadInvoiceHistory(
        INSERT INTO invoices (merchant_id, terminal_id, merchant_invoice_id, provider_invoice_id, form_id, flow_type, status,
                              amount, fee, currency_id, customer_id, is_test, expires_at, status_date, created_at, account_id)
        SELECT $1, t.ids[x.k], 'bench-' || g, CASE WHEN g % 5 <> 0 THEN 'PRV' || g END, 'bench-form-' || g, t.flows[x.k],
-              (ARRAY['DONE','DONE','DONE','DONE','DONE','DONE','CANCELED','CANCELED','DECLINED','NEW','IN_PROGRESS','PAYED'])[1 + (g * 7) % 12],
+              ($7::text[])[1 + (g * 7) % 12],
               10000 + (g::bigint * 7919) % 5000000, ((10000 + (g::bigint * 7919) % 5000000) * 25) / 1000, t.cur[x.k],
               c.ids[1 + g % c.n], t.test[x.k], x.ts + interval '30 minutes', x.ts + interval '7 minutes', x.ts, t.acc[x.k]
        FROM generate_series($2::int, $3::int) g, t, c,
-            LATERAL (SELECT 1 + (g % t.n) AS k, (now() - interval '365 days') + g * ($4::float8 * interval '1 second') AS ts) x`,
-      [m, from, to, (365 * 86400) / opts.rows],
+            LATERAL (SELECT 1 + (g % t.n) AS k,
+                            (now() - ($5::int + $6::int) * interval '1 day') + (g - $2::int) * ($4::float8 * interval '1 second') AS ts) x`,
+      [m, from, to, (days * 86400) / opts.rows, opts.endDaysAgo ?? 0, days, opts.settled ? SETTLED : STATUS_MIX],
     );
-    opts.log(`  loaded ${to.toLocaleString('en')} invoices (${seconds(t0)} s)`);
+    opts.log(`  loaded ${(to - first + 1).toLocaleString('en')} invoices (${seconds(t0)} s)`);
   }
   t0 = process.hrtime.bigint();
   await q('VACUUM ANALYZE invoices');
   await q('VACUUM ANALYZE customers');
   opts.log(`  VACUUM ANALYZE ${seconds(t0)} s`);
-  return m;
+}
+
+/**
+ * The ledger of every DONE bench invoice of merchant `m` as the engine posts it (deposit: merchant credited net of
+ * fee, fee to fees; withdrawal: merchant debited amount + fee; the provider account's side), a month of invoices per
+ * statement (each posting fires the day totals' trigger), and the balances the ledger keeps; then VACUUM ANALYZE.
+ */
+export async function loadInvoiceLedger(dbh: DbHandle, m: string, log: (line: string) => void) {
+  const q = (text: string, params: unknown[] = []) => dbh.pool.query(text, params);
+  const seconds = (t0: bigint) => (Number(process.hrtime.bigint() - t0) / 1e9).toFixed(1);
+  let t0 = process.hrtime.bigint();
+  const { rows } = await q(
+    `SELECT date_trunc('month', min(created_at)) AS first, max(created_at) AS last FROM invoices
+     WHERE merchant_id = $1 AND merchant_invoice_id LIKE 'bench-%'`,
+    [m],
+  );
+  const last = new Date(rows[0].last as Date);
+  for (let from = new Date(rows[0].first as Date); from <= last;) {
+    const to = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth() + 1, 1));
+    await q(
+      `INSERT INTO ledger_entries (tx_id, account, merchant_id, terminal_id, provider_account_id, invoice_id, currency_id,
+                                   amount, kind, book, created_at)
+       SELECT gen_random_uuid(), l.account, CASE WHEN l.account <> 'provider_account' THEN i.merchant_id END, i.terminal_id,
+              CASE WHEN l.account = 'provider_account' THEN i.account_id END, i.id, i.currency_id, l.amount, 'bench',
+              CASE WHEN i.is_test THEN 'test' ELSE 'live' END, i.status_date
+       FROM invoices i, LATERAL (VALUES
+         ('merchant', CASE WHEN i.flow_type = 'DEPOSIT' THEN -(i.amount - i.fee) ELSE i.amount + i.fee END),
+         ('fees', -i.fee),
+         ('provider_account', CASE WHEN i.flow_type = 'DEPOSIT' THEN i.amount ELSE -i.amount END)) AS l(account, amount)
+       WHERE i.merchant_id = $1 AND i.status = 'DONE' AND i.merchant_invoice_id LIKE 'bench-%'
+         AND i.created_at >= $2 AND i.created_at < $3`,
+      [m, from, to],
+    );
+    from = to;
+  }
+  await q(
+    `INSERT INTO ledger_balances (key, book, account, merchant_id, provider_account_id, currency_id, balance)
+     SELECT e.book || ':' || e.account || ':' || COALESCE(e.merchant_id::text, e.provider_account_id::text, 'none') || ':' || e.currency_id,
+            e.book, e.account, e.merchant_id, e.provider_account_id, e.currency_id, SUM(e.amount)
+     FROM ledger_entries e WHERE e.kind = 'bench' GROUP BY 1, 2, 3, 4, 5, 6
+     ON CONFLICT (key) DO UPDATE SET balance = ledger_balances.balance + excluded.balance`,
+  );
+  log(`  ledger ${seconds(t0)} s`);
+  t0 = process.hrtime.bigint();
+  for (const table of ['ledger_entries', 'ledger_balances']) await q(`VACUUM ANALYZE ${table}`);
+  log(`  VACUUM ANALYZE ${seconds(t0)} s`);
 }

@@ -34,7 +34,7 @@ import { ensureReferenceData } from '../src/db/seed/reference-data';
 import { createContext, type AppContext } from '../src/lib/context';
 import { balancePlan, invoicePlan, poolBalancePlan, providerPlan } from '../src/modules/reports/service';
 import { reportCopySql, type ReportPlan } from '../src/modules/reports/stream';
-import { benchKeyFile, loadInvoiceHistory, startServer } from './lib';
+import { benchKeyFile, loadInvoiceHistory, loadInvoiceLedger, startServer } from './lib';
 
 const BASE = process.env.BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -64,34 +64,7 @@ async function prepare(url: string) {
   await runMigrations(dbh);
   await ensureReferenceData(dbh.db);
   const m = await loadInvoiceHistory(dbh, { rows: ROWS, dataDir, log });
-  const q = (text: string, params: unknown[] = []) => dbh.pool.query(text, params);
-  let t0 = process.hrtime.bigint();
-  // the ledger of every DONE invoice as the engine posts it (deposit: merchant credited net of fee, fee to fees;
-  // withdrawal: merchant debited amount + fee), and the balances the ledger keeps
-  await q(
-    `INSERT INTO ledger_entries (tx_id, account, merchant_id, terminal_id, provider_account_id, invoice_id, currency_id,
-                                 amount, kind, book, created_at)
-     SELECT gen_random_uuid(), l.account, CASE WHEN l.account <> 'provider_account' THEN i.merchant_id END, i.terminal_id,
-            CASE WHEN l.account = 'provider_account' THEN i.account_id END, i.id, i.currency_id, l.amount, 'bench',
-            CASE WHEN i.is_test THEN 'test' ELSE 'live' END, i.status_date
-     FROM invoices i, LATERAL (VALUES
-       ('merchant', CASE WHEN i.flow_type = 'DEPOSIT' THEN -(i.amount - i.fee) ELSE i.amount + i.fee END),
-       ('fees', -i.fee),
-       ('provider_account', CASE WHEN i.flow_type = 'DEPOSIT' THEN i.amount ELSE -i.amount END)) AS l(account, amount)
-     WHERE i.merchant_id = $1 AND i.status = 'DONE' AND i.merchant_invoice_id LIKE 'bench-%'`,
-    [m],
-  );
-  await q(
-    `INSERT INTO ledger_balances (key, book, account, merchant_id, provider_account_id, currency_id, balance)
-     SELECT e.book || ':' || e.account || ':' || COALESCE(e.merchant_id::text, e.provider_account_id::text, 'none') || ':' || e.currency_id,
-            e.book, e.account, e.merchant_id, e.provider_account_id, e.currency_id, SUM(e.amount)
-     FROM ledger_entries e WHERE e.kind = 'bench' GROUP BY 1, 2, 3, 4, 5, 6
-     ON CONFLICT (key) DO UPDATE SET balance = ledger_balances.balance + excluded.balance`,
-  );
-  log(`  ledger ${(ms(t0) / 1000).toFixed(1)} s`);
-  t0 = process.hrtime.bigint();
-  for (const table of ['ledger_entries', 'ledger_balances']) await q(`VACUUM ANALYZE ${table}`);
-  log(`  VACUUM ANALYZE ${(ms(t0) / 1000).toFixed(1)} s`);
+  await loadInvoiceLedger(dbh, m, log);
   await dbh.close();
 }
 

@@ -57,6 +57,9 @@ const envSchema = z.object({
   REQUIRE_2FA_PLATFORM: z.enum(['auto', 'true', 'false']).default('auto'),
   STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   EXPORT_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(900_000),
+  /** callback attempts and the event log older than this are archived and dropped (docs/operations.md) */
+  HISTORY_RETENTION_DAYS: z.coerce.number().int().min(31).max(36_500).default(180),
+  HISTORY_ARCHIVE_DIR: z.string().optional(),
   /** speed-ups to turn off, comma-separated (lib/speedups.ts; docs/performance.md) */
   SPEEDUPS_OFF: z.string().optional(),
 });
@@ -136,6 +139,13 @@ export type Config = {
    */
   statementTimeoutMs: number;
   exportTimeoutMs: number;
+  /**
+   * History partitions (modules/history/partitions.ts): the months of callback attempts and of the event log that end
+   * more than historyRetentionDays ago are archived as checksummed, compressed CSV under historyArchiveDir (default:
+   * the data folder's `archive`), then dropped. The ledger, the audit trail and invoices' status history are kept.
+   */
+  historyRetentionDays: number;
+  historyArchiveDir: string;
   /** Speed-ups turned off (SPEEDUPS_OFF; lib/speedups.ts): the product answers the same without them, slower. */
   speedupsOff: ReadonlySet<Speedup>;
   repoRoot: string;
@@ -158,6 +168,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     );
   }
   const providerTokens = new Map<string, string>();
+  // relative paths are relative to where the command was typed (npm runs workspace scripts inside the workspace)
+  const typedIn = env.INIT_CWD ?? process.cwd();
   for (const pair of (e.PROVIDER_TOKENS ?? '').split(',').filter(Boolean)) {
     const [token, code] = pair.split(':');
     if (token && code) providerTokens.set(token, code);
@@ -173,8 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       .filter(Boolean),
     replicaMaxLagMs: e.REPLICA_MAX_LAG_MS,
     migrate: e.MIGRATE,
-    // relative to where the command was typed (npm runs workspace scripts inside the workspace)
-    dataDir: path.resolve(env.INIT_CWD ?? process.cwd(), e.DATA_DIR),
+    dataDir: path.resolve(typedIn, e.DATA_DIR),
     publicUrl: e.PUBLIC_URL,
     jwtSecret: e.JWT_SECRET,
     dataEncryptionKey: e.DATA_ENCRYPTION_KEY || undefined,
@@ -203,6 +214,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : e.TRUST_PROXY,
     statementTimeoutMs: e.STATEMENT_TIMEOUT_MS,
     exportTimeoutMs: e.EXPORT_STATEMENT_TIMEOUT_MS,
+    historyRetentionDays: e.HISTORY_RETENTION_DAYS,
+    historyArchiveDir: path.resolve(typedIn, e.HISTORY_ARCHIVE_DIR ?? path.join(e.DATA_DIR, 'archive')),
     speedupsOff: parseSpeedupsOff(e.SPEEDUPS_OFF),
     repoRoot,
     ...overrides,

@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
 import { loadConfig, publicBaseUrl, type Config } from './config';
+import { ensureHistoryPartitions } from './modules/history/partitions';
 import { createDb, DataDirLockedError, runMigrations, SchemaVersionError, type DbHandle } from './db/create-db';
 import { buildApp, logOptions } from './app';
 import { createContext } from './lib/context';
@@ -51,6 +52,9 @@ async function prepare(dbh: DbHandle) {
   // currencies, reference lists, providers and payment methods every installation needs (idempotent)
   await ensureReferenceData(dbh.db);
   const ctx = await contextOf(dbh);
+  // the months up to three ahead have their history partitions before the first write (a process that was stopped
+  // for months finds the current one missing); the worker keeps them ahead from then on
+  await ensureHistoryPartitions(ctx.db, ctx.now());
   const encrypted = await encryptPlainRequisites(ctx);
   if (encrypted) {
     console.log(`Encrypted ${encrypted} requisite values stored before encryption`);

@@ -60,6 +60,7 @@ export const AUDIT_ACTIONS = [
   'data_key.rotation_started',
   'data_key.rotation_finished',
   'database.restored',
+  'history.archived',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -473,7 +473,7 @@ export const invoices = pgTable(
 export const invoiceStatusEvents = pgTable(
   'invoice_status_events',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigserial('id', { mode: 'number' }).notNull(),
     invoiceId: uuid('invoice_id')
       .notNull()
       .references(() => invoices.id),
@@ -481,7 +481,7 @@ export const invoiceStatusEvents = pgTable(
     statusDate: ts('status_date').notNull().defaultNow(),
     userId: uuid('user_id'),
   },
-  (t) => [index('invoice_status_events_invoice_idx').on(t.invoiceId)],
+  (t) => [primaryKey({ columns: [t.id, t.statusDate] }), index('invoice_status_events_invoice_idx').on(t.invoiceId)],
 );
 
 export const invoiceErrors = pgTable(
@@ -500,7 +500,7 @@ export const invoiceErrors = pgTable(
 export const eventLog = pgTable(
   'event_log',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigserial('id', { mode: 'number' }).notNull(),
     merchantId: uuid('merchant_id').references(() => merchants.id),
     invoiceId: uuid('invoice_id').references(() => invoices.id),
     code: text('code').notNull(),
@@ -509,7 +509,7 @@ export const eventLog = pgTable(
     eventTime: ts('event_time').notNull().defaultNow(),
     userId: uuid('user_id'),
   },
-  (t) => [index('event_log_invoice_idx').on(t.invoiceId)],
+  (t) => [primaryKey({ columns: [t.id, t.eventTime] }), index('event_log_invoice_idx').on(t.invoiceId)],
 );
 
 export const providerTransactions = pgTable(
@@ -707,7 +707,7 @@ export const callbacks = pgTable(
 export const callbackAttempts = pgTable(
   'callback_attempts',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigserial('id', { mode: 'number' }).notNull(),
     callbackId: uuid('callback_id')
       .notNull()
       .references(() => callbacks.id),
@@ -721,6 +721,7 @@ export const callbackAttempts = pgTable(
     error: text('error'),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.attemptedAt] }),
     index('callback_attempts_callback_idx').on(t.callbackId),
     /*
      * Endpoint health (callbacks/deliveries.ts): a merchant's attempts in time order with their answer, so that its
@@ -777,7 +778,7 @@ export const supportTickets = pgTable(
 export const ledgerEntries = pgTable(
   'ledger_entries',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigserial('id', { mode: 'number' }).notNull(),
     txId: uuid('tx_id').notNull(),
     account: text('account').notNull(),
     merchantId: uuid('merchant_id').references(() => merchants.id),
@@ -797,6 +798,7 @@ export const ledgerEntries = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.createdAt] }),
     check('ledger_entries_book_check', sql`${t.book} IN ('live', 'test')`),
     exactRange('ledger_entries_amount_exact', t.amount),
     index('ledger_merchant_account_idx').on(t.merchantId, t.account, t.currencyId),
@@ -857,6 +859,30 @@ export const ledgerDayTotals = pgTable(
   (t) => [
     unique('ledger_day_totals_uq').on(t.merchantId, t.currencyId, t.book, t.day, t.terminalId).nullsNotDistinct(),
     check('ledger_day_totals_book_check', sql`${t.book} IN ('live', 'test')`),
+  ],
+);
+
+/**
+ * The day totals of a closed ledger month (ledger/closed-months.ts) summed per merchant, currency, book and terminal:
+ * the all-time figures (the finance tiles) add these to the open months' days instead of every day of the history.
+ */
+export const ledgerMonthTotals = pgTable(
+  'ledger_month_totals',
+  {
+    merchantId: uuid('merchant_id').notNull(),
+    currencyId: integer('currency_id').notNull(),
+    book: text('book').notNull(),
+    terminalId: uuid('terminal_id'),
+    month: date('month').notNull(),
+    deposits: figure('deposits').notNull(),
+    withdrawals: figure('withdrawals').notNull(),
+    fees: figure('fees').notNull(),
+    settlements: figure('settlements').notNull(),
+    net: figure('net').notNull(),
+    holds: figure('holds').notNull(),
+  },
+  (t) => [
+    unique('ledger_month_totals_uq').on(t.merchantId, t.currencyId, t.book, t.terminalId, t.month).nullsNotDistinct(),
   ],
 );
 
@@ -1143,7 +1169,7 @@ export const merchantSettings = pgTable(
 export const auditLog = pgTable(
   'audit_log',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigserial('id', { mode: 'number' }).notNull(),
     at: ts('at').notNull().defaultNow(),
     actorUserId: uuid('actor_user_id'),
     actorUsername: text('actor_username'),
@@ -1159,11 +1185,54 @@ export const auditLog = pgTable(
     ip: text('ip'),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.at] }),
     index('audit_at_idx').on(t.at.desc(), t.id.desc()),
     index('audit_merchant_at_idx').on(t.merchantId, t.at.desc()),
     index('audit_actor_at_idx').on(t.actorUserId, t.at.desc()),
     index('audit_action_at_idx').on(t.action, t.at.desc()),
   ],
+);
+
+/**
+ * The monthly partitions of the history tables (ledger_entries, invoice_status_events, event_log, callback_attempts,
+ * audit_log; migration 0027): created ahead by history_partitions_ensure (the history-partitions worker), and for
+ * the tables with a retention (callback attempts, the event log) archived to a checksummed CSV file and dropped once
+ * older than it (modules/history/retention.ts). A row stays after its partition is dropped, naming its archive.
+ * from_at null: the partition that holds everything before partitioning (the table as it was, attached).
+ */
+export const historyPartitions = pgTable(
+  'history_partitions',
+  {
+    partition: text('partition').primaryKey(),
+    parent: text('parent').notNull(),
+    fromAt: ts('from_at'),
+    toAt: ts('to_at').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    archivedAt: ts('archived_at'),
+    archiveFile: text('archive_file'),
+    archiveSha256: text('archive_sha256'),
+    archiveRows: bigint('archive_rows', { mode: 'number' }),
+    /** A ledger month closed: its sums are in ledger_closed_sums and it refuses new entries (ledger/closed-months.ts). */
+    closedAt: ts('closed_at'),
+  },
+  (t) => [index('history_partitions_parent_idx').on(t.parent, t.toAt)],
+);
+
+/**
+ * The sums of a closed ledger month per balance key (ledger/closed-months.ts): the reconciliation adds them to the
+ * entries of the open months instead of reading the closed ones again.
+ */
+export const ledgerClosedSums = pgTable(
+  'ledger_closed_sums',
+  {
+    partition: text('partition').notNull(),
+    key: text('key').notNull(),
+    book: text('book').notNull(),
+    currencyId: integer('currency_id').notNull(),
+    entries: bigint('entries', { mode: 'bigint' }).notNull(),
+    rows: bigint('rows', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.partition, t.key] })],
 );
 
 export const idempotencyKeys = pgTable(

@@ -247,7 +247,7 @@ async function copyAll(client: pg.PoolClient, statement: string): Promise<Buffer
  * export began fall outside (before its first batch, or past a bound taken at the start), and a row that changes
  * during the export shows the state it had when its batch ran.
  */
-async function copyInBatches<K>(ctx: AppContext, b: CopyBatches<K>): Promise<Readable> {
+export async function copyInBatches<K>(ctx: AppContext, b: CopyBatches<K>): Promise<Readable> {
   let after: K | null = null;
   let n = FIRST_BATCH_ROWS;
   const batch = async (header: boolean) => {

@@ -4,6 +4,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { EXCEPTION_QUEUES, type ExceptionQueue } from '@paydesk/contracts';
 import { callbacks } from '../db/schema';
 import { exceptionSummary } from '../modules/exceptions/queues';
+import { historyDaysAhead } from '../modules/history/partitions';
 import type { DbHandle } from '../db/create-db';
 import { replicaStatus } from './replicas';
 import { withTimeout } from './timeout';
@@ -259,6 +260,16 @@ export function createAppMetrics(ctx: MetricsSource): AppMetrics {
     async collect() {
       const desk = await sampleDesk();
       for (const queue of EXCEPTION_QUEUES) this.set({ queue }, desk.get(queue)?.oldestSeconds ?? 0);
+    },
+  });
+
+  const sampleHistory = oncePerScrape('history partitions query', () => historyDaysAhead(ctx.db, ctx.now()), NaN);
+  new Gauge({
+    name: 'paydesk_history_partition_days_ahead',
+    help: 'Days until the last monthly partition of the history table covered least far ahead ends (NaN when the database did not answer)',
+    registers,
+    async collect() {
+      this.set(await sampleHistory());
     },
   });
 

@@ -6,9 +6,14 @@ import { engineLoops, type Yielding } from './engine';
 import { trafficOf } from './traffic';
 import { reconcileLedger } from '../modules/ledger/reconcile';
 import { pauseUnpaidAccounts } from '../modules/routing/account-health';
+import { ensureHistoryPartitions, retireHistory } from '../modules/history/partitions';
+import { closeLedgerMonths } from '../modules/ledger/closed-months';
 
 /** How often provider accounts' health is checked. */
 const ACCOUNT_HEALTH_EVERY_MS = 60_000;
+
+/** How often the history tables get their months ahead, and their months past the retention archived. */
+const HISTORY_PARTITIONS_EVERY_MS = 3600_000;
 
 /** How often the books are proven: balance rows = sums of entries, every book sums to zero. */
 const RECONCILE_EVERY_MS = 15 * 60_000;
@@ -80,6 +85,30 @@ export function startWorkers(ctx: AppContext, log: FastifyBaseLogger) {
       async () => {
         const paused = await pauseUnpaidAccounts(ctx);
         if (paused.length) log.warn({ accounts: paused }, 'accounts paused: their requisites stopped being paid');
+      },
+      slow,
+    ),
+  );
+  // months ahead get their partitions, ended ledger months are closed (modules/ledger/closed-months.ts), callback
+  // attempts and event log months past the retention are archived, then dropped (modules/history/partitions.ts)
+  loops.push(
+    startLoop(
+      'history-partitions',
+      HISTORY_PARTITIONS_EVERY_MS,
+      log,
+      async () => {
+        const created = await ensureHistoryPartitions(ctx.db, ctx.now());
+        if (created) log.info({ created }, 'history partitions created ahead');
+        const ledger = await closeLedgerMonths(ctx.db, ctx.now());
+        for (const m of ledger.closed) log.info(m, 'ledger month closed: its sums kept, new entries refused');
+        if (ledger.drift)
+          log.error({ drift: ledger.drift }, 'ledger month not closed: its day totals differ from its entries');
+        for (const p of await retireHistory(ctx, ctx.now())) {
+          log.info(
+            { partition: p.partition, rows: p.rows, file: p.file, sha256: p.sha256 },
+            'history month archived and dropped',
+          );
+        }
       },
       slow,
     ),

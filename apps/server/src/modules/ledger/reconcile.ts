@@ -5,7 +5,7 @@ import type { Book } from './service';
 import { holdsRequisitesSql } from '../engine/lifecycle';
 
 /** The balance key of an entry in SQL: the same as ledger/service.ts balanceKey. */
-const KEY = sql.raw(`e.book || ':' || e.account || ':' ||
+export const BALANCE_KEY_SQL = sql.raw(`e.book || ':' || e.account || ':' ||
   CASE WHEN e.account = 'provider_account' THEN coalesce(e.provider_account_id::text, 'none')
        WHEN e.account = 'suspense' THEN 'platform'
        ELSE coalesce(e.merchant_id::text, 'none') END || ':' || e.currency_id`);
@@ -14,7 +14,7 @@ const KEY = sql.raw(`e.book || ':' || e.account || ':' ||
 export async function rebuildLedgerBalances(db: DbOrTx) {
   await db.execute(sql`
     INSERT INTO ledger_balances (key, book, account, merchant_id, provider_account_id, currency_id, balance)
-    SELECT ${KEY}, e.book, e.account,
+    SELECT ${BALANCE_KEY_SQL}, e.book, e.account,
            CASE WHEN e.account IN ('provider_account', 'suspense') THEN NULL ELSE e.merchant_id END,
            CASE WHEN e.account = 'provider_account' THEN e.provider_account_id END,
            e.currency_id, SUM(e.amount)
@@ -31,37 +31,25 @@ export type LedgerFindings = Omit<Reconciliation, 'checkedAt'>;
  * unmatched money (drift key `suspense:book:currency`: the balance held, the items' sum as entries), each account's
  * reservation equals its holding deposits (drift key `reserved:account`: the limit row's figure, the deposits' sum as
  * entries), and every book sums to zero per currency. Empty lists mean the books are right.
+ *
+ * Entries of closed months (closed-months.ts) are not read again: their sums per balance key, kept when the month
+ * closed, stand for them, and their days were compared when it closed. What is read grows with the open months, not
+ * with the history.
  */
 export async function reconcileLedger(db: DbOrTx): Promise<LedgerFindings> {
+  const from = await openFrom(db);
+  const open = sql`e.created_at >= ${from ?? '-infinity'}::timestamptz`;
   const drift = await db.execute<{ key: string; balance: string | null; entries: string | null }>(sql`
-    WITH sums AS (SELECT ${KEY} AS key, SUM(e.amount) AS entries FROM ledger_entries e GROUP BY 1)
+    WITH sums AS (
+      SELECT key, SUM(entries) AS entries FROM (
+        SELECT ${BALANCE_KEY_SQL} AS key, SUM(e.amount) AS entries FROM ledger_entries e WHERE ${open} GROUP BY 1
+        UNION ALL SELECT key, entries FROM ledger_closed_sums) s
+      GROUP BY 1)
     SELECT coalesce(b.key, s.key) AS key, b.balance::text AS balance, s.entries::text AS entries
     FROM ledger_balances b FULL OUTER JOIN sums s ON s.key = b.key
     WHERE coalesce(b.balance, 0) <> coalesce(s.entries, 0)
     ORDER BY 1 LIMIT 100`);
-  // the ledger's day totals (migrations 0013, 0014, kept by a trigger on every posting) against the entries
-  const days = await db.execute<{ key: string; balance: string | null; entries: string | null }>(sql`
-    WITH sums AS (
-      SELECT e.merchant_id, e.currency_id, e.book, e.terminal_id, (e.created_at AT TIME ZONE 'UTC')::date AS day,
-        COALESCE(-SUM(e.amount) FILTER (WHERE e.account = 'merchant' AND i.flow_type = 'DEPOSIT'), 0) AS deposits,
-        COALESCE(SUM(e.amount) FILTER (WHERE e.account = 'merchant' AND i.flow_type = 'WITHDRAWAL'), 0) AS withdrawals,
-        COALESCE(-SUM(e.amount) FILTER (WHERE e.account = 'fees'), 0) AS fees,
-        COALESCE(SUM(e.amount) FILTER (WHERE e.account = 'merchant' AND e.settlement_id IS NOT NULL), 0) AS settlements,
-        COALESCE(-SUM(e.amount) FILTER (WHERE e.account = 'merchant'), 0) AS net,
-        COALESCE(-SUM(e.amount) FILTER (WHERE e.account = 'merchant_hold'), 0) AS holds
-      FROM ledger_entries e LEFT JOIN invoices i ON i.id = e.invoice_id
-      WHERE e.account IN ('merchant', 'fees', 'merchant_hold') AND e.merchant_id IS NOT NULL
-      GROUP BY 1, 2, 3, 4, 5)
-    SELECT 'day:' || coalesce(d.merchant_id, s.merchant_id) || ':' || coalesce(d.currency_id, s.currency_id) || ':' ||
-        coalesce(d.book, s.book) || ':' || coalesce(coalesce(d.terminal_id, s.terminal_id)::text, 'none') || ':' ||
-        coalesce(d.day, s.day) AS key,
-      d.net::text AS balance, s.net::text AS entries
-    FROM ledger_day_totals d FULL OUTER JOIN sums s
-      ON s.merchant_id = d.merchant_id AND s.currency_id = d.currency_id AND s.book = d.book AND s.day = d.day
-        AND s.terminal_id IS NOT DISTINCT FROM d.terminal_id
-    WHERE (d.deposits, d.withdrawals, d.fees, d.settlements, d.net, d.holds)
-      IS DISTINCT FROM (s.deposits, s.withdrawals, s.fees, s.settlements, s.net, s.holds)
-    ORDER BY 1 LIMIT 100`);
+  const days = await dayDrift(db, from, null);
   // suspense holds exactly the money that arrived unmatched and is not resolved yet
   const suspense = await db.execute<{ key: string; balance: string | null; entries: string | null }>(sql`
     WITH items AS (SELECT book, currency_id, SUM(amount) AS amount FROM incoming_payments
@@ -82,10 +70,12 @@ export async function reconcileLedger(db: DbOrTx): Promise<LedgerFindings> {
     WHERE coalesce(l.reserved, 0) <> coalesce(h.amount, 0)
     ORDER BY 1`);
   const unbalanced = await db.execute<{ book: Book; currency_id: number; total: string }>(sql`
-    SELECT book, currency_id, SUM(amount)::text AS total FROM ledger_entries GROUP BY book, currency_id
-    HAVING SUM(amount) <> 0 ORDER BY 1, 2`);
+    SELECT book, currency_id, SUM(amount)::text AS total FROM (
+      SELECT e.book, e.currency_id, SUM(e.amount) AS amount FROM ledger_entries e WHERE ${open} GROUP BY 1, 2
+      UNION ALL SELECT book, currency_id, entries FROM ledger_closed_sums) s
+    GROUP BY book, currency_id HAVING SUM(amount) <> 0 ORDER BY 1, 2`);
   return {
-    drift: [...drift.rows, ...days.rows, ...suspense.rows, ...reserved.rows].map((r) => ({
+    drift: [...drift.rows, ...days, ...suspense.rows, ...reserved.rows].map((r) => ({
       key: r.key,
       balance: toExactInt(r.balance ?? 0),
       entries: toExactInt(r.entries ?? 0),
@@ -96,4 +86,45 @@ export async function reconcileLedger(db: DbOrTx): Promise<LedgerFindings> {
       total: toExactInt(r.total),
     })),
   };
+}
+
+/** Where the ledger's open months begin (the end of the last closed one), or null when no month is closed. */
+export async function openFrom(db: DbOrTx): Promise<string | null> {
+  const r = await db.execute<{ from: string | null }>(sql`
+    SELECT max(to_at)::text AS from FROM history_partitions WHERE parent = 'ledger_entries' AND closed_at IS NOT NULL`);
+  return r.rows[0]?.from ?? null;
+}
+
+/**
+ * The day totals (migrations 0013, 0014, kept by a trigger on every posting) of the days in [from, to) (null: no
+ * bound; UTC days, as month bounds are) that differ from their entries.
+ */
+export async function dayDrift(db: DbOrTx, from: string | null, to: string | null) {
+  const range = sql`e.created_at >= ${from ?? '-infinity'}::timestamptz AND e.created_at < ${to ?? 'infinity'}::timestamptz`;
+  const days = sql`day >= (${from ?? '-infinity'}::timestamptz AT TIME ZONE 'UTC')::date
+    AND day < (${to ?? 'infinity'}::timestamptz AT TIME ZONE 'UTC')::date`;
+  const r = await db.execute<{ key: string; balance: string | null; entries: string | null }>(sql`
+    WITH sums AS (
+      SELECT e.merchant_id, e.currency_id, e.book, e.terminal_id, (e.created_at AT TIME ZONE 'UTC')::date AS day,
+        COALESCE(-SUM(e.amount) FILTER (WHERE e.account = 'merchant' AND i.flow_type = 'DEPOSIT'), 0) AS deposits,
+        COALESCE(SUM(e.amount) FILTER (WHERE e.account = 'merchant' AND i.flow_type = 'WITHDRAWAL'), 0) AS withdrawals,
+        COALESCE(-SUM(e.amount) FILTER (WHERE e.account = 'fees'), 0) AS fees,
+        COALESCE(SUM(e.amount) FILTER (WHERE e.account = 'merchant' AND e.settlement_id IS NOT NULL), 0) AS settlements,
+        COALESCE(-SUM(e.amount) FILTER (WHERE e.account = 'merchant'), 0) AS net,
+        COALESCE(-SUM(e.amount) FILTER (WHERE e.account = 'merchant_hold'), 0) AS holds
+      FROM ledger_entries e LEFT JOIN invoices i ON i.id = e.invoice_id
+      WHERE e.account IN ('merchant', 'fees', 'merchant_hold') AND e.merchant_id IS NOT NULL AND ${range}
+      GROUP BY 1, 2, 3, 4, 5),
+    d AS (SELECT * FROM ledger_day_totals WHERE ${days})
+    SELECT 'day:' || coalesce(d.merchant_id, s.merchant_id) || ':' || coalesce(d.currency_id, s.currency_id) || ':' ||
+        coalesce(d.book, s.book) || ':' || coalesce(coalesce(d.terminal_id, s.terminal_id)::text, 'none') || ':' ||
+        coalesce(d.day, s.day) AS key,
+      d.net::text AS balance, s.net::text AS entries
+    FROM d FULL OUTER JOIN sums s
+      ON s.merchant_id = d.merchant_id AND s.currency_id = d.currency_id AND s.book = d.book AND s.day = d.day
+        AND s.terminal_id IS NOT DISTINCT FROM d.terminal_id
+    WHERE (d.deposits, d.withdrawals, d.fees, d.settlements, d.net, d.holds)
+      IS DISTINCT FROM (s.deposits, s.withdrawals, s.fees, s.settlements, s.net, s.holds)
+    ORDER BY 1 LIMIT 100`);
+  return r.rows;
 }

@@ -190,9 +190,15 @@ export type SumKind = 'balance' | 'deposit' | 'withdrawal';
 export async function merchantSums(db: DbOrTx, merchantId: string, kind: SumKind, book: Book, terminalId?: string) {
   if (terminalId) await ownedTerminal(db, merchantId, terminalId);
   const tFilter = terminalId ? sql`AND t.id = ${terminalId}` : sql``;
-  const days = (figure: SQL) => sql`(SELECT COALESCE(SUM(${figure}), 0) FROM ledger_day_totals d
-    WHERE d.merchant_id = ${merchantId} AND d.book = ${book} AND d.currency_id = c.id
-      ${terminalId ? sql`AND d.terminal_id = ${terminalId}` : sql``})`;
+  // closed ledger months a row each (closed-months.ts), then the days of the open ones: what is read grows with the
+  // months of the history, not its days
+  const of = sql`d.merchant_id = ${merchantId} AND d.book = ${book} AND d.currency_id = c.id
+      ${terminalId ? sql`AND d.terminal_id = ${terminalId}` : sql``}`;
+  const days = (figure: SQL) => sql`(SELECT COALESCE(SUM(x), 0) FROM (
+      SELECT ${figure} AS x FROM ledger_month_totals d WHERE ${of}
+      UNION ALL
+      SELECT ${figure} FROM ledger_day_totals d WHERE ${of} AND d.day >= (SELECT (coalesce(max(to_at), '-infinity')
+        AT TIME ZONE 'UTC')::date FROM history_partitions WHERE parent = 'ledger_entries' AND closed_at IS NOT NULL)) t)`;
   const sumExpr =
     kind === 'balance' && !terminalId
       ? sql`(SELECT COALESCE(-SUM(b.balance), 0) FROM ledger_balances b

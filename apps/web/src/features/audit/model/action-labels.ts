@@ -59,6 +59,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'data_key.rotation_started': 'Data key rotation started',
   'data_key.rotation_finished': 'Data key rotation finished',
   'database.restored': 'Database restored from a backup',
+  'history.archived': 'Old history archived and dropped',
 };
 
 export const ACTOR_KIND: Record<AuditActorKind, { label: string; color: string }> = {
