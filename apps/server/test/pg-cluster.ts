@@ -32,6 +32,10 @@ export type Cluster = {
   walArchive: string;
   /** pg_basebackup of it (fast checkpoint, its WAL streamed along) into a new folder; returns the folder */
   baseBackup(): Promise<string>;
+  /** a streaming replica of it: a base backup taken with -R (the standby's settings), started on a port of its own */
+  replica(): Promise<Cluster>;
+  /** keeps its processes (and the sessions it starts from now on) on these CPUs (taskset's list, e.g. "0") */
+  pin(cpus: string): Promise<void>;
   start(): Promise<void>;
   /** pg_ctl stop: `fast` (sessions ended, a clean shutdown) or `immediate` (as a crash) */
   stop(mode?: 'fast' | 'immediate'): Promise<void>;
@@ -108,6 +112,20 @@ async function clusterOf(dir: string, data: string, port: number, walArchive: st
       const from = ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres'];
       await asPostgres('pg_basebackup', [...from, '-D', target, '-X', 'stream', '-c', 'fast']);
       return target;
+    },
+    async pin(cpus: string) {
+      const postmaster = fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]!.trim();
+      const children = (await run('pgrep', ['-P', postmaster]).catch(() => ({ stdout: '' }))).stdout.split(/\s+/);
+      for (const pid of [postmaster, ...children].filter(Boolean)) await run('taskset', ['-a', '-p', '-c', cpus, pid]);
+    },
+    async replica() {
+      const replicaDir = await clusterDir();
+      const replicaData = path.join(replicaDir, 'data');
+      const replicaPort = await freePort();
+      const from = ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres'];
+      await asPostgres('pg_basebackup', [...from, '-D', replicaData, '-R', '-X', 'stream', '-c', 'fast']);
+      fs.appendFileSync(path.join(replicaData, 'postgresql.conf'), listenConf(replicaDir, replicaPort));
+      return clusterOf(replicaDir, replicaData, replicaPort, '');
     },
     async destroy() {
       await stop('immediate').catch(() => undefined);
