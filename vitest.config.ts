@@ -17,6 +17,8 @@ export default defineConfig({
           include: ['apps/server/src/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['apps/server/test/global-setup.ts'],
+          // passwords hashed at scrypt N=2^14, not 2^17: the suites sign in a thousand times (lib/password.ts)
+          env: { PASSWORD_HASH_COST: '14' },
           testTimeout: 120_000,
           hookTimeout: 120_000,
           pool: 'forks',

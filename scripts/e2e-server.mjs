@@ -38,6 +38,8 @@ const server = spawn('npx', ['tsx', 'apps/server/src/server.ts'], {
     // Second Shop's list past the 10,000-row cap (invoices-keyset.spec.ts); no other spec counts it
     SEED_EXTRA_INVOICES: '10500',
     LOG_LEVEL: 'warn',
+    // the demo users' hashes at scrypt N=2^14 instead of 2^17: every test signs in (apps/server/src/lib/password.ts)
+    PASSWORD_HASH_COST: '14',
   },
 });
 for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => server.kill(signal));

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CALLBACK_REPLAY_PER_SECOND } from '@paydesk/contracts';
 import { z } from 'zod';
+import { passwordHashCost } from './lib/password';
 import { parseSpeedupsOff, type Speedup } from './lib/speedups';
 
 /**
@@ -166,6 +167,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new Error(
       'Invalid configuration: PUBLIC_URL is required in production (the external origin, e.g. https://pay.example.com)',
     );
+  }
+  try {
+    passwordHashCost(env);
+  } catch (err) {
+    throw new Error(`Invalid configuration: ${(err as Error).message}`);
   }
   const providerTokens = new Map<string, string>();
   // relative paths are relative to where the command was typed (npm runs workspace scripts inside the workspace)

@@ -15,6 +15,8 @@ import { TMP_DIR, runFiles } from './paths';
  * (PGlite: a data-dir dump loaded in memory; PostgreSQL: CREATE DATABASE … TEMPLATE).
  */
 export default async function setup(project: TestProject) {
+  // the template's demo users are hashed here, in this process (as vitest.config.ts sets it for the test files)
+  process.env.PASSWORD_HASH_COST ??= '14';
   fs.mkdirSync(TMP_DIR, { recursive: true });
   const runId = `${process.pid}-${Date.now()}`;
   const { template: TEMPLATE_FILE, demo: DEMO_FILE } = runFiles(runId);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from './errors';
-import { hashPassword, MAX_QUEUED_ATTEMPTS, verifyPassword, withPasswordSlot } from './password';
+import { hashPassword, MAX_QUEUED_ATTEMPTS, passwordHashCost, verifyPassword, withPasswordSlot } from './password';
 
 describe('password hashing queue', () => {
   it('admits a bounded number of attempts; past it a caller is refused at once with 503, and admitted again later', async () => {
@@ -22,9 +22,18 @@ describe('password hashing queue', () => {
     expect(await withPasswordSlot(async () => 'in')).toBe('in');
   });
 
-  it('hashes with scrypt and verifies', async () => {
+  it('hashes with scrypt at N=2^17 unless told a cost, never under it in production', () => {
+    expect(passwordHashCost({})).toBe(17);
+    expect(passwordHashCost({ PASSWORD_HASH_COST: '14', NODE_ENV: 'test' })).toBe(14);
+    expect(passwordHashCost({ PASSWORD_HASH_COST: '18', NODE_ENV: 'production' })).toBe(18);
+    expect(() => passwordHashCost({ PASSWORD_HASH_COST: '14', NODE_ENV: 'production' })).toThrow(/from 17 to 20/);
+    expect(() => passwordHashCost({ PASSWORD_HASH_COST: '12' })).toThrow(/from 14 to 20/);
+    expect(() => passwordHashCost({ PASSWORD_HASH_COST: 'x' })).toThrow();
+  });
+
+  it('hashes with scrypt at the cost set and verifies', async () => {
     const stored = await hashPassword('a long enough passphrase');
-    expect(stored).toMatch(/^scrypt\$131072\$8\$1\$/);
+    expect(stored).toMatch(new RegExp(`^scrypt\\$${2 ** passwordHashCost()}\\$8\\$1\\$`));
     expect(await verifyPassword('a long enough passphrase', stored)).toBe(true);
     expect(await verifyPassword('another passphrase', stored)).toBe(false);
   });

@@ -5,7 +5,7 @@ import pLimit from 'p-limit';
 import { AppError } from './errors';
 
 // OWASP Password Storage Cheat Sheet: scrypt N=2^17, r=8, p=1.
-const N = 2 ** 17;
+const DEFAULT_COST = 17;
 const R = 8;
 const P = 1;
 const KEYLEN = 64;
@@ -118,8 +118,24 @@ function derive(password: string, salt: Buffer, n: number, r: number, p: number)
   );
 }
 
+/**
+ * log2 of scrypt's N for new hashes: PASSWORD_HASH_COST, 17 by default; 14 (eight times cheaper) at least and only
+ * outside production, where the test suites set it so that their thousand sign-ins do not take minutes. A stored hash
+ * names its own N, so a hash is verified at the cost it was made with.
+ */
+export function passwordHashCost(env: NodeJS.ProcessEnv = process.env): number {
+  if (env.PASSWORD_HASH_COST === undefined || env.PASSWORD_HASH_COST === '') return DEFAULT_COST;
+  const cost = Number(env.PASSWORD_HASH_COST);
+  const least = env.NODE_ENV === 'production' ? DEFAULT_COST : 14;
+  if (!Number.isInteger(cost) || cost < least || cost > 20) {
+    throw new Error(`PASSWORD_HASH_COST must be an integer from ${least} to 20 (log2 of scrypt's N)`);
+  }
+  return cost;
+}
+
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
+  const N = 2 ** passwordHashCost();
   const key = await derive(password, salt, N, R, P);
   return `scrypt$${N}$${R}$${P}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
