@@ -328,8 +328,8 @@ export async function loadInvoices(
               c.ids[1 + g % c.n], t.test[x.k], x.ts + interval '30 minutes', x.ts + interval '7 minutes', x.ts, t.acc[x.k]
        FROM generate_series($2::int, $3::int) g, t, c,
             LATERAL (SELECT 1 + (g % t.n) AS k,
-                            (now() - ($5::int + $6::int) * interval '1 day') + (g - $2::int) * ($4::float8 * interval '1 second') AS ts) x`,
-      [m, from, to, (days * 86400) / opts.rows, opts.endDaysAgo ?? 0, days, opts.settled ? SETTLED : STATUS_MIX],
+                            (now() - ($5::int + $6::int) * interval '1 day') + (g - $8::int) * ($4::float8 * interval '1 second') AS ts) x`,
+      [m, from, to, (days * 86400) / opts.rows, opts.endDaysAgo ?? 0, days, opts.settled ? SETTLED : STATUS_MIX, first],
     );
     opts.log(`  loaded ${(to - first + 1).toLocaleString('en')} invoices (${seconds(t0)} s)`);
   }
