@@ -6,9 +6,9 @@
 -- worker; this migration creates them up to three months ahead). Nothing is copied: the old table is renamed and
 -- attached.
 --
--- Lock impact (docs/operations.md, "Partitioned history"): the renames take each table's ACCESS EXCLUSIVE lock until
--- this migration commits, so reads and writes of these five tables wait for its length, which is what follows per
--- table: the new primary key (id and the time column) is one index build over the table, and the attach one scan to
+-- Lock impact (docs/operations.md, "Partitioned history"): the migration first takes the ACCESS EXCLUSIVE lock of the
+-- five tables and of those their foreign keys point at (invoices, merchants, terminals, currencies, provider accounts,
+-- callbacks) until it commits, so nearly every request waits for its length, which is what follows per table: the new primary key (id and the time column) is one index build over the table, and the attach one scan to
 -- prove that every row falls before the first partition's bound. A large installation builds the index beforehand
 -- without blocking anyone, and the migration takes it over instead of building it:
 --   CREATE UNIQUE INDEX CONCURRENTLY ledger_entries_id_created_at_uq ON ledger_entries (id, created_at);
@@ -220,6 +220,26 @@ BEGIN
   PERFORM history_truncate_guard(parent, old);
   PERFORM history_default_add(parent);
   INSERT INTO history_partitions (partition, parent, from_at, to_at) VALUES (old, parent, NULL, bound);
+END
+$$;
+--> statement-breakpoint
+-- Every lock the conversion needs, taken at once before it begins, and in the strongest mode it will need (a lock
+-- raised later could deadlock with a request that read the table first): the five tables, and the tables their
+-- foreign keys point at. Taken one after another while requests of a previous release still run, a transaction
+-- holding one of them and waiting for another would deadlock with this migration. NOWAIT, all or none, tried again
+-- every 20 ms for up to two minutes: the moment between two requests.
+DO $$
+BEGIN
+  FOR attempt IN 1..6000 LOOP
+    BEGIN
+      LOCK TABLE invoices, merchants, terminals, currencies, provider_accounts, callbacks, ledger_entries,
+        invoice_status_events, event_log, callback_attempts, audit_log IN ACCESS EXCLUSIVE MODE NOWAIT;
+      RETURN;
+    EXCEPTION WHEN lock_not_available THEN
+      PERFORM pg_sleep(0.02);
+    END;
+  END LOOP;
+  RAISE EXCEPTION 'the history tables stayed busy for two minutes: start this release again at a quieter moment';
 END
 $$;
 --> statement-breakpoint
