@@ -30,6 +30,10 @@ export async function closeLedgerMonths(
   for (const p of due.rows) {
     const done = await db.transaction(async (tx) => {
       await tx.execute(sql`SET LOCAL lock_timeout = '5s'`);
+      // another process closing it at the same moment: the first holds the row, the second finds it closed
+      const open = await tx.execute(sql`
+        SELECT 1 FROM history_partitions WHERE partition = ${p.partition} AND closed_at IS NULL FOR UPDATE`);
+      if (!open.rows.length) return { drift: undefined, month: undefined };
       await tx.execute(sql.raw(`LOCK TABLE "${p.partition}" IN SHARE MODE`));
       const drift = await dayDrift(tx, p.from_at, p.to_at);
       if (drift.length) return { drift: `${p.partition}: ${drift.length} day total(s) differ, first ${drift[0]!.key}` };
@@ -64,7 +68,7 @@ export async function closeLedgerMonths(
       };
     });
     if (done.drift !== undefined) return { closed, drift: done.drift };
-    closed.push(done.month!);
+    if (done.month) closed.push(done.month);
   }
   return { closed, drift: null };
 }
