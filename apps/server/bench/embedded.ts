@@ -19,7 +19,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pino from 'pino';
@@ -28,7 +27,7 @@ import { createDb, runMigrations } from '../src/db/create-db';
 import { seedDemoIfEmpty } from '../src/db/seed';
 import { createContext } from '../src/lib/context';
 import { ensureReferenceData } from '../src/db/seed/reference-data';
-import { freePort, spread } from './lib';
+import { freePort, loadAverage as load, spread } from './lib';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -42,11 +41,6 @@ const SERVER_ROOT = path.resolve(process.env.BENCH_SERVER_ROOT ?? ROOT);
 
 const log = (...a: unknown[]) => console.log(...a);
 const now = () => performance.now();
-const load = () =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
 
 function pct(xs: number[], p: number) {
   if (!xs.length) return NaN;

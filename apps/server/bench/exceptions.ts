@@ -10,7 +10,7 @@
 import { loadConfig } from '../src/config';
 import { seedDemoIfEmpty } from '../src/db/seed';
 import { createContext } from '../src/lib/context';
-import { benchKeyFile, createBenchDatabase, dropBenchDatabase, startServer } from './lib';
+import { benchKeyFile, createBenchDatabase, dropBenchDatabase, signInCookie, startServer } from './lib';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const INCOMING = Number(process.env.BENCH_INCOMING ?? 100_000);
@@ -84,13 +84,7 @@ async function main() {
   const url = await prepare();
   const server = await startServer(url, { WORKERS: 'false', REQUIRE_2FA_PLATFORM: 'false' });
   try {
-    const login = await fetch(`${server.target}/api/v1/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: server.target },
-      body: JSON.stringify({ username: 'ops', password: 'demo-2026' }),
-    });
-    if (!login.ok) throw new Error(`login: ${login.status} ${await login.text()}`);
-    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const cookie = await signInCookie(server.target, 'ops');
     const scenarios: [string, string][] = [
       ['queue counts (summary)', '/api/v1/exceptions/summary'],
       ['unmatched money, first page', '/api/v1/incoming?status=UNMATCHED&limit=50'],

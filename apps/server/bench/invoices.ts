@@ -14,7 +14,7 @@ import pg from 'pg';
 import { INVOICE_TOTAL_CAP, encodeInvoiceCursor } from '@paydesk/contracts';
 import { createDb, runMigrations } from '../src/db/create-db';
 import { ensureReferenceData } from '../src/db/seed/reference-data';
-import { benchKeyFile, loadInvoiceHistory } from './lib';
+import { benchKeyFile, loadInvoiceHistory, signInCookie } from './lib';
 
 const BASE = process.env.BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -126,12 +126,7 @@ async function main() {
       if (i > 300) throw new Error('server did not start');
       await new Promise((r) => setTimeout(r, 100));
     }
-    const login = await fetch(`${base}/api/v1/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'owner', password: 'demo-2026' }),
-    });
-    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const cookie = await signInCookie(base, 'owner');
     const get = (p: string) => fetch(`${base}${p}`, { headers: { cookie } });
 
     // a position deep in the list (90 % of the way), as the list would hand it out: for the keyset scenarios

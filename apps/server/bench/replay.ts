@@ -18,7 +18,14 @@ import autocannon from 'autocannon';
 import { loadConfig } from '../src/config';
 import { seedDemoIfEmpty } from '../src/db/seed';
 import { createContext } from '../src/lib/context';
-import { benchKeyFile, createBenchDatabase, dropBenchDatabase, signedCreateRequest, startServer } from './lib';
+import {
+  benchKeyFile,
+  createBenchDatabase,
+  dropBenchDatabase,
+  signedCreateRequest,
+  signInCookie,
+  startServer,
+} from './lib';
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 10_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -104,12 +111,7 @@ async function main() {
       });
     await load(5); // warm-up
     const quiet = await load(SECONDS);
-    const login = await fetch(`${server.target}/api/v1/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: server.target },
-      body: JSON.stringify({ username: 'owner', password: 'demo-2026' }),
-    });
-    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const cookie = await signInCookie(server.target, 'owner');
     const ask = (preview: boolean) =>
       fetch(`${server.target}/api/v1/callbacks/replay`, {
         method: 'POST',

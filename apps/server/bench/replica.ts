@@ -20,7 +20,6 @@ import { createPrivateKey } from 'node:crypto';
 import { promisify } from 'node:util';
 // @ts-expect-error autocannon ships no types
 import autocannon from 'autocannon';
-import os from 'node:os';
 import path from 'node:path';
 import { createDb, runMigrations } from '../src/db/create-db';
 import { ensureReferenceData } from '../src/db/seed/reference-data';
@@ -28,7 +27,16 @@ import { loadConfig } from '../src/config';
 import { seedDemoIfEmpty } from '../src/db/seed';
 import { createContext } from '../src/lib/context';
 import { startCluster, type Cluster } from '../test/pg-cluster';
-import { benchKeyFile, loadInvoices, signedCreateRequest, sqlOn, startServer, withDb } from './lib';
+import {
+  benchKeyFile,
+  loadAverage as load,
+  loadInvoices,
+  signedCreateRequest,
+  signInCookie,
+  sqlOn,
+  startServer,
+  withDb,
+} from './lib';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 300_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -37,11 +45,6 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const dataDir = path.join(repoRoot, '.tmp/bench-replica');
 const log = (line: string) => console.log(line);
-const load = () =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
 
 const run = promisify(execFile);
 /** Keeps a process and its threads on `cpus`. */
@@ -134,12 +137,7 @@ async function main() {
       );
       servers.push(exportsServer);
       await pin(exportsServer.pid, '1');
-      const login = await fetch(`${exportsServer.target}/api/v1/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: 'owner', password: 'demo-2026' }),
-      });
-      const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+      const cookie = await signInCookie(exportsServer.target, 'owner');
       const quiet = await runApi(SECONDS);
       // the downloads: curl on CPU 1, one after another, for as long as the busy run lasts (and a little more)
       const exporter = spawn(

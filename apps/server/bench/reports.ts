@@ -24,7 +24,6 @@
  * answer.
  */
 import { createHash } from 'node:crypto';
-import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
@@ -34,7 +33,15 @@ import { ensureReferenceData } from '../src/db/seed/reference-data';
 import { createContext, type AppContext } from '../src/lib/context';
 import { balancePlan, invoicePlan, poolBalancePlan, providerPlan } from '../src/modules/reports/service';
 import { reportCopySql, type ReportPlan } from '../src/modules/reports/stream';
-import { benchKeyFile, loadInvoiceHistory, loadInvoiceLedger, startServer } from './lib';
+import {
+  benchKeyFile,
+  loadAverage as load,
+  loadInvoiceHistory,
+  loadInvoiceLedger,
+  signInCookie,
+  startServer,
+  withDb,
+} from './lib';
 
 const BASE = process.env.BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -44,14 +51,8 @@ const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const serverRoot = path.resolve(process.env.BENCH_ROOT ?? repoRoot);
 const dataDir = path.join(repoRoot, '.tmp/bench-reports');
 
-const withDb = (url: string, db: string) => Object.assign(new URL(url), { pathname: `/${db}` }).toString();
 const log = (...a: unknown[]) => console.log(...a);
 const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
-const load = () =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
 
 async function prepare(url: string) {
   const admin = new pg.Client({ connectionString: BASE });
@@ -116,17 +117,8 @@ async function main() {
   const copyClient = new pg.Client({ connectionString: url });
   await copyClient.connect();
   try {
-    const login = async (username: string) => {
-      const res = await fetch(`${base}/api/v1/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username, password: 'demo-2026' }),
-      });
-      if (!res.ok) throw new Error(`login ${username}: ${res.status}`);
-      return res.headers.get('set-cookie')!.split(';')[0]!;
-    };
-    const owner = await login('owner');
-    const ops = await login('ops');
+    const owner = await signInCookie(base, 'owner');
+    const ops = await signInCookie(base, 'ops');
 
     const config = loadConfig(
       { NODE_ENV: 'development' },

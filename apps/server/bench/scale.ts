@@ -12,7 +12,6 @@
  * closed first, as the server's history-partitions worker does (ledger/closed-months.ts). Then each scenario is timed
  * on both servers in turn, 21 times after 5 warm-ups each: the medians, their spread, and large ÷ small.
  */
-import os from 'node:os';
 import path from 'node:path';
 import { createDb } from '../src/db/create-db';
 import { closeLedgerMonths } from '../src/modules/ledger/closed-months';
@@ -21,7 +20,9 @@ import {
   createBenchDatabase,
   loadInvoiceHistory,
   loadInvoiceLedger,
+  loadAverage as load,
   loadInvoices,
+  signInCookie,
   sqlOn,
   startServer,
   withDb,
@@ -33,11 +34,6 @@ const REPS = 21;
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const dataDir = path.join(repoRoot, '.tmp/bench-scale');
 const log = (line: string) => console.log(line);
-const load = () =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
 
 /** One database: the last year (SMALL invoices), and for the large one `before` more over the nine years before it. */
 async function prepare(name: string, before: number) {
@@ -119,20 +115,11 @@ async function main() {
       { WORKERS: 'false', DATA_DIR: dataDir, REQUIRE_2FA_PLATFORM: 'false', COOKIE_SECURE: 'false' },
       { compiled: true },
     );
-    const login = async (username: string) => {
-      const res = await fetch(`${server.target}/api/v1/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username, password: 'demo-2026' }),
-      });
-      if (!res.ok) throw new Error(`login ${username}: ${res.status}`);
-      return res.headers.get('set-cookie')!.split(';')[0]!;
-    };
     sides.push({
       name,
       base: server.target,
-      owner: await login('owner'),
-      admin: await login('admin'),
+      owner: await signInCookie(server.target, 'owner'),
+      admin: await signInCookie(server.target, 'admin'),
       stop: server.stop,
       counts,
     });

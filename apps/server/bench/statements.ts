@@ -20,7 +20,7 @@ import { loadConfig } from '../src/config';
 import { seedDemoIfEmpty } from '../src/db/seed';
 import { createContext } from '../src/lib/context';
 import { DEV_MASTER_KEY_FILE } from '../src/lib/data-crypto';
-import { createBenchDatabase, dropBenchDatabase, startServer } from './lib';
+import { createBenchDatabase, dropBenchDatabase, signInCookie, startServer } from './lib';
 
 const LINES = Number(process.env.BENCH_LINES ?? 1_000_000);
 const COPY_RUNS = Number(process.env.BENCH_COPY_RUNS ?? 3);
@@ -162,13 +162,7 @@ async function main() {
   });
   const rows: string[] = [];
   try {
-    const login = await fetch(`${server.target}/api/v1/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: server.target },
-      body: JSON.stringify({ username: 'ops', password: 'demo-2026' }),
-    });
-    if (!login.ok) throw new Error(`login: ${login.status} ${await login.text()}`);
-    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const cookie = await signInCookie(server.target, 'ops');
     for (const [i, file] of files.entries()) {
       if (i >= UPLOADS) break;
       const form = new FormData();

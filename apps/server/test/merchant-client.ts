@@ -144,12 +144,23 @@ export function invoiceBody(
 }
 
 /**
- * A live UZS deposit whose customer asked for requisites (created by the merchant, the form's first method chosen): its
- * invoice, the account routing gave, and that account's provider code.
+ * A live UZS deposit whose customer asked for requisites (created by the merchant with `over` in its body, the form's
+ * first method chosen): its invoice and form, the account routing gave, and that account's provider code.
  */
-export async function depositGivenRequisites(t: TestApp, sign: Signer, amount: number) {
+export async function depositGivenRequisites(
+  t: TestApp,
+  sign: Signer,
+  amount: number,
+  over: Record<string, unknown> = {},
+) {
   const terminal = t.demo.terminals.find((x) => x.flowType === 'DEPOSIT' && x.currency === 'UZS' && !x.isTest)!;
-  const res = await injectSigned(t.app, sign, 'POST', '/api/merchant/v1/invoices', invoiceBody(terminal, { amount }));
+  const res = await injectSigned(
+    t.app,
+    sign,
+    'POST',
+    '/api/merchant/v1/invoices',
+    invoiceBody(terminal, { amount, ...over }),
+  );
   expect(res.statusCode, res.body).toBe(201);
   const { invoiceId, formId } = res.json().data as { invoiceId: string; formId: string };
   const init = await t.app.inject({ method: 'POST', url: `/api/payments/form/${formId}/init` });
@@ -164,5 +175,5 @@ export async function depositGivenRequisites(t: TestApp, sign: Signer, amount: n
       JOIN provider_accounts a ON a.id = i.account_id JOIN providers p ON p.id = a.provider_id
       WHERE i.id = ${invoiceId}`)
   ).rows;
-  return { invoiceId, accountId: Number(row!.account_id), provider: row!.code };
+  return { invoiceId, formId, accountId: Number(row!.account_id), provider: row!.code };
 }

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
-import { injectSigned, invoiceBody, merchantSigner, type Signer } from '../../../test/merchant-client';
+import { depositGivenRequisites, injectSigned, merchantSigner, type Signer } from '../../../test/merchant-client';
 import { checkMoneyInvariants } from '../engine/invariants.testkit';
 
 /*
@@ -33,25 +33,7 @@ const liveUzs = (flow: 'DEPOSIT' | 'WITHDRAWAL') =>
   t.demo.terminals.find((x) => x.flowType === flow && x.currency === 'UZS' && !x.isTest)!;
 
 /** A live UZS deposit whose customer got requisites (IN_PROGRESS). */
-async function deposit(amount: number) {
-  const create = await injectSigned(
-    t.app,
-    sign,
-    'POST',
-    '/api/merchant/v1/invoices',
-    invoiceBody(liveUzs('DEPOSIT'), { amount }),
-  );
-  expect(create.statusCode, create.body).toBe(201);
-  const { invoiceId, formId } = create.json().data as { invoiceId: string; formId: string };
-  const init = await t.app.inject({ method: 'POST', url: `/api/payments/form/${formId}/init` });
-  const cred = await t.app.inject({
-    method: 'POST',
-    url: `/api/payments/form/${formId}/credential`,
-    payload: { amount, paymentMethodId: init.json().data.methods[0].id },
-  });
-  expect(cred.statusCode, cred.body).toBe(200);
-  return invoiceId;
-}
+const deposit = async (amount: number) => (await depositGivenRequisites(t, sign, amount)).invoiceId;
 const invoice = async (id: string) =>
   (await q<{ status: string; amount: string }>(sql`SELECT status, amount::text FROM invoices WHERE id = ${id}`))[0]!;
 const counts = async () =>

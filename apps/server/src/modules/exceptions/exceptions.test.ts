@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
-import { injectSigned, invoiceBody, merchantSigner, type Signer } from '../../../test/merchant-client';
+import {
+  depositGivenRequisites,
+  injectSigned,
+  invoiceBody,
+  merchantSigner,
+  type Signer,
+} from '../../../test/merchant-client';
 import { reconcileLedger } from '../ledger/reconcile';
 import { checkMoneyInvariants } from '../engine/invariants.testkit';
 
@@ -29,27 +35,8 @@ const liveUzs = (flow: 'DEPOSIT' | 'WITHDRAWAL') =>
   t.demo.terminals.find((x) => x.flowType === flow && x.currency === 'UZS' && !x.isTest)!;
 
 /** A live UZS deposit whose customer got requisites: its id, form and account. */
-async function depositWithRequisites(amount: number, customer?: Record<string, string>) {
-  const create = await injectSigned(
-    t.app,
-    sign,
-    'POST',
-    '/api/merchant/v1/invoices',
-    invoiceBody(liveUzs('DEPOSIT'), { amount, ...(customer ? { customer } : {}) }),
-  );
-  expect(create.statusCode, create.body).toBe(201);
-  const { invoiceId, formId } = create.json().data as { invoiceId: string; formId: string };
-  const init = await t.app.inject({ method: 'POST', url: `/api/payments/form/${formId}/init` });
-  const cred = await t.app.inject({
-    method: 'POST',
-    url: `/api/payments/form/${formId}/credential`,
-    payload: { amount, paymentMethodId: init.json().data.methods[0].id },
-  });
-  expect(cred.statusCode, cred.body).toBe(200);
-  const [row] = await q<{ account_id: number; code: string }>(sql`SELECT i.account_id, p.code FROM invoices i
-    JOIN provider_accounts a ON a.id = i.account_id JOIN providers p ON p.id = a.provider_id WHERE i.id = ${invoiceId}`);
-  return { invoiceId, formId, accountId: Number(row!.account_id), provider: row!.code };
-}
+const depositWithRequisites = (amount: number, customer?: Record<string, string>) =>
+  depositGivenRequisites(t, sign, amount, customer ? { customer } : {});
 
 let refs = 0;
 const report = (provider: string, accountId: number, amount: number) =>

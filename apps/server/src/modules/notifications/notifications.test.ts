@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { CALLBACK_BACKOFF_CAP_MS, type NotificationItem } from '@paydesk/contracts';
 import { createTestApp, loginAs, type TestApp } from '../../../test/harness';
-import { injectSigned, invoiceBody, merchantSigner, startReceiver, type Signer } from '../../../test/merchant-client';
+import {
+  depositGivenRequisites,
+  injectSigned,
+  invoiceBody,
+  merchantSigner,
+  startReceiver,
+  type Signer,
+} from '../../../test/merchant-client';
 import { tickCallbacks } from '../callbacks/service';
 
 /**
@@ -69,19 +76,7 @@ const cancel = async (invoiceId: string) =>
   ).toBe(200);
 
 /** A live UZS deposit whose customer got requisites: its id and the account and provider they belong to. */
-async function depositWithRequisites(amount: number) {
-  const { invoiceId, formId } = await createInvoice('DEPOSIT', amount);
-  const init = await t.app.inject({ method: 'POST', url: `/api/payments/form/${formId}/init` });
-  const cred = await t.app.inject({
-    method: 'POST',
-    url: `/api/payments/form/${formId}/credential`,
-    payload: { amount, paymentMethodId: init.json().data.methods[0].id },
-  });
-  expect(cred.statusCode, cred.body).toBe(200);
-  const [row] = await q<{ account_id: number; code: string }>(sql`SELECT i.account_id, p.code FROM invoices i
-    JOIN provider_accounts a ON a.id = i.account_id JOIN providers p ON p.id = a.provider_id WHERE i.id = ${invoiceId}`);
-  return { invoiceId, accountId: Number(row!.account_id), provider: row!.code };
-}
+const depositWithRequisites = (amount: number) => depositGivenRequisites(t, sign, amount);
 
 let refs = 0;
 /** The provider reports money on an account (POST /api/provider/v1/incoming). */
