@@ -6,8 +6,7 @@ import { engineLoops, type Yielding } from './engine';
 import { trafficOf } from './traffic';
 import { reconcileLedger } from '../modules/ledger/reconcile';
 import { pauseUnpaidAccounts } from '../modules/routing/account-health';
-import { ensureHistoryPartitions, retireHistory } from '../modules/history/partitions';
-import { closeLedgerMonths } from '../modules/ledger/closed-months';
+import { historyUpkeep } from './history';
 
 /** How often provider accounts' health is checked. */
 const ACCOUNT_HEALTH_EVERY_MS = 60_000;
@@ -97,13 +96,14 @@ export function startWorkers(ctx: AppContext, log: FastifyBaseLogger) {
       HISTORY_PARTITIONS_EVERY_MS,
       log,
       async () => {
-        const created = await ensureHistoryPartitions(ctx.db, ctx.now());
-        if (created) log.info({ created }, 'history partitions created ahead');
-        const ledger = await closeLedgerMonths(ctx.db, ctx.now());
-        for (const m of ledger.closed) log.info(m, 'ledger month closed: its sums kept, new entries refused');
-        if (ledger.drift)
-          log.error({ drift: ledger.drift }, 'ledger month not closed: its day totals differ from its entries');
-        for (const p of await retireHistory(ctx, ctx.now())) {
+        const done = await historyUpkeep(ctx, ctx.now());
+        if (!done) return; // another process is at it
+        if (done.created) log.info({ created: done.created }, 'history partitions created ahead');
+        for (const m of done.closed) log.info(m, 'ledger month closed: its sums kept, new entries refused');
+        if (done.drift) {
+          log.error({ drift: done.drift }, 'ledger month not closed: its day totals differ from its entries');
+        }
+        for (const p of done.retired) {
           log.info(
             { partition: p.partition, rows: p.rows, file: p.file, sha256: p.sha256 },
             'history month archived and dropped',

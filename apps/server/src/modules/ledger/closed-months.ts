@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/create-db';
-import { BALANCE_KEY_SQL, dayDrift } from './reconcile';
+import { BALANCE_KEY_SQL, dayDrift, daysWithin } from './reconcile';
 
 /** A month is closed this long after it ended: entries are written at the time they are made, never later. */
 export const CLOSE_AFTER_MS = 3600_000;
@@ -15,7 +15,8 @@ export type ClosedMonth = { partition: string; rows: number; keys: number };
  * and the open months' days: service.ts merchantSums), and a trigger on the partition that refuses new entries from
  * then on. The ledger already
  * refuses changes and removals (migration 0027), so a closed month's sums stay its entries' sums, and the
- * reconciliation (reconcile.ts) reads the open months only. Returns the months it closed.
+ * reconciliation (reconcile.ts) reads the open months only. Returns the months it closed. One process at a time
+ * (workers/history.ts historyUpkeep).
  */
 export async function closeLedgerMonths(
   db: DbOrTx,
@@ -30,10 +31,6 @@ export async function closeLedgerMonths(
   for (const p of due.rows) {
     const done = await db.transaction(async (tx) => {
       await tx.execute(sql`SET LOCAL lock_timeout = '5s'`);
-      // another process closing it at the same moment: the first holds the row, the second finds it closed
-      const open = await tx.execute(sql`
-        SELECT 1 FROM history_partitions WHERE partition = ${p.partition} AND closed_at IS NULL FOR UPDATE`);
-      if (!open.rows.length) return { drift: undefined, month: undefined };
       await tx.execute(sql.raw(`LOCK TABLE "${p.partition}" IN SHARE MODE`));
       const drift = await dayDrift(tx, p.from_at, p.to_at);
       if (drift.length) return { drift: `${p.partition}: ${drift.length} day total(s) differ, first ${drift[0]!.key}` };
@@ -50,9 +47,7 @@ export async function closeLedgerMonths(
           settlements, net, holds)
         SELECT merchant_id, currency_id, book, terminal_id, date_trunc('month', day)::date, sum(deposits),
           sum(withdrawals), sum(fees), sum(settlements), sum(net), sum(holds)
-        FROM ledger_day_totals
-        WHERE day >= (${p.from_at ?? '-infinity'}::timestamptz AT TIME ZONE 'UTC')::date
-          AND day < (${p.to_at}::timestamptz AT TIME ZONE 'UTC')::date
+        FROM ledger_day_totals d WHERE ${daysWithin(p.from_at, p.to_at)}
         GROUP BY 1, 2, 3, 4, 5`);
       await tx.execute(
         sql.raw(
@@ -68,7 +63,7 @@ export async function closeLedgerMonths(
       };
     });
     if (done.drift !== undefined) return { closed, drift: done.drift };
-    if (done.month) closed.push(done.month);
+    closed.push(done.month!);
   }
   return { closed, drift: null };
 }

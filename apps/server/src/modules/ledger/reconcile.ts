@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/create-db';
 import { toExactInt, type Reconciliation } from '@paydesk/contracts';
-import type { Book } from './service';
+import { LEDGER_OPEN_FROM_SQL, type Book } from './service';
 import { holdsRequisitesSql } from '../engine/lifecycle';
 
 /** The balance key of an entry in SQL: the same as ledger/service.ts balanceKey. */
@@ -37,8 +37,9 @@ export type LedgerFindings = Omit<Reconciliation, 'checkedAt'>;
  * with the history.
  */
 export async function reconcileLedger(db: DbOrTx): Promise<LedgerFindings> {
-  const from = await openFrom(db);
-  const open = sql`e.created_at >= ${from ?? '-infinity'}::timestamptz`;
+  // read once, as a value, so that each statement's plan skips the closed months' partitions
+  const from = (await db.execute<{ from: string }>(sql`SELECT ${LEDGER_OPEN_FROM_SQL}::text AS from`)).rows[0]!.from;
+  const open = sql`e.created_at >= ${from}::timestamptz`;
   const drift = await db.execute<{ key: string; balance: string | null; entries: string | null }>(sql`
     WITH sums AS (
       SELECT key, SUM(entries) AS entries FROM (
@@ -88,12 +89,10 @@ export async function reconcileLedger(db: DbOrTx): Promise<LedgerFindings> {
   };
 }
 
-/** Where the ledger's open months begin (the end of the last closed one), or null when no month is closed. */
-export async function openFrom(db: DbOrTx): Promise<string | null> {
-  const r = await db.execute<{ from: string | null }>(sql`
-    SELECT max(to_at)::text AS from FROM history_partitions WHERE parent = 'ledger_entries' AND closed_at IS NOT NULL`);
-  return r.rows[0]?.from ?? null;
-}
+/** Day totals (alias `d`) of the UTC days in [from, to) (null: no bound; month bounds fall on UTC midnights). */
+export const daysWithin = (from: string | null, to: string | null) =>
+  sql`d.day >= (${from ?? '-infinity'}::timestamptz AT TIME ZONE 'UTC')::date
+    AND d.day < (${to ?? 'infinity'}::timestamptz AT TIME ZONE 'UTC')::date`;
 
 /**
  * The day totals (migrations 0013, 0014, kept by a trigger on every posting) of the days in [from, to) (null: no
@@ -101,8 +100,6 @@ export async function openFrom(db: DbOrTx): Promise<string | null> {
  */
 export async function dayDrift(db: DbOrTx, from: string | null, to: string | null) {
   const range = sql`e.created_at >= ${from ?? '-infinity'}::timestamptz AND e.created_at < ${to ?? 'infinity'}::timestamptz`;
-  const days = sql`day >= (${from ?? '-infinity'}::timestamptz AT TIME ZONE 'UTC')::date
-    AND day < (${to ?? 'infinity'}::timestamptz AT TIME ZONE 'UTC')::date`;
   const r = await db.execute<{ key: string; balance: string | null; entries: string | null }>(sql`
     WITH sums AS (
       SELECT e.merchant_id, e.currency_id, e.book, e.terminal_id, (e.created_at AT TIME ZONE 'UTC')::date AS day,
@@ -115,7 +112,7 @@ export async function dayDrift(db: DbOrTx, from: string | null, to: string | nul
       FROM ledger_entries e LEFT JOIN invoices i ON i.id = e.invoice_id
       WHERE e.account IN ('merchant', 'fees', 'merchant_hold') AND e.merchant_id IS NOT NULL AND ${range}
       GROUP BY 1, 2, 3, 4, 5),
-    d AS (SELECT * FROM ledger_day_totals WHERE ${days})
+    d AS (SELECT * FROM ledger_day_totals d WHERE ${daysWithin(from, to)})
     SELECT 'day:' || coalesce(d.merchant_id, s.merchant_id) || ':' || coalesce(d.currency_id, s.currency_id) || ':' ||
         coalesce(d.book, s.book) || ':' || coalesce(coalesce(d.terminal_id, s.terminal_id)::text, 'none') || ':' ||
         coalesce(d.day, s.day) AS key,

@@ -187,6 +187,13 @@ export type SumKind = 'balance' | 'deposit' | 'withdrawal';
  * paid out, and the held part is the merchant_hold legs' (`holds`); the reconciliation checks every day total
  * against the entries.
  */
+/**
+ * Where the ledger's open months begin (a timestamptz): the end of the last closed month (closed-months.ts), or
+ * -infinity while none is closed. Before it, the closed months' kept sums stand for the entries.
+ */
+export const LEDGER_OPEN_FROM_SQL = sql`(SELECT coalesce(max(to_at), '-infinity') FROM history_partitions
+  WHERE parent = 'ledger_entries' AND closed_at IS NOT NULL)`;
+
 export async function merchantSums(db: DbOrTx, merchantId: string, kind: SumKind, book: Book, terminalId?: string) {
   if (terminalId) await ownedTerminal(db, merchantId, terminalId);
   const tFilter = terminalId ? sql`AND t.id = ${terminalId}` : sql``;
@@ -197,8 +204,8 @@ export async function merchantSums(db: DbOrTx, merchantId: string, kind: SumKind
   const days = (figure: SQL) => sql`(SELECT COALESCE(SUM(x), 0) FROM (
       SELECT ${figure} AS x FROM ledger_month_totals d WHERE ${of}
       UNION ALL
-      SELECT ${figure} FROM ledger_day_totals d WHERE ${of} AND d.day >= (SELECT (coalesce(max(to_at), '-infinity')
-        AT TIME ZONE 'UTC')::date FROM history_partitions WHERE parent = 'ledger_entries' AND closed_at IS NOT NULL)) t)`;
+      SELECT ${figure} FROM ledger_day_totals d WHERE ${of} AND d.day >= (${LEDGER_OPEN_FROM_SQL} AT TIME ZONE 'UTC')::date
+    ) t)`;
   const sumExpr =
     kind === 'balance' && !terminalId
       ? sql`(SELECT COALESCE(-SUM(b.balance), 0) FROM ledger_balances b
