@@ -254,7 +254,7 @@ export function signedCreateRequest(args: { merchantId: string; terminalId: stri
  */
 export async function loadInvoiceHistory(
   dbh: DbHandle,
-  opts: { rows: number; dataDir: string; log: (line: string) => void },
+  opts: { rows: number; dataDir: string; log: (line: string) => void; settled?: boolean },
 ): Promise<string> {
   const config = loadConfig(
     { NODE_ENV: 'development' },
@@ -268,7 +268,7 @@ export async function loadInvoiceHistory(
      SELECT $1, 'bench-cust-' || g, 'First' || (g % 97), 'Last' || (g % 389) FROM generate_series(1, 100000) g`,
     [m],
   );
-  await loadInvoices(dbh, m, { rows: opts.rows, log: opts.log });
+  await loadInvoices(dbh, m, { rows: opts.rows, log: opts.log, settled: opts.settled });
   return m;
 }
 
