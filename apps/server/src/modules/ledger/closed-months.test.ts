@@ -57,7 +57,21 @@ describe('closed ledger months', () => {
     )) as [{ n: string }];
     expect(Number(older)).toBeGreaterThan(0); // the demo's history goes back months
     const now = new Date(Math.max(Date.now(), new Date(first!.to_at).getTime() + 2 * 3600_000));
-    expect(await closeLedgerMonths(t.ctx.db, now)).toEqual({
+    // another process closes it while a reconciliation is between its statements: every entry still counted once
+    let closing: ReturnType<typeof closeLedgerMonths> | undefined;
+    const racing = new Proxy(t.ctx.db, {
+      get(target, prop, receiver) {
+        if (prop !== 'execute') return Reflect.get(target, prop, receiver);
+        return async (q: Parameters<typeof target.execute>[0]) => {
+          const r = await target.execute(q);
+          closing ??= closeLedgerMonths(target, now);
+          await closing;
+          return r;
+        };
+      },
+    });
+    expect(await reconcileLedger(racing)).toEqual({ drift: [], unbalanced: [] });
+    expect(await closing).toEqual({
       closed: [{ partition: first!.partition, rows: Number(older), keys: expect.any(Number) }],
       drift: null,
     });

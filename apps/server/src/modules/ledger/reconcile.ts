@@ -40,11 +40,15 @@ export async function reconcileLedger(db: DbOrTx): Promise<LedgerFindings> {
   // read once, as a value, so that each statement's plan skips the closed months' partitions
   const from = (await db.execute<{ from: string }>(sql`SELECT ${LEDGER_OPEN_FROM_SQL}::text AS from`)).rows[0]!.from;
   const open = sql`e.created_at >= ${from}::timestamptz`;
+  // the sums of the months closed before that bound only: a month another process closes while this runs (a statement
+  // later, another snapshot) is still read from its entries, and not counted twice
+  const closedSums = sql`(SELECT cs.* FROM ledger_closed_sums cs JOIN history_partitions hp ON hp.partition = cs.partition
+    WHERE hp.closed_at IS NOT NULL AND hp.to_at <= ${from}::timestamptz)`;
   const drift = await db.execute<{ key: string; balance: string | null; entries: string | null }>(sql`
     WITH sums AS (
       SELECT key, SUM(entries) AS entries FROM (
         SELECT ${BALANCE_KEY_SQL} AS key, SUM(e.amount) AS entries FROM ledger_entries e WHERE ${open} GROUP BY 1
-        UNION ALL SELECT key, entries FROM ledger_closed_sums) s
+        UNION ALL SELECT key, entries FROM ${closedSums} c) s
       GROUP BY 1)
     SELECT coalesce(b.key, s.key) AS key, b.balance::text AS balance, s.entries::text AS entries
     FROM ledger_balances b FULL OUTER JOIN sums s ON s.key = b.key
@@ -73,7 +77,7 @@ export async function reconcileLedger(db: DbOrTx): Promise<LedgerFindings> {
   const unbalanced = await db.execute<{ book: Book; currency_id: number; total: string }>(sql`
     SELECT book, currency_id, SUM(amount)::text AS total FROM (
       SELECT e.book, e.currency_id, SUM(e.amount) AS amount FROM ledger_entries e WHERE ${open} GROUP BY 1, 2
-      UNION ALL SELECT book, currency_id, entries FROM ledger_closed_sums) s
+      UNION ALL SELECT book, currency_id, entries FROM ${closedSums} c) s
     GROUP BY book, currency_id HAVING SUM(amount) <> 0 ORDER BY 1, 2`);
   return {
     drift: [...drift.rows, ...days, ...suspense.rows, ...reserved.rows].map((r) => ({
