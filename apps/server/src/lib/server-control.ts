@@ -71,8 +71,7 @@ export async function startServerControl(ctx: AppContext, dataDir: string): Prom
         const listeners = new Set<(line: string) => void>();
         const job = {
           listeners,
-          // no other process writes to this database: this one's vault takes the new key at once, nobody to wait for
-          done: rotateDataKey(ctx, { batch: req.batch, waitMs: 0, log: (l) => listeners.forEach((f) => f(l)) }),
+          done: rotateDataKey(ctx, { batch: req.batch, log: (l) => listeners.forEach((f) => f(l)) }),
         };
         running = job;
         void job.done.catch(() => undefined).finally(() => (running === job ? (running = null) : null));
