@@ -26,6 +26,7 @@ import { ensureReferenceData } from '../src/db/seed/reference-data';
 import { loadConfig } from '../src/config';
 import { seedDemoIfEmpty } from '../src/db/seed';
 import { createContext } from '../src/lib/context';
+import type { ReplicaStatus } from '../src/lib/replicas';
 import { startCluster, type Cluster } from '../test/pg-cluster';
 import {
   benchKeyFile,
@@ -155,9 +156,22 @@ async function main() {
       let out = '';
       exporter.stdout.on('data', (c: Buffer) => (out += c.toString()));
       const ended = new Promise<number | null>((resolve) => exporter.on('close', resolve));
+      // what the exporting process sees of the replica while it runs (/api/ready: its lag, or why it was passed over)
+      const seenLag: string[] = [];
+      const watch = setInterval(() => {
+        void fetch(`${exportsServer.target}/api/ready`)
+          .then((r) => r.json() as Promise<{ replicas?: ReplicaStatus[] }>)
+          .then((b) => {
+            for (const r of b.replicas ?? []) if (!r.used) seenLag.push(r.error ?? `lag ${r.lagMs} ms`);
+          })
+          .catch(() => undefined);
+      }, 250);
       await new Promise((r) => setTimeout(r, 1000));
       const busy = await runApi(SECONDS);
       const code = await ended;
+      clearInterval(watch);
+      if (seenLag.length)
+        log(`  the ${side} run's exporting process passed the replica over: ${[...new Set(seenLag)].join('; ')}`);
       if (code !== 0) throw new Error(`the export client failed (${code})`);
       const sizes = out.trim().split('\n').filter(Boolean).map(Number);
       const metrics = await (await fetch(`${exportsServer.target}/metrics`)).text();

@@ -58,3 +58,26 @@ describe('embedded database (PGlite in a child process over a socket)', () => {
     fs.rmSync(d, { recursive: true, force: true });
   });
 });
+
+describe.skipIf(!process.env.DATABASE_URL)('a PostgreSQL connection the server ends', () => {
+  it('checked out between two queries, its loss is logged, not thrown: the next query fails, the pool goes on', async () => {
+    const h = await createDb({ databaseUrl: process.env.DATABASE_URL!, poolMax: 2 });
+    const errors: unknown[] = [];
+    const onUncaught = (err: unknown) => errors.push(err);
+    process.on('uncaughtException', onUncaught);
+    try {
+      // a client held as in a transaction awaiting something else, when the server ends its session
+      const held = await h.pool.connect();
+      const pid = (await held.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      await h.pool.query('SELECT pg_terminate_backend($1)', [pid]);
+      await new Promise((r) => setTimeout(r, 200));
+      await expect(held.query('SELECT 1')).rejects.toThrow();
+      held.release();
+      expect((await h.pool.query('SELECT 42 AS v')).rows[0].v).toBe(42);
+      expect(errors).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+      await h.close();
+    }
+  });
+});

@@ -51,10 +51,17 @@ export type Replica = {
   /** its long reads' pool, as DbHandle.longReads (made on first use, closed with the handle) */
   longReads(opts: { max: number; waitMs: number }): pg.Pool;
   /**
-   * How far behind the primary it is, in ms: 0 when it has replayed all the primary had written when asked, else
-   * the age of the last transaction it replayed. Throws when either server does not answer within `timeoutMs`.
+   * How far behind the primary it is, in ms: 0 when it has replayed all the primary had written when asked (within
+   * a short wait, REPLAY_WAIT_MS: a replica a few ms behind is not "behind"), else the age of the last transaction
+   * it replayed. Throws when either server does not answer within `timeoutMs`.
    */
   lagMs(timeoutMs: number): Promise<number>;
+  /**
+   * Its `hot_standby_feedback`, as the last lag check read it (null before one answered). Off, the primary's clean-up
+   * of rows a long export on the replica still reads makes the replica's replay wait behind that export (a recovery
+   * conflict, up to max_standby_streaming_delay): its lag grows and long reads go back to the primary.
+   */
+  hotStandbyFeedback: boolean | null;
 };
 
 /**
@@ -133,6 +140,21 @@ function socketDir() {
 }
 
 /**
+ * A pg pool whose lost connections never crash the process. The server closing a connection (a restart, a
+ * failover, an admin) makes node-postgres emit 'error': on the pool for an idle connection, but on the client
+ * itself for one that is checked out between two queries (inside a transaction, while the code awaits something
+ * else), where an unheard 'error' event would end the process. Both are logged; the client's next query fails
+ * (a 503 to the caller) and the pool drops it on release and opens a new one on demand.
+ */
+function resilientPool(options: pg.PoolConfig, what: string): pg.Pool {
+  const pool = new pg.Pool(options);
+  const lost = (err: Error) => console.error(`${what} connection lost: ${err.message}`);
+  pool.on('error', lost);
+  pool.on('connect', (client) => client.on('error', lost));
+  return pool;
+}
+
+/**
  * PGlite executes one statement at a time, and pglite-socket's multiplexer can interleave the
  * extended-protocol messages (Parse/Bind/Execute) of two connections ("bind message supplies N
  * parameters…"). One connection gives the same throughput without that hazard. The price: code
@@ -141,14 +163,10 @@ function socketDir() {
  */
 function poolFor(dir: string) {
   // pg connects to `${host}/.s.PGSQL.${port}` when host is a directory.
-  return new pg.Pool({
-    host: dir,
-    port: 5432,
-    user: 'postgres',
-    database: 'postgres',
-    max: 1,
-    connectionTimeoutMillis: 60_000,
-  });
+  return resilientPool(
+    { host: dir, port: 5432, user: 'postgres', database: 'postgres', max: 1, connectionTimeoutMillis: 60_000 },
+    'Embedded database',
+  );
 }
 
 async function startChild(dataDir: string): Promise<{ child: ChildProcess; dir: string }> {
@@ -173,10 +191,7 @@ async function startChild(dataDir: string): Promise<{ child: ChildProcess; dir: 
 
 export async function createDb(config: DbConfig): Promise<DbHandle> {
   if ('databaseUrl' in config) {
-    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.poolMax ?? 20 });
-    // an idle connection the server closes (restart, failover, admin) must not crash the process;
-    // the pool drops it and opens a new one on demand
-    pool.on('error', (err) => console.error(`PostgreSQL connection lost: ${err.message}`));
+    const pool = resilientPool({ connectionString: config.databaseUrl, max: config.poolMax ?? 20 }, 'PostgreSQL');
     let longReads: pg.Pool | null = null;
     const replicas = (config.replicaUrls ?? []).map((url) => replicaOf(url, pool));
     return {
@@ -190,13 +205,15 @@ export async function createDb(config: DbConfig): Promise<DbHandle> {
       limitStatements: statementLimiter(pool),
       longReads(opts) {
         if (!longReads) {
-          longReads = new pg.Pool({
-            connectionString: config.databaseUrl,
-            max: opts.max,
-            connectionTimeoutMillis: opts.waitMs,
-            idleTimeoutMillis: 60_000,
-          });
-          longReads.on('error', (err) => console.error(`PostgreSQL connection lost: ${err.message}`));
+          longReads = resilientPool(
+            {
+              connectionString: config.databaseUrl,
+              max: opts.max,
+              connectionTimeoutMillis: opts.waitMs,
+              idleTimeoutMillis: 60_000,
+            },
+            'PostgreSQL',
+          );
         }
         return longReads;
       },
@@ -267,23 +284,31 @@ function whereOf(url: string) {
   }
 }
 
+/** How long a lag check waits for a replica to replay what the primary had written when asked. */
+const REPLAY_WAIT_MS = 200;
+
+/**
+ * A replica's side of the lag check: whether it has replayed up to the primary's position $1, and how old the last
+ * transaction it replayed is.
+ */
+const check = `SELECT pg_is_in_recovery() AS recovering, pg_last_wal_replay_lsn() >= $1::pg_lsn AS caught_up,
+  (extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp()) * 1000)::float8 AS behind,
+  current_setting('hot_standby_feedback')::boolean AS feedback`;
+
 /** The replica at `url`, of the primary behind `primary`. */
 function replicaOf(url: string, primary: pg.Pool): Replica & { close(): Promise<void> } {
   let reads: pg.Pool | null = null;
   // the lag check's own connection, kept open: one small query a second at most (lib/replicas.ts caches it)
-  const probe = new pg.Pool({ connectionString: url, max: 1, idleTimeoutMillis: 60_000 });
-  probe.on('error', (err) => console.error(`PostgreSQL replica connection lost: ${err.message}`));
-  return {
+  const probe = resilientPool({ connectionString: url, max: 1, idleTimeoutMillis: 60_000 }, 'PostgreSQL replica');
+  const replica: Replica & { close(): Promise<void> } = {
     name: whereOf(url),
+    hotStandbyFeedback: null,
     longReads(opts) {
       if (!reads) {
-        reads = new pg.Pool({
-          connectionString: url,
-          max: opts.max,
-          connectionTimeoutMillis: opts.waitMs,
-          idleTimeoutMillis: 60_000,
-        });
-        reads.on('error', (err) => console.error(`PostgreSQL replica connection lost: ${err.message}`));
+        reads = resilientPool(
+          { connectionString: url, max: opts.max, connectionTimeoutMillis: opts.waitMs, idleTimeoutMillis: 60_000 },
+          'PostgreSQL replica',
+        );
       }
       return reads;
     },
@@ -296,12 +321,24 @@ function replicaOf(url: string, primary: pg.Pool): Replica & { close(): Promise<
             recovering: boolean;
             caught_up: boolean | null;
             behind: number | null;
-          }>(
-            `SELECT pg_is_in_recovery() AS recovering, pg_last_wal_replay_lsn() >= $1::pg_lsn AS caught_up,
-               (extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp()) * 1000)::float8 AS behind`,
-            [p[0]!.lsn],
-          );
-          const row = r[0]!;
+            feedback: boolean;
+          }>(check, [p[0]!.lsn]);
+          let row = r[0]!;
+          // Not there yet: the replica may be only the last few ms behind, while the age of its last replayed
+          // transaction says seconds (a quiet primary that has just written again). Wait for it briefly: once it
+          // has replayed what the primary had written when asked, it holds everything committed before this check.
+          const until = Date.now() + Math.min(REPLAY_WAIT_MS, timeoutMs / 4);
+          while (row.recovering && !row.caught_up && Date.now() < until) {
+            await new Promise((done) => setTimeout(done, 10));
+            row = (await probe.query<typeof row>(check, [p[0]!.lsn])).rows[0]!;
+          }
+          if (replica.hotStandbyFeedback !== false && !row.feedback) {
+            console.warn(
+              `PostgreSQL replica ${replica.name} runs with hot_standby_feedback = off: an export on it can hold up ` +
+                'its replay (recovery conflicts), and long reads then go to the primary. Set it on for a reporting replica.',
+            );
+          }
+          replica.hotStandbyFeedback = row.feedback;
           if (!row.recovering) throw new Error('not a replica: it is not in recovery');
           if (row.caught_up) return 0;
           return row.behind === null ? Number.POSITIVE_INFINITY : Math.max(0, Number(row.behind));
@@ -314,6 +351,7 @@ function replicaOf(url: string, primary: pg.Pool): Replica & { close(): Promise<
       await Promise.all([probe.end(), reads?.end()]);
     },
   };
+  return replica;
 }
 
 /** The database's schema does not fit this build: the process must not start (the message says what to do). */
@@ -341,6 +379,8 @@ export async function runMigrations(handle: DbHandle, { migrate: mode = 'auto' }
   // the embedded database serves one process (its data folder is locked): nobody to take turns with
   if (handle.kind === 'pglite') return apply((text) => handle.pool.query(text));
   const lock = new pg.Client(handle.pool.options);
+  // lost mid-migration, the query in flight fails; between two queries the event alone must not end the process
+  lock.on('error', (err) => console.error(`PostgreSQL connection lost while migrating: ${err.message}`));
   await lock.connect();
   try {
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);

@@ -77,6 +77,9 @@ describe.skipIf(!enabled)('long reads on a streaming replica', () => {
     expect(reads.primary).toBe(before.reads.primary);
     // the replica's own statistics (flushed within a second or so) saw the export's transaction
     await until('the replica to count the export', async () => (await replicaTransactions()) > before.transactions);
+    // .ci/run's replica reports the rows its queries read to the primary, as a reporting replica must
+    const ready = await t.app.inject({ method: 'GET', url: '/api/ready' });
+    expect(ready.json().replicas).toEqual([expect.objectContaining({ used: true, hotStandbyFeedback: true })]);
   });
 
   it('exact counts and monitoring statistics read from the replica too; the replica counts them', async () => {
@@ -155,6 +158,7 @@ describe('a replica that disappears', () => {
       longReads: () => {
         throw new Error('a replica that does not answer is never read from');
       },
+      hotStandbyFeedback: null,
       lagMs: async () => {
         asked++;
         throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
@@ -178,6 +182,7 @@ describe('a replica that disappears', () => {
       name: gone.name,
       lagMs: null,
       used: false,
+      hotStandbyFeedback: null,
       error: 'connect ECONNREFUSED 127.0.0.1:1',
     });
   });

@@ -85,6 +85,8 @@ export type ReplicaStatus = {
   /** whether long reads go to it now */
   used: boolean;
   checkedAt: string | null;
+  /** its hot_standby_feedback (null until it answered): off, exports on it can stall its replay (db/create-db.ts) */
+  hotStandbyFeedback: boolean | null;
   error?: string;
 };
 
@@ -101,6 +103,7 @@ export async function replicaStatus(ctx: Source): Promise<ReplicaStatus[]> {
         lagMs,
         used: lagMs !== null && lagMs <= ctx.config.replicaMaxLagMs,
         checkedAt: new Date(s.at).toISOString(),
+        hotStandbyFeedback: replica.hotStandbyFeedback,
         ...(s.error ? { error: s.error } : {}),
       };
     }),
