@@ -87,6 +87,8 @@ const base = createTheme({
   primaryShade: { light: FILLED_SHADE, dark: FILLED_SHADE },
   defaultRadius: 'md',
   cursorType: 'pointer',
+  // a user who asked the system for less motion gets dialogs, drawers and menus without their transitions
+  respectReducedMotion: true,
 });
 const merged = mergeMantineTheme(DEFAULT_THEME, base);
 const PAGE = { white: merged.white, stripe: merged.colors.gray[0] };

@@ -64,7 +64,16 @@ export const BalanceCard = memo(function BalanceCard({
             )}
           </Group>
           {figures === undefined ? (
-            <Skeleton height={28} width={160} mt={6} radius="sm" animate aria-label={`${label} loading`} />
+            // a status, so that its name is announced (an aria-label on a plain div is not allowed, nor read)
+            <Skeleton
+              height={28}
+              width={160}
+              mt={6}
+              radius="sm"
+              animate
+              role="status"
+              aria-label={`${label} loading`}
+            />
           ) : (
             <Stack gap={0} mt={2}>
               {figures.length === 0 ? (
@@ -96,6 +105,7 @@ export const BalanceCard = memo(function BalanceCard({
                 width={120}
                 radius="sm"
                 animate
+                role="status"
                 aria-label={`${label} test book loading`}
               >
                 {' '}

@@ -1,5 +1,5 @@
 import { AppShell } from '@mantine/core';
-import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useDisclosure, useMediaQuery, useReducedMotion } from '@mantine/hooks';
 import { useEffect } from 'react';
 import { Outlet, matchPath, useLocation } from 'react-router';
 import { hasPermission } from '@paydesk/contracts/permissions';
@@ -27,6 +27,8 @@ export function AppLayout() {
   useEffect(() => closeNav(), [pathname, search, closeNav]);
   const scope = useScopeControls();
   const narrow = useMediaQuery('(max-width: 74.99em)', false, { getInitialValueInEffect: false });
+  // as the theme's dialogs do: no sliding navigation for a user who asked the system for less motion
+  const reduceMotion = useReducedMotion();
 
   return (
     <MerchantScopeGate>
@@ -35,6 +37,7 @@ export function AppLayout() {
         header={{ height: scope.any ? { base: HEADER_TWO_ROWS, [NAV_BREAKPOINT]: HEADER_ONE_ROW } : HEADER_ONE_ROW }}
         navbar={{ width: NAVBAR_WIDTH, breakpoint: NAV_BREAKPOINT, collapsed: { mobile: !navOpened } }}
         padding="lg"
+        transitionDuration={reduceMotion ? 0 : undefined}
       >
         <AppShell.Header>
           <TopBar navOpened={navOpened} onToggleNav={nav.toggle} />

@@ -6,6 +6,7 @@ import type {
   AccountListItem,
   CredentialCreateBody,
 } from '@paydesk/contracts';
+import { ACCOUNT_HEALTH_KEY } from '../../../lib/account-health';
 import { call } from '../../../lib/api';
 
 /** Provider accounts serve every merchant: these calls are not merchant-scoped. */
@@ -73,7 +74,12 @@ export function useCreateAccount() {
   return useMutation({
     mutationFn: (body: AccountCreateBody) =>
       call('POST /api/v1/people/create', { body, ...unscoped }).then((r) => r.data),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: listKey }),
+    // the accounts' health too (lib/account-health.ts): the list shows the new account's figures, not a read in flight
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: listKey }),
+        queryClient.invalidateQueries({ queryKey: ACCOUNT_HEALTH_KEY }),
+      ]),
   });
 }
 

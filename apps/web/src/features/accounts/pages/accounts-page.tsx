@@ -2,13 +2,20 @@ import { useState } from 'react';
 import { Alert, Badge, Button, Switch, Table, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
-import type { AccountHealth, AccountListItem } from '@paydesk/contracts';
+import type { AccountListItem } from '@paydesk/contracts';
 import { formatDateShort } from '@paydesk/contracts/dates';
 import { SectionLoader } from '../../../components/full-page-loader';
 import { PageTitle } from '../../../components/page-title';
 import { Refusal } from '../../../components/refusal';
 import { toast } from '../../../components/toast';
-import { lastMoneyText, paidOfGiven, successRateText, useAccountHealth } from '../../../lib/account-health';
+import {
+  NO_FIGURES,
+  lastMoneyText,
+  paidOfGiven,
+  successRateText,
+  useAccountHealth,
+  type HealthFigures,
+} from '../../../lib/account-health';
 import { PAGES } from '../../../lib/pages';
 import { useCan } from '../../../lib/session';
 import { useAccounts, useSetAccountEnabled } from '../api/accounts';
@@ -94,7 +101,12 @@ function AccountsList() {
                   </Table.Td>
                   <Table.Td>{a.bankName ?? '-'}</Table.Td>
                   <Table.Td>{a.paymentMethodName}</Table.Td>
-                  <HealthCells health={healthOf.get(a.id)} failed={health.isError} now={now} />
+                  <HealthCells
+                    health={healthOf.get(a.id)}
+                    loaded={health.isSuccess}
+                    failed={health.isError}
+                    now={now}
+                  />
                   <Table.Td onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>
                     <Switch
                       checked={a.enabled}
@@ -128,9 +140,21 @@ function AccountsList() {
 
 /**
  * An account's health over the last day: the deposits given its requisites and how many were paid, with their share,
- * and when money last arrived ("…" while it loads, "unknown" when it could not be read).
+ * and when money last arrived ("…" while it loads, "unknown" when it could not be read). An account the read has no
+ * figures for is newer than it: none given, no money yet.
  */
-function HealthCells({ health: h, failed, now }: { health: AccountHealth | undefined; failed: boolean; now: number }) {
+function HealthCells({
+  health,
+  loaded,
+  failed,
+  now,
+}: {
+  health: HealthFigures | undefined;
+  loaded: boolean;
+  failed: boolean;
+  now: number;
+}) {
+  const h = health ?? (loaded ? NO_FIGURES : undefined);
   if (!h) {
     const text = failed ? 'unknown' : '…';
     return (
