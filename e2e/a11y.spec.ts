@@ -8,7 +8,8 @@ import { expect, signOut, test } from './support/auth';
  * route) and again as a merchant owner where that view differs.
  */
 
-test.describe.configure({ timeout: 120_000 });
+// the file's tests share nothing: they spread over the workers
+test.describe.configure({ mode: 'parallel', timeout: 120_000 });
 
 const main = (page: Page) => page.getByRole('main');
 
@@ -16,8 +17,6 @@ const main = (page: Page) => page.getByRole('main');
 async function expectAccessible(page: Page, what: string, ready?: Locator) {
   if (ready) await expect(ready).toBeVisible();
   await expect(page.locator('[role="status"][aria-label^="Loading"]')).toHaveCount(0);
-  // dialogs and drawers fade in: let the transition end before colours are measured
-  await page.waitForTimeout(400);
   expect.soft(await wcagViolations(page, { strict: true }), what).toEqual([]);
 }
 
@@ -36,7 +35,7 @@ test('login', async ({ page }) => {
   await expectAccessible(page, '/login', page.getByRole('button', { name: 'Log In' }));
 });
 
-test('every screen as a platform admin, with its dialogs', async ({ page, signInAs }) => {
+test('as a platform admin: reports, merchant and settings, with their dialogs', async ({ page, signInAs }) => {
   await signInAs('admin');
 
   await open(page, '/reports', 'Reports');
@@ -73,7 +72,10 @@ test('every screen as a platform admin, with its dialogs', async ({ page, signIn
   await page.goto('/settings/two-factor');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expectAccessible(page, '/settings/two-factor');
+});
 
+test('as a platform admin: terminals, monitoring and notifications, with their dialogs', async ({ page, signInAs }) => {
+  await signInAs('admin');
   await open(page, '/terminals', 'Terminals');
   await expectAccessible(page, '/terminals', main(page).getByRole('button', { name: 'Save' }).first());
   await page.getByRole('tab', { name: 'Test UZS Deposit' }).click();
@@ -101,7 +103,10 @@ test('every screen as a platform admin, with its dialogs', async ({ page, signIn
 
   await open(page, '/notifications', 'Notifications');
   await expectAccessible(page, '/notifications');
+});
 
+test('as a platform admin: accounts and an account, with their dialogs', async ({ page, signInAs }) => {
+  await signInAs('admin');
   await open(page, '/accounts', 'Accounts');
   await expectAccessible(page, '/accounts', page.getByRole('table', { name: 'Provider accounts' }));
   await page.getByRole('button', { name: 'New Account' }).click();
@@ -121,7 +126,10 @@ test('every screen as a platform admin, with its dialogs', async ({ page, signIn
   await main(page).getByRole('button', { name: 'Add', exact: true }).click();
   await expectAccessible(page, 'Credential dialog', page.getByRole('dialog'));
   await closeDialog(page);
+});
 
+test('as a platform admin: team, roles and audit, with their dialogs', async ({ page, signInAs }) => {
+  await signInAs('admin');
   await open(page, '/team', 'Team');
   await expectAccessible(page, '/team', page.getByRole('table').first());
   await main(page)

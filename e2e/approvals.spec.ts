@@ -21,7 +21,6 @@ async function shots(page: Page, name: string) {
   fs.mkdirSync(SHOTS, { recursive: true });
   for (const width of [1280, 768]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.waitForTimeout(200); // the layout settles at the new width
     await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -82,7 +81,6 @@ test('a live correction into DONE waits for a second person, who approves it on 
     await expect(thresholds.getByRole('textbox', { name: /^Threshold \([A-Z]{3,5}\)$/ })).toBeVisible();
     await thresholds.getByRole('textbox', { name: /^Threshold/ }).fill('1000000.5');
     await expect(thresholds).toContainText('= 1,000,000.50');
-    await page.waitForTimeout(400); // the dialog's opening transition, for the screenshot only
     await page.screenshot({ path: `${SHOTS}/team-policies-thresholds-1280.png` });
     await thresholds.getByRole('button', { name: 'Cancel' }).click();
     await expect(thresholds).toHaveCount(0);
@@ -145,7 +143,6 @@ test('a live correction into DONE waits for a second person, who approves it on 
     await request.getByRole('button', { name: /^Approve: / }).click();
     const approve = page.getByRole('dialog', { name: 'Approve this request' });
     await approve.getByRole('textbox', { name: 'Note (optional)' }).fill('Checked against the statement');
-    await page.waitForTimeout(400); // the dialog's opening transition, for the screenshot only
     await page.screenshot({ path: `${SHOTS}/approvals-approve-1280.png` });
     await approve.getByRole('button', { name: 'Approve', exact: true }).click();
     await expect(toast(page, 'Approved:')).toBeVisible();

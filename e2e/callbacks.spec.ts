@@ -43,7 +43,6 @@ test('the owner sees the callback endpoint on the Merchant page, then previews a
   await expect(card.getByText(/^\d+(\.\d)? % \([\d,]+ of [\d,]+ attempts\)$/)).toBeVisible();
   for (const width of [1280, 768]) {
     await page.setViewportSize({ width, height: 1000 });
-    await page.waitForTimeout(400); // the navigation's collapse transition, for the screenshots only
     await page.screenshot({ path: `test-results/callbacks-endpoint-${width}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 1000 });
@@ -61,7 +60,6 @@ test('the owner sees the callback endpoint on the Merchant page, then previews a
   await expect(rows.first()).toContainText('HTTP 503');
   for (const width of [1280, 768]) {
     await page.setViewportSize({ width, height: 1000 });
-    await page.waitForTimeout(400); // the navigation's collapse transition, for the screenshots only
     await page.screenshot({ path: `test-results/callbacks-list-${width}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 1000 });
@@ -76,10 +74,8 @@ test('the owner sees the callback endpoint on the Merchant page, then previews a
   const count = Number((await preview.textContent())!.match(/^([\d,]+) event/)![1]!.replace(/,/g, ''));
   expect(count).toBe(failed.length);
   expect(await audited()).toBe(auditedBefore);
-  await page.waitForTimeout(400); // the dialog's opening transition, for the screenshots only
   for (const width of [1280, 768]) {
     await page.setViewportSize({ width, height: 1000 });
-    await page.waitForTimeout(400); // the navigation's collapse transition, for the screenshots only
     await page.screenshot({ path: `test-results/callbacks-replay-${width}.png` });
   }
   await page.setViewportSize({ width: 1280, height: 1000 });

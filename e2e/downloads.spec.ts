@@ -100,8 +100,7 @@ test('a report downloads by navigation under the server name, CRLF lines', async
 });
 
 test('a report the server refuses is told in words: no download, no JSON page', async ({ page, signInAs }) => {
-  await signInAs('ops');
-  await page.goto('/reports');
+  await signInAs('ops', '/reports');
   const card = page.getByRole('region', { name: 'Transactions', exact: true });
   await expect(card.getByRole('textbox', { name: 'Date From' })).toHaveValue(/^\d{4}-\d{2}-\d{2}$/);
 

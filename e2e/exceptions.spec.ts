@@ -91,7 +91,6 @@ test('ops matches a late payment to its cancelled deposit from /exceptions; the 
   await expect(dialog.getByRole('row').nth(1)).toContainText('same account');
   await expect(dialog.getByRole('button', { name: /^Match to / }).first()).toBeDisabled();
   await dialog.getByRole('textbox', { name: 'Reason' }).fill('customer paid three minutes after the form expired');
-  await page.waitForTimeout(400); // the dialog's opening transition, for the screenshot only
   await page.screenshot({ path: 'test-results/exceptions-resolve-1280.png' });
   await candidate.getByRole('button', { name: /^Match to / }).click();
   await expect(toast(page, 'Matched to')).toBeVisible();
@@ -221,7 +220,6 @@ async function atWidth(page: Page, width: number) {
     .getByRole('link', { name: 'Terminals', exact: true });
   if (width < 1200) await expect(terminals).not.toBeInViewport();
   else await expect(terminals).toBeInViewport();
-  await page.waitForTimeout(300); // the navigation's transition, for the screenshot only
 }
 
 type QueueSummary = { queue: string; count: number }[];
@@ -330,7 +328,6 @@ test('the navigation counts each desk queue under Exceptions; each opens its tab
   await expect(paused).not.toBeInViewport();
   await page.getByRole('button', { name: 'Toggle navigation' }).click();
   await expect(paused).toBeInViewport();
-  await page.waitForTimeout(300); // the drawer's transition, for the screenshot only
   await page.screenshot({ path: '/tmp/shots/nav-queues-768.png' });
   expect(await wcagViolations(page, { within: ['nav'], strict: true })).toEqual([]);
   await paused.click();

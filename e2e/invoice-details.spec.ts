@@ -162,8 +162,9 @@ test("a viewer sees nothing of the account's requisites; ops does", async ({ pag
 
   await openDetails(page, inv!.invoiceId);
   await expect(page.getByText('Bank name', { exact: true })).toBeVisible();
-  await expect(page.getByText(bankName, { exact: true })).toBeVisible();
-  await expect(page.getByText(owner, { exact: true })).toBeVisible();
+  // (the bank may stand twice: the requisites and the account the money arrived on)
+  await expect(page.getByText(bankName, { exact: true }).first()).toBeVisible();
+  await expect(page.getByText(owner, { exact: true }).first()).toBeVisible();
   await signOut(page);
 
   await signIn(page, 'viewer');
@@ -171,8 +172,9 @@ test("a viewer sees nothing of the account's requisites; ops does", async ({ pag
   await expect(page.getByText('Flow Type', { exact: true })).toBeVisible();
   for (const label of ['Credentials', 'Bank name', 'Owner', 'Provider'])
     await expect(page.getByText(label, { exact: true })).toHaveCount(0);
-  await expect(page.getByText(bankName)).toHaveCount(0);
-  await expect(page.getByText(owner)).toHaveCount(0);
+  // (as the values they would be: a method's name may contain a bank's, "SberbankXCountry" holds "Sberbank")
+  await expect(page.getByText(bankName, { exact: true })).toHaveCount(0);
+  await expect(page.getByText(owner, { exact: true })).toHaveCount(0);
   // nor does the API send them
   const body = await (await page.request.get(`/api/v1/invoice/${inv!.invoiceId}`)).text();
   expect(body).not.toContain(owner);

@@ -82,36 +82,40 @@ for (const { lang, viewport } of LANGS) {
       await expectNoViolations(page, `${lang} deposit: success`);
     });
 
-    test(`${lang}: the fail screens and the support request pass axe`, async ({ page, baseURL }) => {
-      const invoice = await createInvoice(baseURL!, {
-        flowType: 'DEPOSIT',
-        amount: 1_000_000,
-        canChangeAmount: true,
-        expiresInSeconds: 60,
+    test.describe('on a clock of its own', () => {
+      // page.clock, which a page keeps once installed: this test on a page of its own
+      test.use({ freshPage: true });
+      test(`${lang}: the fail screens and the support request pass axe`, async ({ page, baseURL }) => {
+        const invoice = await createInvoice(baseURL!, {
+          flowType: 'DEPOSIT',
+          amount: 1_000_000,
+          canChangeAmount: true,
+          expiresInSeconds: 60,
+        });
+        await page.clock.install();
+        await page.goto(formPath(invoice, lang));
+        await expect(main(page).locator('.pf-method').first()).toBeVisible();
+        // the last minute: the countdown in red must still be readable
+        await expect(page.locator('.pf-countdown.is-urgent')).toBeVisible();
+        await expectNoViolations(page, `${lang}: countdown in its last minute`);
+
+        await page.clock.fastForward('01:05');
+        await expect(main(page).locator('.pf-payment-id')).toBeVisible();
+        await expect(main(page).getByRole('alert')).toBeVisible();
+        await expectNoViolations(page, `${lang} fail: expired`);
+
+        await main(page).locator('button.pf-secondary').click();
+        await expect(main(page).locator('textarea')).toBeVisible();
+        await expectNoViolations(page, `${lang} fail: support request`);
+        await main(page).locator('textarea').fill('The time ran out');
+        await main(page).locator('.pf-support button[type=submit]').click();
+        await expect(main(page).locator('.pf-success-note')).toBeVisible();
+        await expectNoViolations(page, `${lang} fail: support request sent`);
+
+        await page.goto(`/payment/NoSuchFormIdAtAll0123456789?lang=${lang}`);
+        await expect(main(page).locator('.pf-text')).toHaveCount(2);
+        await expectNoViolations(page, `${lang} fail: unknown form`);
       });
-      await page.clock.install();
-      await page.goto(formPath(invoice, lang));
-      await expect(main(page).locator('.pf-method').first()).toBeVisible();
-      // the last minute: the countdown in red must still be readable
-      await expect(page.locator('.pf-countdown.is-urgent')).toBeVisible();
-      await expectNoViolations(page, `${lang}: countdown in its last minute`);
-
-      await page.clock.fastForward('01:05');
-      await expect(main(page).locator('.pf-payment-id')).toBeVisible();
-      await expect(main(page).getByRole('alert')).toBeVisible();
-      await expectNoViolations(page, `${lang} fail: expired`);
-
-      await main(page).locator('button.pf-secondary').click();
-      await expect(main(page).locator('textarea')).toBeVisible();
-      await expectNoViolations(page, `${lang} fail: support request`);
-      await main(page).locator('textarea').fill('The time ran out');
-      await main(page).locator('.pf-support button[type=submit]').click();
-      await expect(main(page).locator('.pf-success-note')).toBeVisible();
-      await expectNoViolations(page, `${lang} fail: support request sent`);
-
-      await page.goto(`/payment/NoSuchFormIdAtAll0123456789?lang=${lang}`);
-      await expect(main(page).locator('.pf-text')).toHaveCount(2);
-      await expectNoViolations(page, `${lang} fail: unknown form`);
     });
 
     test(`${lang}: card withdrawal entry passes axe, with and without errors`, async ({ page, baseURL }) => {

@@ -232,42 +232,46 @@ for (const keys of ['+79161234567', '89161234567', '9161234567']) {
   });
 }
 
-test('a form that expires on screen fails and continues to the cancel URL', async ({ page, baseURL }) => {
-  const invoice = await createInvoice(baseURL!, {
-    flowType: 'DEPOSIT',
-    amount: 1_000_000,
-    canChangeAmount: true,
-    expiresInSeconds: 120,
+test.describe('on a clock of its own', () => {
+  // page.clock, which a page keeps once installed: this test on a page of its own
+  test.use({ freshPage: true });
+  test('a form that expires on screen fails and continues to the cancel URL', async ({ page, baseURL }) => {
+    const invoice = await createInvoice(baseURL!, {
+      flowType: 'DEPOSIT',
+      amount: 1_000_000,
+      canChangeAmount: true,
+      expiresInSeconds: 120,
+    });
+    // the countdown runs on the page's monotonic clock; fast-forward it instead of waiting two minutes
+    await page.clock.install();
+    await page.goto(formPath(invoice));
+
+    await expect(heading(page)).toHaveText('Select payment method');
+    const timer = page.getByRole('timer');
+    // red only in the last minute, when no hours and no minutes remain
+    await expect(timer).toHaveText(/^00:01:\d\d$/);
+    await expect(timer).toHaveCSS('color', 'rgb(22, 25, 29)');
+    await page.clock.fastForward('01:05');
+    await expect(timer).toHaveText(/^00:00:\d\d$/);
+    await expect(timer).toHaveCSS('color', 'rgb(185, 28, 28)');
+
+    await page.clock.fastForward('01:00');
+    await expect(heading(page)).toHaveText('Fail');
+    await expect(main(page).getByText('Something went wrong')).toBeVisible();
+    await expect(main(page).getByText('The time for this payment has run out.')).toBeVisible();
+    await expect(main(page).getByText(invoice.invoiceId)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Copy Invoice ID' })).toBeVisible();
+
+    await page.getByRole('button', { name: 'Contact support' }).click();
+    await page
+      .getByRole('textbox', { name: 'Describe the problem (optional)' })
+      .fill('The time ran out while I was paying');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(main(page).getByText('Your request has been sent.', { exact: false })).toBeVisible();
+
+    await page.getByRole('link', { name: 'Continue' }).click();
+    await expect(page).toHaveURL(/\/api\/health\?cancel$/);
   });
-  // the countdown runs on the page's monotonic clock; fast-forward it instead of waiting two minutes
-  await page.clock.install();
-  await page.goto(formPath(invoice));
-
-  await expect(heading(page)).toHaveText('Select payment method');
-  const timer = page.getByRole('timer');
-  // red only in the last minute, when no hours and no minutes remain
-  await expect(timer).toHaveText(/^00:01:\d\d$/);
-  await expect(timer).toHaveCSS('color', 'rgb(22, 25, 29)');
-  await page.clock.fastForward('01:05');
-  await expect(timer).toHaveText(/^00:00:\d\d$/);
-  await expect(timer).toHaveCSS('color', 'rgb(185, 28, 28)');
-
-  await page.clock.fastForward('01:00');
-  await expect(heading(page)).toHaveText('Fail');
-  await expect(main(page).getByText('Something went wrong')).toBeVisible();
-  await expect(main(page).getByText('The time for this payment has run out.')).toBeVisible();
-  await expect(main(page).getByText(invoice.invoiceId)).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Copy Invoice ID' })).toBeVisible();
-
-  await page.getByRole('button', { name: 'Contact support' }).click();
-  await page
-    .getByRole('textbox', { name: 'Describe the problem (optional)' })
-    .fill('The time ran out while I was paying');
-  await page.getByRole('button', { name: 'Send' }).click();
-  await expect(main(page).getByText('Your request has been sent.', { exact: false })).toBeVisible();
-
-  await page.getByRole('link', { name: 'Continue' }).click();
-  await expect(page).toHaveURL(/\/api\/health\?cancel$/);
 });
 
 test('an unknown form id shows the fail screen', async ({ page }) => {

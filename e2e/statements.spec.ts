@@ -123,7 +123,6 @@ test('ops uploads a statement on /exceptions, sees its outcomes and accepts an e
   await expect(columns.getByText('The same column as Reference')).toBeVisible();
   await expect(columns.getByRole('button', { name: 'Save' })).toBeDisabled();
   await page.setViewportSize({ width: 768, height: 900 });
-  await page.waitForTimeout(400); // the dialog's opening transition, for the screenshot only
   await page.screenshot({ path: `${SHOTS}/statements-columns-768.png` });
   await page.setViewportSize({ width: 1280, height: 900 });
   await counterparty.fill('');
@@ -137,7 +136,6 @@ test('ops uploads a statement on /exceptions, sees its outcomes and accepts an e
   const dialog = page.getByRole('dialog', { name: 'Resolve line 3' });
   await dialog.getByRole('radiogroup', { name: 'Resolution' }).locator('label').filter({ hasText: 'Accept' }).click();
   await dialog.getByRole('textbox', { name: 'Reason' }).fill('the bank took its fee from the transfer');
-  await page.waitForTimeout(400); // the dialog's opening transition, for the screenshot only
   await page.screenshot({ path: `${SHOTS}/statements-resolve-1280.png` });
   await dialog.getByRole('button', { name: 'Accept' }).click();
   await expect(toast(page, 'Difference accepted')).toBeVisible();

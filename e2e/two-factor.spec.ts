@@ -53,7 +53,6 @@ async function screenshots(page: Page, testInfo: TestInfo, name: string) {
     [768, 1024],
   ] as const) {
     await page.setViewportSize({ width, height });
-    await page.waitForTimeout(200); // let the layout settle at the new width
     await page.screenshot({ path: testInfo.outputPath(`${name}-${width}.png`), fullPage: true });
   }
   if (original) await page.setViewportSize(original);

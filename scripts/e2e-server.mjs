@@ -1,7 +1,7 @@
 // One server of the browser tests (playwright.config.ts starts one per worker): node scripts/e2e-server.mjs <port>
-// <data folder> <first>. The first one builds the web app, then every one starts the server from the sources on a
-// fresh data folder with the demo data; the others wait for that build (a marker file named by E2E_RUN_ID, which the
-// config sets once per run), so that all serve the same files.
+// <data folder> <first>. The first one builds the web app (unless E2E_WEB_BUILT says npm test just did), then every
+// one starts the server from the sources on a fresh data folder with the demo data; the others wait for that build (a
+// marker file named by E2E_RUN_ID, which the config sets once per run), so that all serve the same files.
 import { spawnSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,11 +15,14 @@ if (first === 'true') {
   for (const f of fs.readdirSync(path.join(root, '.tmp'), { withFileTypes: true })) {
     if (f.name.startsWith('e2e-build-')) fs.rmSync(path.join(root, '.tmp', f.name), { force: true });
   }
-  const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  // E2E_WEB_BUILT: npm test has just built it (scripts/test.mjs)
+  if (!process.env.E2E_WEB_BUILT) {
+    const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    if (build.status !== 0) process.exit(build.status ?? 1);
+  }
   fs.writeFileSync(marker, '');
 } else {
   // the first server's build: at most as long as Playwright waits for the server

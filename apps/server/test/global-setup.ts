@@ -12,18 +12,18 @@ import { TMP_DIR, runFiles } from './paths';
 
 /**
  * Migrates and seeds ONE template database per run; every test file clones it
- * (PGlite: a data-dir dump loaded in memory; PostgreSQL: CREATE DATABASE … TEMPLATE).
+ * (PGlite: a copy of its data folder; PostgreSQL: CREATE DATABASE … TEMPLATE).
  */
 export default async function setup(project: TestProject) {
   // the template's demo users are hashed here, in this process (as vitest.config.ts sets it for the test files)
   process.env.PASSWORD_HASH_COST ??= '14';
   fs.mkdirSync(TMP_DIR, { recursive: true });
   const runId = `${process.pid}-${Date.now()}`;
-  const { template: TEMPLATE_FILE, demo: DEMO_FILE } = runFiles(runId);
+  const { demo: DEMO_FILE, databases: DATABASES } = runFiles(runId);
   project.provide('demoFile', DEMO_FILE);
   const cleanFiles = () => {
-    fs.rmSync(TEMPLATE_FILE, { force: true });
     fs.rmSync(DEMO_FILE, { force: true });
+    fs.rmSync(DATABASES, { recursive: true, force: true });
   };
   const url = process.env.DATABASE_URL;
   const config = loadConfig({ NODE_ENV: 'test' }, { workers: false, dataDir: TMP_DIR });
@@ -51,10 +51,13 @@ export default async function setup(project: TestProject) {
   await seedDemoIfEmpty(await createContext(dbh, config), { writeFile: DEMO_FILE });
   await dbh.close();
   const dump = await pglite.dumpDataDir('none');
-  fs.writeFileSync(TEMPLATE_FILE, Buffer.from(await dump.arrayBuffer()));
   await pglite.close();
+  // as a data folder: a test file's database is a copy of it (test/harness.ts createTestDb)
+  const folder = path.join(DATABASES, 'template');
+  fs.mkdirSync(DATABASES, { recursive: true });
+  await (await PGlite.create(folder, { loadDataDir: dump })).close();
   project.provide('pgTemplate', '');
-  project.provide('templateFile', TEMPLATE_FILE);
+  project.provide('templateFolder', folder);
   return cleanFiles;
 }
 
@@ -86,7 +89,8 @@ export async function emptyDatabase(url: string, prefix: string): Promise<{ url:
 declare module 'vitest' {
   export interface ProvidedContext {
     pgTemplate: string;
-    templateFile: string;
+    /** the embedded template as a data folder, to be copied (not opened: it stays as seeded) */
+    templateFolder: string;
     demoFile: string;
   }
 }

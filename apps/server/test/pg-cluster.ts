@@ -124,7 +124,12 @@ async function clusterOf(dir: string, data: string, port: number, walArchive: st
       const replicaPort = await freePort();
       const from = ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres'];
       await asPostgres('pg_basebackup', [...from, '-D', replicaData, '-R', '-X', 'stream', '-c', 'fast']);
-      fs.appendFileSync(path.join(replicaData, 'postgresql.conf'), listenConf(replicaDir, replicaPort));
+      // a reporting replica (docs/operations.md, "Read replicas"): it tells the primary which rows its queries still
+      // read, so that replaying the primary's clean-up never waits behind an export
+      fs.appendFileSync(
+        path.join(replicaData, 'postgresql.conf'),
+        `${listenConf(replicaDir, replicaPort)}hot_standby_feedback = on\n`,
+      );
       return clusterOf(replicaDir, replicaData, replicaPort, '');
     },
     async destroy() {

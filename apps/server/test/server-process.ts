@@ -2,6 +2,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { inject } from 'vitest';
 import { TEST_KEY_FILE, TMP_DIR } from './paths';
 
 /*
@@ -38,15 +39,25 @@ export type ServerProcess = {
 /**
  * Starts a server process on `databaseUrl` and waits for its "running at" line. `env` adds to or overrides the
  * defaults: development mode without demo data or workers, warnings and up logged.
+ *
+ * `demoData` (the embedded database, `databaseUrl` ''): its data folder starts as the suite's template, migrated and
+ * seeded once a run (test/global-setup.ts), with the demo merchant's file beside it, as `npm start` leaves a first
+ * start: a copy of a folder instead of the 16 s of a first start's initdb, migrations and seed.
  */
 export async function startServer(
   name: string,
   databaseUrl: string,
   env: NodeJS.ProcessEnv = {},
-  opts: { serverDir?: string } = {},
+  opts: { serverDir?: string; demoData?: boolean } = {},
 ): Promise<ServerProcess> {
   const dataDir = path.join(TMP_DIR, `server-${process.pid}-${name}`);
   fs.mkdirSync(dataDir, { recursive: true });
+  if (opts.demoData) {
+    if (databaseUrl) throw new Error("demoData is the embedded database's: a PostgreSQL database seeds itself");
+    fs.rmSync(path.join(dataDir, 'pgdata'), { recursive: true, force: true });
+    fs.cpSync(inject('templateFolder'), path.join(dataDir, 'pgdata'), { recursive: true });
+    fs.copyFileSync(inject('demoFile'), path.join(dataDir, 'demo-merchant.json'));
+  }
   // serverDir: another checkout's apps/server (a previous release, with its own node_modules)
   const child = spawn(process.execPath, [TSX_CLI, 'src/server.ts'], {
     cwd: opts.serverDir ?? SERVER_DIR,

@@ -23,7 +23,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('backup and restore of the embedded 
   });
 
   it('a backup taken while the server serves restores what was committed before it, with books that reconcile', async () => {
-    server = await startServer('backup', '', { SEED_DEMO: 'true' });
+    server = await startServer('backup', '', {}, { demoData: true });
     const env = { DATA_DIR: server.dataDir, DATA_ENCRYPTION_KEY_FILE: '' };
     const demo = JSON.parse(
       fs.readFileSync(path.join(server.dataDir, 'demo-merchant.json'), 'utf8'),

@@ -24,6 +24,9 @@ describe.skipIf(!enabled)('the database restarts under load', () => {
   let cluster: Cluster | undefined;
   let server: ServerProcess | undefined;
   afterAll(async () => {
+    // a server that died under the test says why
+    if (server && !server.alive)
+      console.error(`the server exited; its last lines:\n${server.output.slice(-40).join('\n')}`);
     if (server) await stopServer(server);
     await cluster?.destroy();
   });

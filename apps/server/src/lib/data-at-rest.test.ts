@@ -68,11 +68,9 @@ describe.skipIf(!!process.env.DATABASE_URL)('the embedded database folder', () =
 
   it('holds neither the card nor the phone number, in the log or the tables, after a checkpoint', async () => {
     const pgdata = path.join(dir, 'pgdata');
-    // the run's migrated and seeded template, written to a folder on disk like the served embedded database
-    const pglite = await PGlite.create({
-      dataDir: pgdata,
-      loadDataDir: new Blob([fs.readFileSync(inject('templateFile'))]),
-    });
+    // the run's migrated and seeded template, copied to a folder on disk like the served embedded database
+    fs.cpSync(inject('templateFolder'), pgdata, { recursive: true });
+    const pglite = await PGlite.create(pgdata);
     const dbh = await createDb({ pglite });
     const config = loadConfig(
       { NODE_ENV: 'test', LOG_LEVEL: 'silent' },

@@ -27,7 +27,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('rotate-data-key on the embedded dat
   });
 
   it('rotates through the running server under traffic, then on the stopped folder', async () => {
-    server = await startServer('rotate', '', { SEED_DEMO: 'true' });
+    server = await startServer('rotate', '', {}, { demoData: true });
     const srv = server;
     const env = { DATA_DIR: srv.dataDir, DATA_ENCRYPTION_KEY_FILE: TEST_KEY_FILE };
     const demo = JSON.parse(fs.readFileSync(path.join(srv.dataDir, 'demo-merchant.json'), 'utf8')) as DemoMerchantFile;
