@@ -56,17 +56,26 @@ async function webhookPayloadOf(tx: Tx, inv: InvoiceRow, type: WebhookType): Pro
  * invoice's callbackUrl, else its terminal's; without one the row is kept as NO_URL.
  */
 export async function enqueueCallback(tx: Tx, inv: InvoiceRow, at: Date, type: WebhookType = 'invoice.status') {
+  const res = await tx.execute<{ id: string; status: string }>(
+    sql`${await callbackInsert(tx, inv, at, type)} RETURNING id, status`,
+  );
+  return res.rows[0]!;
+}
+
+/**
+ * The outbox row's INSERT, as a statement to send: enqueueCallback sends it alone, and the engine's write path sends
+ * it with the change's status event and event-log entries, in one round trip (engine/service.ts writeTrail).
+ */
+export async function callbackInsert(tx: Tx, inv: InvoiceRow, at: Date, type: WebhookType = 'invoice.status') {
   const manual = type === 'invoice.manual';
   const payload = JSON.stringify(await webhookPayloadOf(tx, inv, type));
-  const res = await tx.execute<{ id: string; status: string }>(sql`
+  return sql`
     INSERT INTO callbacks (invoice_id, merchant_id, url, payload, invoice_status, status, manual, next_attempt_at, create_date)
     SELECT ${inv.id}, ${inv.merchantId}, COALESCE(${inv.callbackUrl}::text, t.callback_url), ${payload}::jsonb,
       ${inv.status},
       CASE WHEN COALESCE(${inv.callbackUrl}::text, t.callback_url) IS NULL THEN 'NO_URL' ELSE 'PENDING' END,
       ${manual}, ${at.toISOString()}::timestamptz, ${at.toISOString()}::timestamptz
-    FROM terminals t WHERE t.id = ${inv.terminalId}
-    RETURNING id, status`);
-  return res.rows[0]!;
+    FROM terminals t WHERE t.id = ${inv.terminalId}`;
 }
 
 /** An invoice's callbacks, for the merchant it belongs to (another merchant's invoice: 404). */

@@ -8,19 +8,13 @@ import {
   retryRefusal,
   type FlowType,
   type InvoiceStatus,
+  type WebhookType,
 } from '@paydesk/contracts';
 import type { Tx } from '../../db/create-db';
-import {
-  eventLog,
-  invoices,
-  invoiceStatusEvents,
-  providerTransactions,
-  supportTickets,
-  terminals,
-} from '../../db/schema';
+import { eventLog, invoices, providerTransactions, supportTickets, terminals } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { AppError, badRequest, invalidState, notFound } from '../../lib/errors';
-import { enqueueCallback } from '../callbacks/service';
+import { callbackInsert, enqueueCallback } from '../callbacks/service';
 import { postInvoiceDelta } from '../ledger/service';
 import { getSetting } from '../settings/service';
 import { recordAudit, staffActor, type AuditActor, type AuditRecord } from '../audit/service';
@@ -158,9 +152,10 @@ type InvoiceWrite = {
  * 1. the invariants (guards.ts), before anything is written;
  * 2. money that arrived unmatched: a deposit staff set DONE takes it from suspense instead of counting it twice, and a
  *    deposit paid from suspense that leaves DONE gives the money back to suspense (suspense.ts);
- * 3. the row, the status event (a status change), the event-log entry;
- * 4. the ledger: the difference between the invoice's effect before and after;
- * 5. the merchant's callback: invoice.status when the status moved, invoice.amount_changed when only the amount did.
+ * 3. the row;
+ * 4. the ledger: the difference between the invoice's effect before and after (and a DONE deposit's over-limit flag);
+ * 5. the trail, in one statement (writeTrail): the status event (a status change), the event-log entries, and the
+ *    merchant's callback: invoice.status when the status moved, invoice.amount_changed when only the amount did.
  */
 export async function writeInvoice(ctx: AppContext, tx: Tx, inv: InvoiceRow, w: InvoiceWrite): Promise<InvoiceRow> {
   const now = ctx.now();
@@ -188,19 +183,64 @@ export async function writeInvoice(ctx: AppContext, tx: Tx, inv: InvoiceRow, w: 
     .set({ ...patch, status: to, ...(moved ? { statusDate: now } : {}) })
     .where(eq(invoices.id, inv.id))
     .returning();
-  if (moved) {
-    await tx
-      .insert(invoiceStatusEvents)
-      .values({ invoiceId: inv.id, status: to, statusDate: now, userId: w.actor.userId ?? null });
-  }
-  await logEvent(tx, inv, now, w.actor, w.event.code, w.event.description, w.event.data);
-  if (funding?.event)
-    await logEvent(tx, inv, now, w.actor, funding.event.code, funding.event.description, funding.event.data);
+  const logged = [w.event, ...(funding?.event ? [funding.event] : [])];
   await postInvoiceDelta(tx, inv, updated!, w.ledgerKind, now);
-  if (moved) await afterMoneyArrived(ctx, tx, updated!, w.actor, now);
-  if (moved) await enqueueCallback(tx, updated!, now);
-  else if (updated!.amount !== inv.amount) await enqueueCallback(tx, updated!, now, 'invoice.amount_changed');
+  if (moved && (await overLimitAfterMoneyArrived(updated!, now))) logged.push(overLimitEvent(updated!.accountId!));
+  await writeTrail(tx, updated!, now, w.actor, {
+    statusEvent: moved,
+    logged,
+    callback: moved ? 'invoice.status' : updated!.amount !== inv.amount ? 'invoice.amount_changed' : null,
+  });
   return updated!;
+
+  /** A DONE deposit may take its account past the limit (the money is there): flag it, and the log says so. */
+  async function overLimitAfterMoneyArrived(row: InvoiceRow, at: Date) {
+    if (row.flowType !== 'DEPOSIT' || row.status !== 'DONE' || row.accountId === null) return false;
+    return flagOverLimit(tx, row.accountId, row.isTest, at);
+  }
+}
+
+const overLimitEvent = (accountId: number): LoggedEvent => ({
+  code: 'ACCOUNT_OVER_LIMIT',
+  description: `Account ${accountId} is over its limit after this deposit; it gets no requisites until the limit is raised`,
+  data: { accountId },
+});
+
+type LoggedEvent = InvoiceWrite['event'];
+
+/**
+ * The rows that record a change (steps 3 and 5 of writeInvoice) in one statement, one round trip: the status event
+ * when the status moved, the event-log entries in their order, and the merchant's callback when there is one. The
+ * invoice row itself was written first, as the callback reports it.
+ */
+async function writeTrail(
+  tx: Tx,
+  inv: InvoiceRow,
+  at: Date,
+  actor: Actor,
+  trail: { statusEvent: boolean; logged: LoggedEvent[]; callback: WebhookType | null },
+) {
+  const userId = actor.userId ?? null;
+  const time = sql`${at.toISOString()}::timestamptz`;
+  const inserts = [
+    ...(trail.statusEvent
+      ? [
+          sql`status_event AS (INSERT INTO invoice_status_events (invoice_id, status, status_date, user_id)
+              VALUES (${inv.id}, ${inv.status}, ${time}, ${userId}))`,
+        ]
+      : []),
+    sql`logged AS (INSERT INTO event_log (merchant_id, invoice_id, code, description, data, event_time, user_id)
+        VALUES ${sql.join(
+          trail.logged.map(
+            (e) =>
+              sql`(${inv.merchantId}, ${inv.id}, ${e.code}, ${e.description},
+                   ${JSON.stringify({ actor: actor.kind, ...e.data })}::jsonb, ${time}, ${userId})`,
+          ),
+          sql`, `,
+        )})`,
+  ];
+  const last = trail.callback ? await callbackInsert(tx, inv, at, trail.callback) : sql`SELECT 1`;
+  await tx.execute(sql`WITH ${sql.join(inserts, sql`, `)} ${last}`);
 }
 
 /**
@@ -244,22 +284,6 @@ export async function applyTransition(
     },
     ledgerKind: actor.kind === 'operator' ? 'operator_status' : 'invoice_status',
   });
-}
-
-/** A DONE deposit may take its account past the limit (the money is there): flag it and say so in the log. */
-async function afterMoneyArrived(ctx: AppContext, tx: Tx, inv: InvoiceRow, actor: Actor, at: Date) {
-  if (inv.flowType !== 'DEPOSIT' || inv.status !== 'DONE' || inv.accountId === null) return;
-  if (await flagOverLimit(tx, inv.accountId, inv.isTest, at)) {
-    await logEvent(
-      tx,
-      inv,
-      at,
-      actor,
-      'ACCOUNT_OVER_LIMIT',
-      `Account ${inv.accountId} is over its limit after this deposit; it gets no requisites until the limit is raised`,
-      { accountId: inv.accountId },
-    );
-  }
 }
 
 /**

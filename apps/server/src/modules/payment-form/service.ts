@@ -1,4 +1,4 @@
-import { and, eq, notInArray, sql } from 'drizzle-orm';
+import { and, eq, notInArray, sql, type SQL } from 'drizzle-orm';
 import {
   feeFor,
   holdsRequisites,
@@ -19,8 +19,10 @@ import { AppError, badRequest, invalidState } from '../../lib/errors';
 import { RequisitesRefusal } from '../engine/guards';
 import {
   accountRequisites,
-  depositCandidates,
+  candidatesOf,
+  depositCandidatesJson,
   lockFirstFreeAccount,
+  type DepositCandidates,
   routePayout,
   type RoutedAccount,
   type RoutingStep,
@@ -49,6 +51,26 @@ function assertOpen(ctx: AppContext, inv: Pick<InvoiceRow, 'status' | 'expiresAt
 type MethodRow = FormMethod & { currencyId: number; countryCode: string };
 
 async function terminalMethods(db: DbOrTx, terminalId: string): Promise<MethodRow[]> {
+  return (await methodsWith(db, terminalId, sql`NULL`)).methods;
+}
+
+/**
+ * A deposit's methods and, for the one the customer chose, routing's candidate accounts (depositCandidates), read in
+ * one statement: the credential step's first read after the invoice's lock.
+ */
+async function methodsAndCandidates(tx: Tx, inv: InvoiceRow, paymentMethodId: number) {
+  const candidates = depositCandidatesJson({ paymentMethodId, currencyId: inv.currencyId, isTest: inv.isTest });
+  const { methods, extra } = await methodsWith(
+    tx,
+    inv.terminalId,
+    sql`CASE WHEN m.id = ${paymentMethodId} THEN ${candidates} END`,
+  );
+  const i = methods.findIndex((m) => m.id === paymentMethodId);
+  return { methods, candidates: candidatesOf(i < 0 ? null : (extra[i] as Parameters<typeof candidatesOf>[0])) };
+}
+
+/** The terminal's methods, each with one more value of the caller's (`extra`, NULL for none). */
+async function methodsWith(db: DbOrTx, terminalId: string, extra: SQL) {
   const res = await db.execute<{
     id: number;
     name: string;
@@ -59,21 +81,26 @@ async function terminalMethods(db: DbOrTx, terminalId: string): Promise<MethodRo
     max_amount: number;
     currency_id: number;
     country_code: string;
+    extra: unknown;
   }>(sql`
-    SELECT m.id, m.name, m.code, m.requisite_type, m.is_bank_transfer, m.min_amount, m.max_amount, m.currency_id, m.country_code
+    SELECT m.id, m.name, m.code, m.requisite_type, m.is_bank_transfer, m.min_amount, m.max_amount, m.currency_id,
+      m.country_code, ${extra} AS extra
     FROM terminal_methods tm JOIN payment_methods m ON m.id = tm.payment_method_id
     WHERE tm.terminal_id = ${terminalId} ORDER BY m.id`);
-  return res.rows.map((r) => ({
-    id: Number(r.id),
-    name: r.name,
-    code: r.code,
-    type: r.requisite_type.toLowerCase() === 'phone' ? 'phone' : 'card',
-    isBankTransfer: r.is_bank_transfer,
-    minAmount: Number(r.min_amount),
-    maxAmount: Number(r.max_amount),
-    currencyId: Number(r.currency_id),
-    countryCode: r.country_code.trim().toUpperCase(),
-  }));
+  return {
+    methods: res.rows.map((r): MethodRow => ({
+      id: Number(r.id),
+      name: r.name,
+      code: r.code,
+      type: r.requisite_type.toLowerCase() === 'phone' ? 'phone' : 'card',
+      isBankTransfer: r.is_bank_transfer,
+      minAmount: Number(r.min_amount),
+      maxAmount: Number(r.max_amount),
+      currencyId: Number(r.currency_id),
+      countryCode: r.country_code.trim().toUpperCase(),
+    })),
+    extra: res.rows.map((r) => r.extra),
+  };
 }
 
 async function invoiceByForm(db: DbOrTx, formId: string) {
@@ -175,7 +202,10 @@ export async function requestCredential(ctx: AppContext, formId: string, body: F
     }
     if (inv.status !== 'NEW')
       throw invalidState(`This payment is already ${inv.status}; credentials can no longer be requested`);
-    const methods = await terminalMethods(tx, inv.terminalId);
+    const { methods, candidates } =
+      inv.flowType === 'DEPOSIT'
+        ? await methodsAndCandidates(tx, inv, body.paymentMethodId)
+        : { methods: await terminalMethods(tx, inv.terminalId), candidates: null };
     const method = methods.find((m) => m.id === body.paymentMethodId);
     if (!method)
       throw badRequest('This payment method is not available for this payment', { paymentMethodId: 'Not available' });
@@ -192,7 +222,7 @@ export async function requestCredential(ctx: AppContext, formId: string, body: F
       });
       return { amount: body.amount, credentials: null };
     }
-    const { account: acc, routing } = await assignRequisites(ctx.vault, tx, inv, method.id, (sp, acc, steps) =>
+    const { account: acc, routing } = await assignRequisites(ctx.vault, tx, candidates!, (sp, acc, steps) =>
       applyTransition(ctx, sp, inv, 'IN_PROGRESS', CUSTOMER, {
         patch: {
           paymentMethodId: method.id,
@@ -240,15 +270,9 @@ export async function requestCredential(ctx: AppContext, formId: string, body: F
 async function assignRequisites(
   vault: DataVault,
   tx: Tx,
-  inv: InvoiceRow,
-  paymentMethodId: number,
+  { eligible, skipped }: DepositCandidates,
   assign: (sp: Tx, acc: RoutedAccount, routing: RoutingStep[]) => Promise<unknown>,
 ): Promise<{ account: RoutedAccount | null; routing: RoutingStep[] }> {
-  const { eligible, skipped } = await depositCandidates(tx, {
-    paymentMethodId,
-    currencyId: inv.currencyId,
-    isTest: inv.isTest,
-  });
   const refused = new Map<number, RoutingStep['outcome']>();
   // the record up to an account: the candidates before it passed over, refused or (not tried, so) busy
   const recordTo = (accountId: number | null): RoutingStep[] => {
@@ -261,20 +285,25 @@ async function assignRequisites(
   };
   let left = eligible;
   // one try: the first free account left (or, waiting, the one given), as the engine's guard judges it
+  // A try runs after a savepoint of its own, and a refused try rolls back to it, which releases the account's lock.
+  // A try that gives the account keeps its savepoint until the transaction commits: no RELEASE, one round trip less.
   const tryAccount = async (waitFor?: number): Promise<RoutedAccount | 'all busy' | null> => {
     let accountId: number | null = waitFor ?? null;
+    await tx.execute(sql.raw('SAVEPOINT routing_try'));
     try {
-      return await tx.transaction(async (sp) => {
-        accountId ??= await lockFirstFreeAccount(sp, left);
-        if (accountId === null) return 'all busy' as const;
-        left = left.filter((id) => id !== accountId);
-        const acc = await accountRequisites(vault, sp, accountId);
-        if (!acc) return null;
-        await assign(sp, acc, recordTo(accountId));
-        return acc;
-      });
+      const acc =
+        waitFor === undefined
+          ? await lockFirstFreeAccount(vault, tx, left)
+          : await accountRequisites(vault, tx, waitFor);
+      if (waitFor === undefined && !acc) return 'all busy' as const;
+      accountId ??= acc!.accountId;
+      left = left.filter((id) => id !== accountId);
+      if (!acc) return null;
+      await assign(tx, acc, recordTo(accountId));
+      return acc;
     } catch (err) {
       if (err instanceof RequisitesRefusal && accountId !== null) {
+        await tx.execute(sql.raw('ROLLBACK TO SAVEPOINT routing_try'));
         refused.set(accountId, err.reason);
         return null;
       }
@@ -307,13 +336,13 @@ async function reissueRequisites(
   if (!inv.canChangeAmount && body.amount !== inv.amount) {
     throw badRequest('The amount of this payment cannot be changed', { amount: `Must be ${inv.amount}` });
   }
-  const methods = await terminalMethods(tx, inv.terminalId);
+  const { methods, candidates } = await methodsAndCandidates(tx, inv, body.paymentMethodId);
   const method = methods.find((m) => m.id === body.paymentMethodId);
   if (!method)
     throw badRequest('This payment method is not available for this payment', { paymentMethodId: 'Not available' });
   checkAmount(inv, method, methods, body.amount);
   const fee = feeFor(body.amount, await terminalFeeBps(tx, inv.terminalId));
-  const { account: acc } = await assignRequisites(ctx.vault, tx, inv, method.id, (sp, acc, routing) =>
+  const { account: acc } = await assignRequisites(ctx.vault, tx, candidates, (sp, acc, routing) =>
     reissue(
       ctx,
       sp,

@@ -29,56 +29,87 @@ export type { RoutingStep };
  * lock another customer holds is passed over first (lockFirstFreeAccount). `skipped`: the
  * method's other accounts and why they were not offered, for the invoice's routing record.
  */
-export async function depositCandidates(
-  tx: Tx,
-  args: { paymentMethodId: number; currencyId: number; isTest: boolean },
-): Promise<{ eligible: number[]; skipped: RoutingStep[] }> {
-  const res = await tx.execute<{ id: number; skip: RoutingSkipReason | null }>(sql`
-    SELECT a.id, CASE WHEN NOT a.enabled THEN 'disabled' WHEN l.paused_at IS NOT NULL THEN 'paused'
-                      WHEN l.over_limit_since IS NOT NULL THEN 'over limit' END AS skip
+export async function depositCandidates(tx: Tx, args: CandidateArgs): Promise<DepositCandidates> {
+  const res = await tx.execute<{ candidates: CandidateRow[] | null }>(
+    sql`SELECT ${depositCandidatesJson(args)} AS candidates`,
+  );
+  return candidatesOf(res.rows[0]?.candidates ?? null);
+}
+
+type CandidateArgs = { paymentMethodId: number; currencyId: number; isTest: boolean };
+export type DepositCandidates = { eligible: number[]; skipped: RoutingStep[] };
+type CandidateRow = { id: number; skip: RoutingSkipReason | null };
+
+/**
+ * depositCandidates' query as one value, a JSON array of `{id, skip}` best first: for a statement that reads the
+ * candidates beside something else (the payment form reads them with the terminal's methods, one round trip);
+ * `candidatesOf` reads it back.
+ */
+export function depositCandidatesJson(args: CandidateArgs) {
+  return sql`(
+    SELECT json_agg(json_build_object('id', a.id, 'skip',
+             CASE WHEN NOT a.enabled THEN 'disabled' WHEN l.paused_at IS NOT NULL THEN 'paused'
+                  WHEN l.over_limit_since IS NOT NULL THEN 'over limit' END) ORDER BY l.priority DESC, a.id)
     FROM provider_accounts a
     JOIN providers p ON p.id = a.provider_id
     JOIN payment_methods m ON m.id = a.payment_method_id
     JOIN account_limits l ON l.account_id = a.id
     WHERE a.payment_method_id = ${args.paymentMethodId} AND m.currency_id = ${args.currencyId}
-      AND p.is_sandbox = ${args.isTest}
-    ORDER BY l.priority DESC, a.id`);
+      AND p.is_sandbox = ${args.isTest})`;
+}
+
+export function candidatesOf(rows: CandidateRow[] | null): DepositCandidates {
+  const all = rows ?? [];
   return {
-    eligible: res.rows.filter((r) => r.skip === null).map((r) => Number(r.id)),
-    skipped: res.rows.filter((r) => r.skip !== null).map((r) => ({ accountId: Number(r.id), outcome: r.skip! })),
+    eligible: all.filter((r) => r.skip === null).map((r) => Number(r.id)),
+    skipped: all.filter((r) => r.skip !== null).map((r) => ({ accountId: Number(r.id), outcome: r.skip! })),
   };
 }
 
 /**
  * Locks the limit row of the first of `accountIds` (in the order given: depositCandidates' best first) that no other
- * transaction holds (FOR UPDATE SKIP LOCKED), and returns its id; null when every one is held: other customers are
- * being given their requisites right now. Routing so offers the next account instead of queueing behind a busy one.
- * The engine's guard then takes the same lock (already held) and decides whether the deposit fits.
+ * transaction holds (FOR UPDATE SKIP LOCKED), and returns that account's requisites, read in the same statement; null
+ * when every one is held: other customers are being given their requisites right now. Routing so offers the next
+ * account instead of queueing behind a busy one. The engine's guard then takes the same lock (already held) and
+ * decides whether the deposit fits.
  */
-export async function lockFirstFreeAccount(tx: Tx, accountIds: number[]): Promise<number | null> {
+export async function lockFirstFreeAccount(
+  vault: DataVault,
+  tx: Tx,
+  accountIds: number[],
+): Promise<RoutedAccount | null> {
   const ids = `{${accountIds.join(',')}}`;
-  const res = await tx.execute<{ account_id: number }>(sql`
-    SELECT account_id FROM account_limits WHERE account_id = ANY(${ids}::int[])
-    ORDER BY array_position(${ids}::int[], account_id) FOR UPDATE SKIP LOCKED LIMIT 1`);
-  return res.rows[0] ? Number(res.rows[0].account_id) : null;
+  const res = await tx.execute<RequisiteRow & { account_id: number }>(sql`
+    SELECT l.account_id, ${requisiteColumns}
+    FROM account_limits l JOIN provider_accounts a ON a.id = l.account_id ${requisiteJoins}
+    WHERE l.account_id = ANY(${ids}::int[])
+    ORDER BY array_position(${ids}::int[], l.account_id) LIMIT 1 FOR UPDATE OF l SKIP LOCKED`);
+  const r = res.rows[0];
+  return r ? routedAccount(vault, tx, Number(r.account_id), r) : null;
 }
+
+type RequisiteRow = {
+  value: string | null;
+  credential_type: string | null;
+  owner_name: string | null;
+  bank_name: string | null;
+  country_code: string;
+};
+// an account's first requisite and what the customer is shown beside it, on `provider_accounts a`
+const requisiteColumns = sql.raw('c.value, c.credential_type, a.owner_name, a.bank_name, m.country_code');
+const requisiteJoins = sql.raw(`JOIN payment_methods m ON m.id = a.payment_method_id
+    LEFT JOIN LATERAL (SELECT value, credential_type FROM account_credentials
+                       WHERE account_id = a.id ORDER BY id LIMIT 1) c ON true`);
 
 /** An account's first requisite, decrypted: what a deposit's customer is shown to pay to. */
 export async function accountRequisites(vault: DataVault, tx: Tx, accountId: number): Promise<RoutedAccount | null> {
-  const res = await tx.execute<{
-    value: string | null;
-    credential_type: string | null;
-    owner_name: string | null;
-    bank_name: string | null;
-    country_code: string;
-  }>(sql`
-    SELECT c.value, c.credential_type, a.owner_name, a.bank_name, m.country_code
-    FROM provider_accounts a JOIN payment_methods m ON m.id = a.payment_method_id
-    LEFT JOIN LATERAL (SELECT value, credential_type FROM account_credentials
-                       WHERE account_id = a.id ORDER BY id LIMIT 1) c ON true
-    WHERE a.id = ${accountId}`);
+  const res = await tx.execute<RequisiteRow>(sql`
+    SELECT ${requisiteColumns} FROM provider_accounts a ${requisiteJoins} WHERE a.id = ${accountId}`);
   const r = res.rows[0];
-  if (!r) return null;
+  return r ? routedAccount(vault, tx, accountId, r) : null;
+}
+
+async function routedAccount(vault: DataVault, tx: Tx, accountId: number, r: RequisiteRow): Promise<RoutedAccount> {
   return {
     accountId,
     value: r.value === null ? '' : await vault.open(tx, 'account.credential', r.value),
