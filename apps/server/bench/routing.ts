@@ -177,6 +177,15 @@ async function credentialStepScript(url: string, ids: Ids, methodId: number): Pr
       if (i > lockAt && v === invoiceId) return ':inv_id';
       if (i > lockAt && String(v) === amount) return ':inv_amount';
       if (i > routeAt && String(v) === String(accountId)) return ':acc_account_id';
+      // an account id inside another value (an array literal) would pin every pgbench client to this one account
+      if (
+        i > routeAt &&
+        typeof v === 'string' &&
+        /^\{[\d,]*\}$/.test(v) &&
+        v.split(/[{},]/).includes(String(accountId))
+      ) {
+        throw new Error(`statement ${i} names account ${accountId} inside ${v}: pass it as a parameter of its own`);
+      }
       return undefined;
     });
     if (i === lockAt) lines.push(`${command} \\gset inv_`);

@@ -8,6 +8,7 @@ import {
   type FlowType,
 } from '@paydesk/contracts';
 import type { Tx } from '../../db/create-db';
+import { rowSql } from '../../db/row-sql';
 import { accountLimits, currencies, invoices, providerTransactions } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { bookOf, lockMerchantFunds, merchantAvailable, providerAccountBalanceSql, type Book } from '../ledger/service';
@@ -130,6 +131,9 @@ async function assertProviderNotPending(tx: Tx, before: InvoiceState, after: Inv
   }
 }
 
+/** The limit row as SQL (db/row-sql.ts): every change of a deposit with requisites locks it. */
+const limitRow = rowSql(accountLimits);
+
 /**
  * Lock order, the same in every transaction so that none waits on another in a cycle: the invoice
  * row (the caller), then the limit rows of the accounts the change touches (ascending id), then the
@@ -140,13 +144,13 @@ async function lockAccounts(tx: Tx, before: InvoiceState, after: InvoiceState) {
     (a, b) => a - b,
   );
   if (!ids.length) return new Map<number, typeof accountLimits.$inferSelect>();
-  const rows = await tx
-    .select()
-    .from(accountLimits)
-    .where(inArray(accountLimits.accountId, ids))
-    .orderBy(accountLimits.accountId)
-    .for('update');
-  return new Map(rows.map((r) => [r.accountId, r]));
+  const { rows } = await tx.execute<Record<string, unknown>>(
+    sql`SELECT ${limitRow.columns} FROM account_limits WHERE account_id IN (${sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    )}) ORDER BY account_id FOR UPDATE`,
+  );
+  return new Map(rows.map((raw) => limitRow.from(raw)).map((r) => [r.accountId, r]));
 }
 
 /** The merchant's balance in the invoice's book must cover whatever this change takes from it. */

@@ -11,6 +11,7 @@ import {
   type WebhookType,
 } from '@paydesk/contracts';
 import type { Tx } from '../../db/create-db';
+import { rowSql } from '../../db/row-sql';
 import { eventLog, invoices, providerTransactions, supportTickets, terminals } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { AppError, badRequest, invalidState, notFound } from '../../lib/errors';
@@ -56,6 +57,9 @@ async function auditStaff(ctx: AppContext, tx: Tx, actor: Actor, r: AuditRecord)
 export type InvoiceRow = typeof invoices.$inferSelect;
 export type TicketRow = typeof supportTickets.$inferSelect;
 
+/** The invoice's whole row as SQL (db/row-sql.ts): every change locks, updates and returns it. */
+const invoiceRow = rowSql(invoices);
+
 /** Payouts are attempted at most this many times per invoice when retried automatically. */
 const AUTO_RETRY_MAX_ATTEMPTS = 3;
 
@@ -74,16 +78,14 @@ export async function lockInvoice(
 ): Promise<InvoiceRow | undefined> {
   const where =
     'formId' in by
-      ? eq(invoices.formId, by.formId)
+      ? sql`form_id = ${by.formId}`
       : by.merchantId
-        ? and(eq(invoices.id, by.id), eq(invoices.merchantId, by.merchantId))
-        : eq(invoices.id, by.id);
-  const [row] = await tx
-    .select()
-    .from(invoices)
-    .where(where)
-    .for('update', opts.skipLocked ? { skipLocked: true } : undefined);
-  return row;
+        ? sql`id = ${by.id} AND merchant_id = ${by.merchantId}`
+        : sql`id = ${by.id}`;
+  const { rows } = await tx.execute<Record<string, unknown>>(
+    sql`SELECT ${invoiceRow.columns} FROM invoices WHERE ${where} FOR UPDATE${opts.skipLocked ? sql` SKIP LOCKED` : sql``}`,
+  );
+  return rows[0] && invoiceRow.from(rows[0]);
 }
 
 export async function logEvent(
@@ -178,11 +180,13 @@ export async function writeInvoice(ctx: AppContext, tx: Tx, inv: InvoiceRow, w: 
   // what staff, expiry or the merchant decided is recorded beside the provider's open transaction, which stays open
   // until the provider answers (its answer is never overwritten: provider-answers.ts)
   if (moved && isFinal(to)) await recordDecision(tx, inv.id, to, w.actor, now);
-  const [updated] = await tx
-    .update(invoices)
-    .set({ ...patch, status: to, ...(moved ? { statusDate: now } : {}) })
-    .where(eq(invoices.id, inv.id))
-    .returning();
+  const {
+    rows: [row],
+  } = await tx.execute<Record<string, unknown>>(
+    sql`UPDATE invoices SET ${invoiceRow.set({ ...patch, status: to, ...(moved ? { statusDate: now } : {}) })}
+        WHERE id = ${inv.id} RETURNING ${invoiceRow.columns}`,
+  );
+  const updated = row && invoiceRow.from(row);
   const logged = [w.event, ...(funding?.event ? [funding.event] : [])];
   await postInvoiceDelta(tx, inv, updated!, w.ledgerKind, now);
   if (moved && (await overLimitAfterMoneyArrived(updated!, now))) logged.push(overLimitEvent(updated!.accountId!));
