@@ -780,11 +780,15 @@ describe('the queues', () => {
         'unmatched',
       ].sort(),
     );
-    expect(await stuck()).not.toContain(dep.invoiceId);
+    const stuckBefore = await stuck();
+    expect(stuckBefore).not.toContain(dep.invoiceId);
     t.clock.advance(31 * 60_000);
     try {
-      expect(await stuck()).toContain(dep.invoiceId);
-      expect((await summary()).payedStuck).toBe(before.payedStuck! + 1);
+      // the demo's own PAYED deposits, made relative to the time the test database was seeded, may cross the
+      // threshold in the same 31 minutes: the count grows by exactly the deposits that joined the queue
+      const joined = (await stuck()).filter((id) => !stuckBefore.includes(id));
+      expect(joined).toContain(dep.invoiceId);
+      expect((await summary()).payedStuck).toBe(before.payedStuck! + joined.length);
       const first = await as('ops', 'GET', '/api/v1/exceptions/stuck?kind=PAYED&limit=1');
       const next = first.json().next as string | null;
       if (next) {
