@@ -12,7 +12,7 @@ import {
 } from '@paydesk/contracts';
 import type { Tx } from '../../db/create-db';
 import { rowSql } from '../../db/row-sql';
-import { eventLog, invoices, providerTransactions, supportTickets, terminals } from '../../db/schema';
+import { invoices, providerTransactions, supportTickets, terminals } from '../../db/schema';
 import type { AppContext } from '../../lib/context';
 import { AppError, badRequest, invalidState, notFound } from '../../lib/errors';
 import { callbackInsert, enqueueCallback } from '../callbacks/service';
@@ -97,15 +97,21 @@ export async function logEvent(
   description: string,
   data?: Record<string, unknown>,
 ) {
-  await tx.insert(eventLog).values({
-    merchantId: inv.merchantId,
-    invoiceId: inv.id,
-    code,
-    description,
-    data: { actor: actor.kind, ...data },
-    eventTime: at,
-    userId: actor.userId ?? null,
-  });
+  await tx.execute(eventLogInsert(inv, at, actor, [{ code, description, data }]));
+}
+
+/** The event-log rows of one invoice's change, in their order, as one INSERT (logEvent alone, writeTrail with more). */
+function eventLogInsert(inv: Pick<InvoiceRow, 'id' | 'merchantId'>, at: Date, actor: Actor, events: LoggedEvent[]) {
+  const userId = actor.userId ?? null;
+  return sql`INSERT INTO event_log (merchant_id, invoice_id, code, description, data, event_time, user_id)
+    VALUES ${sql.join(
+      events.map(
+        (e) =>
+          sql`(${inv.merchantId}, ${inv.id}, ${e.code}, ${e.description},
+               ${JSON.stringify({ actor: actor.kind, ...e.data })}::jsonb, ${at.toISOString()}::timestamptz, ${userId})`,
+      ),
+      sql`, `,
+    )}`;
 }
 
 export type TransitionOptions = {
@@ -189,19 +195,19 @@ export async function writeInvoice(ctx: AppContext, tx: Tx, inv: InvoiceRow, w: 
   const updated = row && invoiceRow.from(row);
   const logged = [w.event, ...(funding?.event ? [funding.event] : [])];
   await postInvoiceDelta(tx, inv, updated!, w.ledgerKind, now);
-  if (moved && (await overLimitAfterMoneyArrived(updated!, now))) logged.push(overLimitEvent(updated!.accountId!));
+  if (moved && (await flagsOverLimit(tx, updated!, now))) logged.push(overLimitEvent(updated!.accountId!));
   await writeTrail(tx, updated!, now, w.actor, {
     statusEvent: moved,
     logged,
     callback: moved ? 'invoice.status' : updated!.amount !== inv.amount ? 'invoice.amount_changed' : null,
   });
   return updated!;
+}
 
-  /** A DONE deposit may take its account past the limit (the money is there): flag it, and the log says so. */
-  async function overLimitAfterMoneyArrived(row: InvoiceRow, at: Date) {
-    if (row.flowType !== 'DEPOSIT' || row.status !== 'DONE' || row.accountId === null) return false;
-    return flagOverLimit(tx, row.accountId, row.isTest, at);
-  }
+/** A DONE deposit may take its account past the limit (the money is there): flags it; true when it did. */
+async function flagsOverLimit(tx: Tx, row: InvoiceRow, at: Date) {
+  if (row.flowType !== 'DEPOSIT' || row.status !== 'DONE' || row.accountId === null) return false;
+  return flagOverLimit(tx, row.accountId, row.isTest, at);
 }
 
 const overLimitEvent = (accountId: number): LoggedEvent => ({
@@ -224,24 +230,14 @@ async function writeTrail(
   actor: Actor,
   trail: { statusEvent: boolean; logged: LoggedEvent[]; callback: WebhookType | null },
 ) {
-  const userId = actor.userId ?? null;
-  const time = sql`${at.toISOString()}::timestamptz`;
   const inserts = [
     ...(trail.statusEvent
       ? [
           sql`status_event AS (INSERT INTO invoice_status_events (invoice_id, status, status_date, user_id)
-              VALUES (${inv.id}, ${inv.status}, ${time}, ${userId}))`,
+              VALUES (${inv.id}, ${inv.status}, ${at.toISOString()}::timestamptz, ${actor.userId ?? null}))`,
         ]
       : []),
-    sql`logged AS (INSERT INTO event_log (merchant_id, invoice_id, code, description, data, event_time, user_id)
-        VALUES ${sql.join(
-          trail.logged.map(
-            (e) =>
-              sql`(${inv.merchantId}, ${inv.id}, ${e.code}, ${e.description},
-                   ${JSON.stringify({ actor: actor.kind, ...e.data })}::jsonb, ${time}, ${userId})`,
-          ),
-          sql`, `,
-        )})`,
+    sql`logged AS (${eventLogInsert(inv, at, actor, trail.logged)})`,
   ];
   const last = trail.callback ? await callbackInsert(tx, inv, at, trail.callback) : sql`SELECT 1`;
   await tx.execute(sql`WITH ${sql.join(inserts, sql`, `)} ${last}`);

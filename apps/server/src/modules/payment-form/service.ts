@@ -60,17 +60,17 @@ async function terminalMethods(db: DbOrTx, terminalId: string): Promise<MethodRo
  */
 async function methodsAndCandidates(tx: Tx, inv: InvoiceRow, paymentMethodId: number) {
   const candidates = depositCandidatesJson({ paymentMethodId, currencyId: inv.currencyId, isTest: inv.isTest });
-  const { methods, extra } = await methodsWith(
+  const { methods, extra } = await methodsWith<Parameters<typeof candidatesOf>[0]>(
     tx,
     inv.terminalId,
     sql`CASE WHEN m.id = ${paymentMethodId} THEN ${candidates} END`,
   );
   const i = methods.findIndex((m) => m.id === paymentMethodId);
-  return { methods, candidates: candidatesOf(i < 0 ? null : (extra[i] as Parameters<typeof candidatesOf>[0])) };
+  return { methods, candidates: candidatesOf(i < 0 ? null : extra[i]!) };
 }
 
 /** The terminal's methods, each with one more value of the caller's (`extra`, NULL for none). */
-async function methodsWith(db: DbOrTx, terminalId: string, extra: SQL) {
+async function methodsWith<E = null>(db: DbOrTx, terminalId: string, extra: SQL) {
   const res = await db.execute<{
     id: number;
     name: string;
@@ -81,7 +81,7 @@ async function methodsWith(db: DbOrTx, terminalId: string, extra: SQL) {
     max_amount: number;
     currency_id: number;
     country_code: string;
-    extra: unknown;
+    extra: E;
   }>(sql`
     SELECT m.id, m.name, m.code, m.requisite_type, m.is_bank_transfer, m.min_amount, m.max_amount, m.currency_id,
       m.country_code, ${extra} AS extra
