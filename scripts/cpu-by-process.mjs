@@ -1,15 +1,17 @@
 // Runs a command and says where the machine's CPU went while it ran (Linux /proc): node scripts/cpu-by-process.mjs
 // <command> [args…], e.g. `node scripts/cpu-by-process.mjs npx playwright test`. Prints the wall time, the machine's
-// busy CPU seconds (all processes: /proc/stat) and the CPU seconds of each kind of process (Chromium's renderers,
-// browser and GPU processes, the servers, PGlite, the test runners), sampled every 250 ms from /proc/<pid>/stat. A
-// process seen once is counted to its last sample: one that lives less than 250 ms is missed (the machine total has
-// it). The figures of docs/benchmarks.md, "Test suite", come from it.
+// busy CPU seconds (all processes: /proc/stat), its busy share in each 30 s of the run (where the cores idled) and the
+// CPU seconds of each kind of process (Chromium's renderers, browser and GPU processes, the servers, PGlite, the test
+// runners), sampled every 250 ms from /proc/<pid>/stat. A process seen once is counted to its last sample: one that
+// lives less than 250 ms is missed (the machine total has it). The figures of docs/benchmarks.md, "Test suite", come
+// from it.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import { clearInterval, setInterval } from 'node:timers';
 
 const TICK = 100; // USER_HZ on Linux
+const WINDOW_MS = 30_000;
 const [cmd, ...args] = process.argv.slice(2);
 if (!cmd || cmd === '--help') {
   console.log('usage: node scripts/cpu-by-process.mjs <command> [args…]');
@@ -58,15 +60,29 @@ function sample() {
   }
 }
 
+/** The machine's busy share of its cores in each window of the run, in per cent. */
+const windows = [];
+let windowStart = { at: Date.now(), busy: busy() };
+function closeWindow() {
+  const now = { at: Date.now(), busy: busy() };
+  const seconds = (now.at - windowStart.at) / 1000;
+  if (seconds > 0) windows.push(((now.busy - windowStart.busy) / seconds / os.cpus().length) * 100);
+  windowStart = now;
+}
+
 sample();
 const before = new Map([...seen].map(([pid, s]) => [pid, s.cpu]));
-const started = Date.now();
-const machine = busy();
-const timer = setInterval(sample, 250);
+const started = windowStart.at;
+const machine = windowStart.busy;
+const timer = setInterval(() => {
+  sample();
+  if (Date.now() - windowStart.at >= WINDOW_MS) closeWindow();
+}, 250);
 const child = spawn(cmd, args, { stdio: 'inherit' });
 const code = await new Promise((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
 clearInterval(timer);
 sample();
+closeWindow();
 const byKind = new Map();
 for (const [pid, s] of seen) {
   // a process born during the run spent all of its CPU in it
@@ -79,6 +95,7 @@ console.log(
   `\n${wall.toFixed(0)} s wall, ${total.toFixed(0)} CPU s on the machine's ${os.cpus().length} cores ` +
     `(${((total / wall / os.cpus().length) * 100).toFixed(0)} % busy)`,
 );
+console.log(`  busy per ${WINDOW_MS / 1000} s: ${windows.map((w) => w.toFixed(0)).join(' ')} %`);
 for (const [kind, s] of [...byKind].sort((a, b) => b[1] - a[1])) {
   if (s >= 0.5) console.log(`  ${kind.padEnd(22)} ${s.toFixed(0).padStart(6)} CPU s`);
 }
